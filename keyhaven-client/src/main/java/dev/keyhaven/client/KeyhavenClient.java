@@ -1,0 +1,240 @@
+package dev.keyhaven.client;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A client of the public API. Every request body is serialised once, stamped, and sent as exactly those bytes.
+ * Submit operations return the {@link Activity}; errors throw {@link KeyhavenApiException}.
+ */
+public final class KeyhavenClient {
+    private final HttpClient http;
+    private final String baseUrl;
+    private final Stamper stamper;
+    private final String organizationId;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    public KeyhavenClient(String baseUrl, Stamper stamper, String organizationId) {
+        this(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(), baseUrl, stamper,
+                organizationId, Clock.systemUTC());
+    }
+
+    private KeyhavenClient(HttpClient http, String baseUrl, Stamper stamper, String organizationId, Clock clock) {
+        this.http = http;
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.stamper = stamper;
+        this.organizationId = organizationId;
+        this.clock = clock;
+        this.json = JsonMapper.builder()
+                .changeDefaultPropertyInclusion(v -> v.withValueInclusion(JsonInclude.Include.NON_NULL)).build();
+    }
+
+    /** The same client acting on another organization. */
+    public KeyhavenClient forOrganization(String otherOrganizationId) {
+        return new KeyhavenClient(http, baseUrl, stamper, otherOrganizationId, clock);
+    }
+
+    /** The same client stamping with another key. */
+    public KeyhavenClient withStamper(Stamper otherStamper) {
+        return new KeyhavenClient(http, baseUrl, otherStamper, organizationId, clock);
+    }
+
+    public String organizationId() {
+        return organizationId;
+    }
+
+    public ObjectMapper json() {
+        return json;
+    }
+
+    // ---- raw access -------------------------------------------------------------------------------------------
+
+    /** An HTTP response: status, body and the {@code Content-Type} header. */
+    public record RawResponse(int status, byte[] body, String contentType) {
+    }
+
+    /** POSTs {@code body} to {@code path}, stamped when {@code stamp} is true, with any extra headers. */
+    public RawResponse post(String path, byte[] body, Map<String, String> headers, boolean stamp) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("X-Client-Version", "keyhaven-client/java")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (stamp) {
+            Stamper.Stamp s = stamper.stamp(body);
+            request.header(s.headerName(), s.headerValue());
+        }
+        headers.forEach(request::header);
+        try {
+            HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new RawResponse(response.statusCode(), response.body(),
+                    response.headers().firstValue("Content-Type").orElse(""));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Sends a query; {@code organizationId} is added when {@code body} lacks it. */
+    public JsonNode query(String operation, Map<String, ?> body) {
+        Map<String, Object> full = new LinkedHashMap<>();
+        full.put("organizationId", organizationId);
+        full.putAll(body);
+        return send("/public/v1/query/" + operation, serialize(full));
+    }
+
+    /** The exact body a submit operation sends: type, timestampMs (now), organizationId, parameters. */
+    public byte[] submitBody(String type, Object parameters) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", type);
+        body.put("timestampMs", Long.toString(clock.millis()));
+        body.put("organizationId", organizationId);
+        body.put("parameters", parameters);
+        return serialize(body);
+    }
+
+    /** Submits {@code body} (from {@link #submitBody}) and reads the activity, exposing {@code resultKey}. */
+    public Activity submitRaw(String operation, byte[] body, String resultKey) {
+        return Activity.of(send("/public/v1/submit/" + operation, body).path("activity"), resultKey);
+    }
+
+    public Activity submit(String operation, String type, Object parameters, String resultKey) {
+        return submitRaw(operation, submitBody(type, parameters), resultKey);
+    }
+
+    private JsonNode send(String path, byte[] body) {
+        RawResponse response = post(path, body, Map.of(), true);
+        JsonNode parsed;
+        try {
+            parsed = json.readTree(response.body());
+        } catch (JacksonException e) {
+            throw new KeyhavenApiException(response.status(), 2, "response is not JSON", "UNSPECIFIED");
+        }
+        if (response.status() / 100 != 2) {
+            throw new KeyhavenApiException(response.status(), parsed.path("code").asInt(),
+                    parsed.path("message").asString(), parsed.path("turnkeyErrorCode").asString("UNSPECIFIED"));
+        }
+        return parsed;
+    }
+
+    private byte[] serialize(Object body) {
+        return json.writeValueAsBytes(body);
+    }
+
+    // ---- typed operations ---------------------------------------------------------------------------------------
+
+    /** {@code whoami}. */
+    public record Whoami(String organizationId, String organizationName, String userId, String username) {
+    }
+
+    public Whoami whoami() {
+        JsonNode r = query("whoami", Map.of());
+        return new Whoami(r.path("organizationId").asString(), r.path("organizationName").asString(),
+                r.path("userId").asString(), r.path("username").asString());
+    }
+
+    public Activity createUsers(List<Requests.UserParams> users) {
+        return submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", Map.of("users", users), "createUsersResult");
+    }
+
+    public Activity deleteUsers(List<String> userIds) {
+        return submit("delete_users", "ACTIVITY_TYPE_DELETE_USERS", Map.of("userIds", userIds), "deleteUsersResult");
+    }
+
+    public Activity createApiKeys(String userId, List<Requests.ApiKeyParams> apiKeys) {
+        return submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
+                Map.of("userId", userId, "apiKeys", apiKeys), "createApiKeysResult");
+    }
+
+    public Activity deleteApiKeys(String userId, List<String> apiKeyIds) {
+        return submit("delete_api_keys", "ACTIVITY_TYPE_DELETE_API_KEYS",
+                Map.of("userId", userId, "apiKeyIds", apiKeyIds), "deleteApiKeysResult");
+    }
+
+    public Activity createUserTag(String userTagName, List<String> userIds) {
+        return submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG",
+                Map.of("userTagName", userTagName, "userIds", userIds), "createUserTagResult");
+    }
+
+    public Activity createSubOrganization(String name, List<Requests.RootUserParams> rootUsers, int threshold) {
+        return submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+                Map.of("subOrganizationName", name, "rootUsers", rootUsers, "rootQuorumThreshold", threshold),
+                "createSubOrganizationResultV8");
+    }
+
+    public Activity updateRootQuorum(int threshold, List<String> userIds) {
+        return submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM",
+                Map.of("threshold", threshold, "userIds", userIds), "updateRootQuorumResult");
+    }
+
+    public JsonNode getUser(String userId) {
+        return query("get_user", Map.of("userId", userId)).path("user");
+    }
+
+    public JsonNode listUsers() {
+        return query("list_users", Map.of()).path("users");
+    }
+
+    public JsonNode getApiKeys(String userId) {
+        return query("get_api_keys", userId == null ? Map.of() : Map.of("userId", userId)).path("apiKeys");
+    }
+
+    public JsonNode listUserTags() {
+        return query("list_user_tags", Map.of()).path("userTags");
+    }
+
+    public JsonNode getOrganization() {
+        return query("get_organization", Map.of()).path("organizationData");
+    }
+
+    /** {@code get_activity}; the typed result is not extracted (any result key). */
+    public JsonNode getActivity(String activityId) {
+        return query("get_activity", Map.of("activityId", activityId)).path("activity");
+    }
+
+    /** {@code list_activities} with optional filters and pagination (null to omit). */
+    public List<JsonNode> listActivities(List<String> statuses, List<String> types, String limit, String after,
+            String before) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (statuses != null) {
+            body.put("filterByStatus", statuses);
+        }
+        if (types != null) {
+            body.put("filterByType", types);
+        }
+        Map<String, String> page = new LinkedHashMap<>();
+        if (limit != null) {
+            page.put("limit", limit);
+        }
+        if (after != null) {
+            page.put("after", after);
+        }
+        if (before != null) {
+            page.put("before", before);
+        }
+        if (!page.isEmpty()) {
+            body.put("paginationOptions", page);
+        }
+        List<JsonNode> out = new ArrayList<>();
+        query("list_activities", body).path("activities").forEach(out::add);
+        return out;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.keyhaven.client;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/** Request parameter shapes of the operations the typed client offers, mirroring the wire JSON. */
+public final class Requests {
+    private Requests() {
+    }
+
+    /** {@code v1ApiKeyParamsV2}. {@code expirationSeconds} is null for a long-lived key. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ApiKeyParams(String apiKeyName, String publicKey, String curveType, String expirationSeconds) {
+        public static ApiKeyParams of(String name, ApiKeyStamper stamper) {
+            return new ApiKeyParams(name, stamper.publicKey(), stamper.curve().curveType(), null);
+        }
+    }
+
+    /** {@code v1UserParamsV4}. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record UserParams(String userName, String userEmail, String userPhoneNumber, List<ApiKeyParams> apiKeys,
+            List<Object> authenticators, List<Object> oauthProviders, List<String> userTags) {
+        public static UserParams withApiKeys(String userName, List<ApiKeyParams> apiKeys) {
+            return new UserParams(userName, null, null, apiKeys, List.of(), List.of(), List.of());
+        }
+    }
+
+    /** {@code v1RootUserParamsV5}. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record RootUserParams(String userName, String userEmail, String userPhoneNumber,
+            List<ApiKeyParams> apiKeys, List<Object> authenticators, List<Object> oauthProviders) {
+        public static RootUserParams withApiKeys(String userName, List<ApiKeyParams> apiKeys) {
+            return new RootUserParams(userName, null, null, apiKeys, List.of(), List.of());
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.keyhaven.server.activity;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An activity as stored: the audit record of one state change.
+ *
+ * @param intent the wire {@code intent} object: one member, keyed by the version's intent key, holding the
+ *        submitted parameters verbatim
+ * @param result the wire {@code result} object: empty until the activity completes, then one member keyed by the
+ *        version's result key
+ * @param fingerprint SHA-256 of the exact request body, hex; unique within the organization
+ */
+public record Activity(String id, String organizationId, ActivityType type, ActivityStatus status, JsonNode intent,
+        JsonNode result, Optional<Failure> failure, String fingerprint, List<Vote> votes, Instant createdAt,
+        Instant updatedAt) {
+
+    public Activity {
+        votes = List.copyOf(votes);
+    }
+
+    public Activity withOutcome(ActivityStatus newStatus, JsonNode newResult, Optional<Failure> newFailure,
+            Instant at) {
+        return new Activity(id, organizationId, type, newStatus, intent, newResult, newFailure, fingerprint, votes,
+                createdAt, at);
+    }
+
+    public Activity withVotes(List<Vote> newVotes) {
+        return new Activity(id, organizationId, type, status, intent, result, failure, fingerprint, newVotes,
+                createdAt, updatedAt);
+    }
+
+    public boolean hasVoteBy(String userId) {
+        return votes.stream().anyMatch(v -> v.userId().equals(userId));
+    }
+}

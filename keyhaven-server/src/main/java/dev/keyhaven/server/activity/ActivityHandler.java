@@ -1,0 +1,40 @@
+package dev.keyhaven.server.activity;
+
+import dev.keyhaven.server.api.Params;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Executes one kind of activity. A handler parses and validates the intent before anything is written, and executes
+ * it inside the activity's transaction when the authorization rules allow it. Throwing an
+ * {@link dev.keyhaven.server.api.ApiException} from {@link #execute} rolls back every effect; the engine then
+ * records the activity as failed and reports the error.
+ *
+ * @param <P> the validated parameters
+ */
+public interface ActivityHandler<P> {
+
+    /** The operation name: the last segment of {@code /public/v1/submit/<operation>}. */
+    String operation();
+
+    /** The activity types this handler accepts, newest first; the first one is the current version. */
+    List<ActivityVersion> versions();
+
+    ActivityResource resource();
+
+    ActivityAction action();
+
+    /** Validates the envelope's {@code parameters}; every problem is a 400 naming the field. */
+    P parse(Params parameters);
+
+    /** Performs the activity and returns its result object (serialised under the version's result key). */
+    Object execute(ActivityContext context, P params);
+
+    /**
+     * The user whose own credentials this activity manages, when it manages credentials at all. Users may always
+     * manage their own credentials (the implicit rule), so the authorizer allows such activities for that user.
+     */
+    default Optional<String> credentialOwner(P params) {
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.keyhaven.server.activity;
+
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.Caller;
+import dev.keyhaven.server.api.Pagination;
+import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.tx.Transactor;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The read side of activities: {@code get_activity} and {@code list_activities}. */
+public final class ActivityQueries {
+    private final Transactor transactor;
+    private final ActivityRepository activities;
+    private final ActivityRenderer renderer;
+    private final ObjectMapper json;
+
+    public ActivityQueries(Transactor transactor, ActivityRepository activities, ActivityRenderer renderer,
+            ObjectMapper json) {
+        this.transactor = transactor;
+        this.activities = activities;
+        this.renderer = renderer;
+        this.json = json;
+    }
+
+    /** {@code get_activity {organizationId, activityId}} → {@code {activity}}. */
+    public ObjectNode getActivity(Caller caller, Params body) {
+        String activityId = body.requiredString("activityId");
+        Activity activity = transactor.read(tx -> activities.find(tx, caller.organizationId(), activityId))
+                .orElseThrow(() -> ApiException.notFound("no activity found with id " + activityId
+                        + " in organization " + caller.organizationId()));
+        return renderer.response(activity);
+    }
+
+    /**
+     * {@code list_activities {organizationId, filterByStatus?, filterByType?, paginationOptions?}} →
+     * {@code {activities}}, newest first.
+     */
+    public ObjectNode listActivities(Caller caller, Params body) {
+        Set<ActivityStatus> statuses = asSet(body.optionalEnums("filterByStatus", ActivityStatus.class),
+                ActivityStatus.class);
+        Set<ActivityType> types = asSet(body.optionalEnums("filterByType", ActivityType.class), ActivityType.class);
+        Pagination page = Pagination.read(body);
+        List<Activity> found = transactor.read(tx -> {
+            checkCursor(tx, caller.organizationId(), page.before(), "paginationOptions.before");
+            checkCursor(tx, caller.organizationId(), page.after(), "paginationOptions.after");
+            return activities.list(tx, caller.organizationId(), statuses, types, page);
+        });
+        ObjectNode out = json.createObjectNode();
+        ArrayNode list = out.putArray("activities");
+        found.forEach(a -> list.add(renderer.render(a)));
+        return out;
+    }
+
+    private void checkCursor(dev.keyhaven.server.tx.Tx tx, String organizationId, Optional<String> cursor,
+            String field) {
+        if (cursor.isPresent() && !activities.exists(tx, organizationId, cursor.get())) {
+            throw ApiException.badField(field, "names no activity of this organization");
+        }
+    }
+
+    private static <E extends Enum<E>> Set<E> asSet(List<E> values, Class<E> type) {
+        return values.isEmpty() ? EnumSet.noneOf(type) : EnumSet.copyOf(values);
+    }
+}

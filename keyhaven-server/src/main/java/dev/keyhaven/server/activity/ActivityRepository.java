@@ -1,0 +1,43 @@
+package dev.keyhaven.server.activity;
+
+import dev.keyhaven.server.api.Pagination;
+import dev.keyhaven.server.tx.Tx;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+
+/** Storage of activities and their votes. Activities are never deleted. */
+public interface ActivityRepository {
+
+    /**
+     * Inserts a new activity (its votes are inserted separately).
+     *
+     * @throws dev.keyhaven.server.tx.Transactor.DuplicateKeyException when the organization already has an
+     *         activity with this fingerprint
+     */
+    void insert(Tx tx, Activity activity);
+
+    void updateOutcome(Tx tx, String activityId, ActivityStatus status, JsonNode result, Optional<Failure> failure,
+            Instant updatedAt);
+
+    void insertVote(Tx tx, String organizationId, Vote vote);
+
+    Optional<Activity> find(Tx tx, String organizationId, String activityId);
+
+    Optional<Activity> findByFingerprint(Tx tx, String organizationId, String fingerprint);
+
+    /** Like {@link #findByFingerprint} but locks the activity row until the transaction ends. */
+    Optional<Activity> lockByFingerprint(Tx tx, String organizationId, String fingerprint);
+
+    /** Whether an activity with this id exists in the organization (used to validate pagination cursors). */
+    boolean exists(Tx tx, String organizationId, String activityId);
+
+    /**
+     * Activities of an organization, newest first (by creation time, then id), filtered by status and type when
+     * the sets are non-empty, one page at a time.
+     */
+    List<Activity> list(Tx tx, String organizationId, Set<ActivityStatus> statuses, Set<ActivityType> types,
+            Pagination page);
+}

@@ -1,0 +1,45 @@
+package dev.keyhaven.server.api;
+
+import java.util.Optional;
+
+/**
+ * The one exception type for errors a caller must see. Its message is shown to the caller verbatim, so it names
+ * the field and the problem and never contains secrets. {@code field}, when present, is the JSON path of the
+ * offending input (reported as a field violation).
+ */
+public final class ApiException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final ErrorCode code;
+    private final String field;
+
+    public ApiException(ErrorCode code, String message) {
+        this(code, message, null);
+    }
+
+    public ApiException(ErrorCode code, String message, String field) {
+        super(message, null, false, false);
+        this.code = code;
+        this.field = field;
+    }
+
+    public static ApiException badRequest(String message) {
+        return new ApiException(ErrorCode.BAD_REQUEST, message);
+    }
+
+    public static ApiException badField(String field, String problem) {
+        return new ApiException(ErrorCode.BAD_REQUEST, "bad request body: " + field + " " + problem, field);
+    }
+
+    public static ApiException notFound(String message) {
+        return new ApiException(ErrorCode.NOT_FOUND, message);
+    }
+
+    public ErrorCode code() {
+        return code;
+    }
+
+    public Optional<String> field() {
+        return Optional.ofNullable(field);
+    }
+}

@@ -1,0 +1,62 @@
+package dev.keyhaven.server.api;
+
+/**
+ * Every error Keyhaven reports, with its gRPC code, HTTP status and the {@code turnkeyErrorCode} the official
+ * clients switch on.
+ */
+public enum ErrorCode {
+    /** Malformed JSON, a missing or mistyped field, an unknown enum value, a violated rule of the operation. */
+    BAD_REQUEST(GrpcCode.INVALID_ARGUMENT, "REQUEST_INVALID"),
+    MALFORMED_ORGANIZATION_ID(GrpcCode.INVALID_ARGUMENT, "INVALID_ORGANIZATION_ID"),
+    /** {@code timestampMs} outside the liveness window. */
+    INVALID_TIME(GrpcCode.INVALID_ARGUMENT, "INVALID_TIME"),
+    /** A caller acting on an organization it may only read. */
+    INVALID_ACTIVITY_CALLER(GrpcCode.INVALID_ARGUMENT, "INVALID_ACTIVITY_CALLER"),
+    PAYLOAD_TOO_LARGE(GrpcCode.RESOURCE_EXHAUSTED, 413, "REQUEST_INVALID"),
+    UNKNOWN_OPERATION(GrpcCode.NOT_FOUND, "UNSPECIFIED"),
+    METHOD_NOT_ALLOWED(GrpcCode.UNIMPLEMENTED, 405, "UNSPECIFIED"),
+
+    SIGNATURE_MISSING(GrpcCode.UNAUTHENTICATED, "SIGNATURE_MISSING"),
+    MALFORMED_STAMP(GrpcCode.UNAUTHENTICATED, "UNAUTHENTICATED"),
+    SIGNATURE_INVALID(GrpcCode.UNAUTHENTICATED, "SIGNATURE_INVALID"),
+    PUBLIC_KEY_NOT_FOUND(GrpcCode.UNAUTHENTICATED, "PUBLIC_KEY_NOT_FOUND"),
+    CREDENTIAL_NOT_FOUND(GrpcCode.UNAUTHENTICATED, "CREDENTIAL_NOT_FOUND"),
+    CREDENTIAL_CONFLICT(GrpcCode.UNAUTHENTICATED, "CREDENTIAL_CONFLICT"),
+    API_KEY_EXPIRED(GrpcCode.UNAUTHENTICATED, "API_KEY_EXPIRED"),
+
+    ORGANIZATION_NOT_FOUND(GrpcCode.NOT_FOUND, "ORGANIZATION_NOT_FOUND"),
+    NOT_FOUND(GrpcCode.NOT_FOUND, "UNSPECIFIED"),
+    /** An activity denied by the authorization rules (reported inside a FAILED activity). */
+    REQUEST_NOT_AUTHORIZED(GrpcCode.PERMISSION_DENIED, "REQUEST_NOT_AUTHORIZED"),
+    /** A per-organization or per-user resource limit. */
+    LIMIT_EXCEEDED(GrpcCode.RESOURCE_EXHAUSTED, "UNSPECIFIED"),
+    UNIMPLEMENTED(GrpcCode.UNIMPLEMENTED, "UNSPECIFIED"),
+    UNAVAILABLE(GrpcCode.UNAVAILABLE, "UNSPECIFIED"),
+    INTERNAL(GrpcCode.INTERNAL, "INTERNAL");
+
+    private final GrpcCode grpc;
+    private final int httpStatus;
+    private final String turnkeyErrorCode;
+
+    ErrorCode(GrpcCode grpc, String turnkeyErrorCode) {
+        this(grpc, grpc.httpStatus(), turnkeyErrorCode);
+    }
+
+    ErrorCode(GrpcCode grpc, int httpStatus, String turnkeyErrorCode) {
+        this.grpc = grpc;
+        this.httpStatus = httpStatus;
+        this.turnkeyErrorCode = turnkeyErrorCode;
+    }
+
+    public GrpcCode grpc() {
+        return grpc;
+    }
+
+    public int httpStatus() {
+        return httpStatus;
+    }
+
+    public String turnkeyErrorCode() {
+        return turnkeyErrorCode;
+    }
+}

@@ -1,0 +1,144 @@
+package dev.keyhaven.server.app;
+
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityQueries;
+import dev.keyhaven.server.activity.ActivityRegistry;
+import dev.keyhaven.server.activity.ActivityRenderer;
+import dev.keyhaven.server.activity.ActivityService;
+import dev.keyhaven.server.api.Ids;
+import dev.keyhaven.server.api.JsonMappers;
+import dev.keyhaven.server.api.TimeOrderedIds;
+import dev.keyhaven.server.auth.ApiKeyStampVerifier;
+import dev.keyhaven.server.auth.CallerResolver;
+import dev.keyhaven.server.auth.RequestAuthenticator;
+import dev.keyhaven.server.http.ApiServer;
+import dev.keyhaven.server.http.HttpMetrics;
+import dev.keyhaven.server.organization.CreateSubOrganizationHandler;
+import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.organization.RootOrganizationSetup;
+import dev.keyhaven.server.organization.UpdateRootQuorumHandler;
+import dev.keyhaven.server.policy.RootQuorumAuthorizer;
+import dev.keyhaven.server.store.Database;
+import dev.keyhaven.server.store.JdbcActivityRepository;
+import dev.keyhaven.server.store.JdbcCallerDirectory;
+import dev.keyhaven.server.store.JdbcOrganizationRepository;
+import dev.keyhaven.server.store.JdbcUserRepository;
+import dev.keyhaven.server.user.CreateApiKeysHandler;
+import dev.keyhaven.server.user.CreateAuthenticatorsHandler;
+import dev.keyhaven.server.user.CreateUserTagHandler;
+import dev.keyhaven.server.user.CreateUsersHandler;
+import dev.keyhaven.server.user.Credentials;
+import dev.keyhaven.server.user.DeleteApiKeysHandler;
+import dev.keyhaven.server.user.DeleteAuthenticatorsHandler;
+import dev.keyhaven.server.user.DeleteUsersHandler;
+import dev.keyhaven.server.user.UserCreator;
+import dev.keyhaven.server.user.UserQueries;
+import dev.keyhaven.server.user.UserSnapshots;
+import dev.keyhaven.server.webauthn.WebAuthn;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.List;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The wiring: constructs every service once, in dependency order, from the configuration and an open database.
+ * This is the only class that names concrete implementations.
+ */
+public final class Keyhaven implements AutoCloseable {
+    private final KeyhavenConfig config;
+    private final Database database;
+    private final RootOrganizationSetup rootSetup;
+    private final ApiServer.Services services;
+    private ApiServer server;
+
+    private Keyhaven(KeyhavenConfig config, Database database, RootOrganizationSetup rootSetup,
+            ApiServer.Services services) {
+        this.config = config;
+        this.database = database;
+        this.rootSetup = rootSetup;
+        this.services = services;
+    }
+
+    /** Opens (and migrates) the database and builds every service; nothing listens yet. */
+    public static Keyhaven open(KeyhavenConfig config, Clock clock) {
+        PrometheusMeterRegistry metricsRegistry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(metricsRegistry);
+        new JvmThreadMetrics().bindTo(metricsRegistry);
+        Database database = Database.open(config.effectiveDatabaseUrl(), config.databasePoolSize(), metricsRegistry);
+        try {
+            return wire(config, clock, database, metricsRegistry);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    private static Keyhaven wire(KeyhavenConfig config, Clock clock, Database database,
+            PrometheusMeterRegistry metricsRegistry) {
+        ObjectMapper json = JsonMappers.strict();
+        SecureRandom random = new SecureRandom();
+        Ids ids = new TimeOrderedIds(clock, random);
+        var transactor = database.transactor();
+
+        var organizations = new JdbcOrganizationRepository();
+        var users = new JdbcUserRepository();
+        var activityRepository = new JdbcActivityRepository(json);
+        WebAuthn webAuthn = new WebAuthn(transactor, new JdbcCallerDirectory(), json);
+
+        Credentials credentials = new Credentials(users, config.limits());
+        UserCreator userCreator = new UserCreator(users, credentials, config.limits());
+        List<ActivityHandler<?>> handlers = List.of(
+                new CreateUsersHandler(userCreator, webAuthn),
+                new DeleteUsersHandler(users),
+                new CreateApiKeysHandler(users, credentials),
+                new DeleteApiKeysHandler(users),
+                new CreateAuthenticatorsHandler(users, credentials, webAuthn),
+                new DeleteAuthenticatorsHandler(users),
+                new CreateUserTagHandler(users, config.limits()),
+                new CreateSubOrganizationHandler(organizations, userCreator, webAuthn),
+                new UpdateRootQuorumHandler(organizations, users));
+        ActivityRegistry registry = new ActivityRegistry(handlers);
+
+        UserQueries userQueries = new UserQueries(transactor, users);
+        ActivityRenderer renderer = new ActivityRenderer(json, config.activityTimestamps());
+        HttpMetrics metrics = new HttpMetrics(metricsRegistry);
+        ActivityService activities = new ActivityService(transactor, activityRepository, registry,
+                new RootQuorumAuthorizer(organizations), new UserSnapshots(userQueries, json), metrics, json, clock,
+                ids);
+        RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
+                webAuthn);
+        CallerResolver callers = new CallerResolver(transactor, new JdbcCallerDirectory(), clock);
+
+        ApiServer.Services services = new ApiServer.Services(authenticator, callers, activities, renderer, registry,
+                new ActivityQueries(transactor, activityRepository, renderer, json),
+                new OrganizationQueries(transactor, organizations, users), userQueries, json, metrics,
+                metricsRegistry);
+        RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
+                clock, ids);
+        return new Keyhaven(config, database, rootSetup, services);
+    }
+
+    public RootOrganizationSetup rootSetup() {
+        return rootSetup;
+    }
+
+    /** Starts the API listener. */
+    public ApiServer serve() {
+        server = ApiServer.start(new ApiServer.Settings(config.host(), config.port(), config.maxBodyBytes(),
+                config.corsOrigins(), config.shutdownGrace()), services);
+        return server;
+    }
+
+    /** Stops the listener (letting in-flight requests finish), then closes the database. */
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close();
+        }
+        database.close();
+    }
+}

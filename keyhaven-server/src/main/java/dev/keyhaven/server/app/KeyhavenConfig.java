@@ -1,0 +1,56 @@
+package dev.keyhaven.server.app;
+
+import dev.keyhaven.server.activity.TimestampStyle;
+import dev.keyhaven.server.user.UserLimits;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything {@code serve} can be told.
+ *
+ * @param databaseUrl a JDBC URL; empty means the embedded SQLite store in the data directory
+ * @param databasePoolSize 0 picks the store's default
+ */
+public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, int databasePoolSize, String host,
+        int port, int maxBodyBytes, List<String> corsOrigins, TimestampStyle activityTimestamps, UserLimits limits,
+        Duration shutdownGrace) {
+
+    public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+    /** Defaults for a data directory: embedded store, 127.0.0.1:8080. */
+    public static KeyhavenConfig defaults(Path dataDirectory) {
+        return new KeyhavenConfig(dataDirectory, Optional.empty(), 0, "127.0.0.1", 8080, DEFAULT_MAX_BODY_BYTES,
+                List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT, Duration.ofSeconds(10));
+    }
+
+    public String effectiveDatabaseUrl() {
+        return databaseUrl.orElseGet(() -> dev.keyhaven.server.store.Database.embeddedUrl(dataDirectory));
+    }
+
+    public KeyhavenConfig withPort(int newPort) {
+        return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, newPort, maxBodyBytes,
+                corsOrigins, activityTimestamps, limits, shutdownGrace);
+    }
+
+    public KeyhavenConfig withDatabaseUrl(Optional<String> url) {
+        return new KeyhavenConfig(dataDirectory, url, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
+                activityTimestamps, limits, shutdownGrace);
+    }
+
+    public KeyhavenConfig withActivityTimestamps(TimestampStyle style) {
+        return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
+                style, limits, shutdownGrace);
+    }
+
+    public KeyhavenConfig withLimits(UserLimits newLimits) {
+        return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
+                activityTimestamps, newLimits, shutdownGrace);
+    }
+
+    public KeyhavenConfig withMaxBodyBytes(int bytes) {
+        return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, bytes, corsOrigins,
+                activityTimestamps, limits, shutdownGrace);
+    }
+}

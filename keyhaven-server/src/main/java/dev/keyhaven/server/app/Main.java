@@ -1,0 +1,38 @@
+package dev.keyhaven.server.app;
+
+import org.slf4j.bridge.SLF4JBridgeHandler;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code java -jar keyhaven.jar <command>}. */
+@Command(name = "keyhaven", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Keyhaven: a self-hosted wallet, policy and user-management service with Turnkey's API.",
+        subcommands = {InitCommand.class, ServeCommand.class, RequestCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Every option also reads an environment variable, named in its description.",
+                "Run 'keyhaven <command> --help' for a command's options."})
+public final class Main implements Runnable {
+
+    public static void main(String[] args) {
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    @Override
+    public void run() {
+        commandLine().usage(System.out);
+    }
+
+    /** The build's version, from the jar manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"keyhaven " + (version == null ? "development build" : version)};
+        }
+    }
+}

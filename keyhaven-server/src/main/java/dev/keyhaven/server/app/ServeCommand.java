@@ -1,0 +1,137 @@
+package dev.keyhaven.server.app;
+
+import dev.keyhaven.server.activity.TimestampStyle;
+import dev.keyhaven.server.http.ApiServer;
+import dev.keyhaven.server.organization.Organization;
+import dev.keyhaven.server.organization.RootOrganizationSetup;
+import dev.keyhaven.server.user.ApiKeyCurve;
+import dev.keyhaven.server.user.NewApiKey;
+import dev.keyhaven.server.user.UserLimits;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code serve}: runs the API. On an empty store it first creates the root organization, a root user and a fresh
+ * API key pair written to the data directory, and prints how to call the API with it. SIGTERM stops accepting
+ * requests, lets in-flight ones finish, then closes the database.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the Keyhaven API.")
+final class ServeCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+
+    @Option(names = "--data-dir", required = true, defaultValue = "${env:KEYHAVEN_DATA_DIR}",
+            description = "Data directory: the embedded database and the root key files (env: KEYHAVEN_DATA_DIR).")
+    Path dataDirectory;
+
+    @Option(names = "--port", defaultValue = "${env:KEYHAVEN_PORT:-8080}",
+            description = "Port of the API (default: ${DEFAULT-VALUE}; 0 picks a free port; env: KEYHAVEN_PORT).")
+    int port;
+
+    @Option(names = "--bind", defaultValue = "${env:KEYHAVEN_BIND:-127.0.0.1}",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}; env: KEYHAVEN_BIND).")
+    String bind;
+
+    @Option(names = "--db-url", defaultValue = "${env:KEYHAVEN_DB_URL}",
+            description = "JDBC URL of a PostgreSQL database (jdbc:postgresql://HOST:PORT/NAME?user=...); default: "
+                    + "SQLite in the data directory (env: KEYHAVEN_DB_URL).")
+    String databaseUrl;
+
+    @Option(names = "--db-pool-size", defaultValue = "${env:KEYHAVEN_DB_POOL_SIZE:-0}",
+            description = "Maximum database connections (default: 4 for SQLite, 16 for PostgreSQL; "
+                    + "env: KEYHAVEN_DB_POOL_SIZE).")
+    int databasePoolSize;
+
+    @Option(names = "--activity-timestamps", defaultValue = "${env:KEYHAVEN_ACTIVITY_TIMESTAMPS:-string}",
+            description = "How activities carry createdAt/updatedAt: 'string' (RFC 3339, the specification's form) or "
+                    + "'object' ({seconds, nanos}, which the Go and Rust SDKs expect) (default: ${DEFAULT-VALUE}; "
+                    + "env: KEYHAVEN_ACTIVITY_TIMESTAMPS).")
+    TimestampStyle activityTimestamps;
+
+    @Option(names = "--cors-origins", split = ",", defaultValue = "${env:KEYHAVEN_CORS_ORIGINS:-*}",
+            description = "Origins browsers may call from, comma-separated, or * (default: ${DEFAULT-VALUE}; "
+                    + "env: KEYHAVEN_CORS_ORIGINS).")
+    List<String> corsOrigins;
+
+    @Option(names = "--max-body-bytes", defaultValue = "${env:KEYHAVEN_MAX_BODY_BYTES:-1048576}",
+            description = "Largest accepted request body (default: ${DEFAULT-VALUE}; env: KEYHAVEN_MAX_BODY_BYTES).")
+    int maxBodyBytes;
+
+    @Option(names = "--max-users-per-organization", defaultValue = "${env:KEYHAVEN_MAX_USERS_PER_ORGANIZATION:-100}",
+            description = "Users an organization may have (default: ${DEFAULT-VALUE}, the real service's limit; "
+                    + "env: KEYHAVEN_MAX_USERS_PER_ORGANIZATION).")
+    int maxUsersPerOrganization;
+
+    @Option(names = "--shutdown-grace-seconds", defaultValue = "${env:KEYHAVEN_SHUTDOWN_GRACE_SECONDS:-10}",
+            description = "How long in-flight requests may take to finish on shutdown (default: ${DEFAULT-VALUE}; "
+                    + "env: KEYHAVEN_SHUTDOWN_GRACE_SECONDS).")
+    int shutdownGraceSeconds;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Path directory = DataDirectory.prepare(dataDirectory);
+        UserLimits defaults = UserLimits.DEFAULT;
+        KeyhavenConfig config = new KeyhavenConfig(directory,
+                Optional.ofNullable(databaseUrl).filter(s -> !s.isBlank()), databasePoolSize, bind, port,
+                maxBodyBytes, corsOrigins, activityTimestamps, new UserLimits(maxUsersPerOrganization,
+                        defaults.longLivedApiKeysPerUser(), defaults.expiringApiKeysPerUser(),
+                        defaults.authenticatorsPerUser(), defaults.tagsPerOrganization(),
+                        defaults.tagsPerSubOrganization()), Duration.ofSeconds(shutdownGraceSeconds));
+        Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());
+        Organization root = keyhaven.rootSetup().root().orElseGet(() -> bootstrap(keyhaven, directory));
+        ApiServer server;
+        try {
+            server = keyhaven.serve();
+        } catch (RuntimeException e) {
+            keyhaven.close();
+            throw e;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+            LOG.info("shutting down: finishing in-flight requests");
+            keyhaven.close();
+            stopped.countDown();
+        }));
+        announce(System.out, root, server.port(), directory);
+        stopped.await();
+        return 0;
+    }
+
+    /** Creates the root organization with a freshly generated key pair, kept in the data directory. */
+    private static Organization bootstrap(Keyhaven keyhaven, Path directory) {
+        KeyFiles keys = KeyFiles.rootIn(directory);
+        String publicKey = keys.exist() ? keys.readPublicKey() : keys.generateP256(new SecureRandom());
+        RootOrganizationSetup.Created created = keyhaven.rootSetup().initialize("Root organization", "root",
+                NewApiKey.of("root", publicKey, ApiKeyCurve.API_KEY_CURVE_P256));
+        LOG.atInfo().addKeyValue("org", created.organizationId()).addKeyValue("keyFile", keys.publicKeyFile())
+                .log("initialised an empty store with a root organization, root user and API key");
+        return keyhaven.rootSetup().root().orElseThrow();
+    }
+
+    private static void announce(PrintStream out, Organization root, int port, Path directory) {
+        KeyFiles keys = KeyFiles.rootIn(directory);
+        String url = "http://127.0.0.1:" + port;
+        String jar = Path.of(ServeCommand.class.getProtectionDomain().getCodeSource().getLocation().getPath())
+                .toString();
+        out.println(String.join(System.lineSeparator(), Arrays.asList(
+                "Keyhaven is serving on " + url,
+                "  organization id:  " + root.id() + " (" + root.name() + ")",
+                "  root API key:     " + keys.publicKeyFile() + (keys.exist() ? "" : " (not in this data directory)"),
+                "                    " + keys.privateKeyFile(),
+                "  try it:           java -jar " + jar + " request --url " + url + " --key " + directory
+                        .resolve("root-api-key") + " --path /public/v1/query/whoami --body '{\"organizationId\":\""
+                        + root.id() + "\"}'")));
+        out.flush();
+    }
+}

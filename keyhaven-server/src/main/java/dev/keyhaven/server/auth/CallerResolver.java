@@ -1,0 +1,108 @@
+package dev.keyhaven.server.auth;
+
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.Caller;
+import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.tx.Tx;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the user behind a verified stamp, relative to the organization a request targets: first among the
+ * organization's own users, then among its parent's users (who may read, not write), and, for lookups that allow
+ * it, among the users of its sub-organizations (exactly one must match).
+ */
+public final class CallerResolver {
+    private static final Pattern UUID = Pattern.compile(
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+    private final Transactor transactor;
+    private final CallerDirectory directory;
+    private final Clock clock;
+
+    public CallerResolver(Transactor transactor, CallerDirectory directory, Clock clock) {
+        this.transactor = transactor;
+        this.directory = directory;
+        this.clock = clock;
+    }
+
+    /** Where a credential may be found relative to the target organization. */
+    public enum Scope {
+        /** The organization's users, or its parent's (read-only). */
+        ORGANIZATION_OR_PARENT,
+        /** As above, and else the single sub-organization holding the credential (whoami, logins). */
+        WITH_SUB_ORGANIZATIONS
+    }
+
+    /** Checks the form of an organization id before any lookup. */
+    public static void checkOrganizationId(String organizationId) {
+        if (!UUID.matcher(organizationId).matches()) {
+            throw new ApiException(ErrorCode.MALFORMED_ORGANIZATION_ID, "malformed organization ID provided",
+                    "organizationId");
+        }
+    }
+
+    public Caller resolve(VerifiedStamp stamp, String organizationId, Scope scope) {
+        checkOrganizationId(organizationId);
+        return transactor.read(tx -> {
+            CallerDirectory.OrganizationNode target = directory.organization(tx, organizationId).orElseThrow(
+                    () -> new ApiException(ErrorCode.ORGANIZATION_NOT_FOUND,
+                            "no organization found with the given ID"));
+            CallerDirectory.CredentialMatch match = find(tx, target, stamp, scope);
+            checkUsable(stamp, match);
+            String effectiveOrganization = match.organizationId().equals(target.parentId().orElse(null))
+                    ? target.id() : match.organizationId();
+            return new Caller(effectiveOrganization, match.organizationId(), match.userId(),
+                    new Caller.CredentialRef(match.credentialId(), match.credentialType(), stamp.credentialKey()),
+                    stamp.record());
+        });
+    }
+
+    private CallerDirectory.CredentialMatch find(Tx tx, CallerDirectory.OrganizationNode target, VerifiedStamp stamp,
+            Scope scope) {
+        Optional<CallerDirectory.CredentialMatch> own = directory.credential(tx, target.id(), stamp.kind(),
+                stamp.credentialKey());
+        if (own.isPresent()) {
+            return own.get();
+        }
+        if (target.parentId().isPresent()) {
+            Optional<CallerDirectory.CredentialMatch> parent = directory.credential(tx, target.parentId().get(),
+                    stamp.kind(), stamp.credentialKey());
+            if (parent.isPresent()) {
+                return parent.get();
+            }
+        }
+        if (scope == Scope.WITH_SUB_ORGANIZATIONS) {
+            List<CallerDirectory.CredentialMatch> inSubs = directory.credentialInSubOrganizations(tx, target.id(),
+                    stamp.kind(), stamp.credentialKey());
+            if (inSubs.size() == 1) {
+                return inSubs.getFirst();
+            }
+            if (inSubs.size() > 1) {
+                throw new ApiException(ErrorCode.CREDENTIAL_CONFLICT, stamp.kind() == VerifiedStamp.Kind.API_KEY
+                        ? "more than one suborg associated with a public key"
+                        : "more than one suborg associated with a credential ID");
+            }
+        }
+        throw stamp.kind() == VerifiedStamp.Kind.API_KEY
+                ? new ApiException(ErrorCode.PUBLIC_KEY_NOT_FOUND,
+                        "public key could not be found in organization or its parent organization")
+                : new ApiException(ErrorCode.CREDENTIAL_NOT_FOUND,
+                        "credential ID could not be found in organization or its parent organization");
+    }
+
+    private void checkUsable(VerifiedStamp stamp, CallerDirectory.CredentialMatch match) {
+        if (stamp.kind() == VerifiedStamp.Kind.API_KEY
+                && !stamp.scheme().apiKeyCredentialType().equals(match.credentialType())) {
+            throw new ApiException(ErrorCode.SIGNATURE_INVALID,
+                    "could not verify api key signature: scheme " + stamp.scheme().wireName()
+                            + " does not match the key's type " + match.credentialType());
+        }
+        if (match.expiresAt().isPresent() && !match.expiresAt().get().isAfter(clock.instant())) {
+            throw new ApiException(ErrorCode.API_KEY_EXPIRED, "expired api key");
+        }
+    }
+}

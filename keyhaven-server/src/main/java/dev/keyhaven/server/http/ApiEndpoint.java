@@ -1,0 +1,166 @@
+package dev.keyhaven.server.http;
+
+import dev.keyhaven.server.activity.Activity;
+import dev.keyhaven.server.activity.ActivityRenderer;
+import dev.keyhaven.server.activity.ActivityService;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.Caller;
+import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.auth.CallerResolver;
+import dev.keyhaven.server.auth.RequestAuthenticator;
+import dev.keyhaven.server.auth.StampHeaders;
+import dev.keyhaven.server.auth.VerifiedStamp;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The pipeline of one public API request: read the raw body (bounded), verify the stamp over exactly those bytes,
+ * parse them, resolve the caller in the target organization, then answer the query or submit the activity. Every
+ * failure becomes a JSON error; nothing but the operation, organization, activity, status and duration is logged.
+ */
+final class ApiEndpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiEndpoint.class);
+    static final String JSON = "application/json";
+
+    private final RequestAuthenticator authenticator;
+    private final CallerResolver callers;
+    private final ActivityService activities;
+    private final ActivityRenderer renderer;
+    private final ObjectMapper json;
+    private final ErrorBodies errors;
+    private final HttpMetrics metrics;
+    private final Cors cors;
+    private final int maxBodyBytes;
+
+    ApiEndpoint(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
+            ActivityRenderer renderer, ObjectMapper json, HttpMetrics metrics, Cors cors, int maxBodyBytes) {
+        this.authenticator = authenticator;
+        this.callers = callers;
+        this.activities = activities;
+        this.renderer = renderer;
+        this.json = json;
+        this.errors = new ErrorBodies(json);
+        this.metrics = metrics;
+        this.cors = cors;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    void handle(Operation operation, ServerRequest request, ServerResponse response) {
+        long started = System.nanoTime();
+        Outcome outcome = new Outcome();
+        try {
+            byte[] payload = answer(operation, request, outcome);
+            send(request, response, 200, payload);
+            outcome.status = 200;
+        } catch (ApiException e) {
+            outcome.status = e.code().httpStatus();
+            send(request, response, outcome.status, errors.render(e));
+        } catch (RuntimeException e) {
+            String incident = UUID.randomUUID().toString();
+            LOG.atError().setCause(e).addKeyValue("op", operation.name()).addKeyValue("incident", incident)
+                    .log("request failed");
+            outcome.status = 500;
+            send(request, response, 500, errors.render(new ApiException(ErrorCode.INTERNAL,
+                    "internal server error (" + incident + ")")));
+        } finally {
+            long elapsed = System.nanoTime() - started;
+            metrics.request(operation.name(), outcome.status, elapsed);
+            LOG.atInfo().addKeyValue("op", operation.name()).addKeyValue("org", outcome.organizationId)
+                    .addKeyValue("activity", outcome.activityId).addKeyValue("activityStatus", outcome.activityStatus)
+                    .addKeyValue("status", outcome.status)
+                    .addKeyValue("ms", String.format(java.util.Locale.ROOT, "%.2f", elapsed / 1e6))
+                    .log("request");
+        }
+    }
+
+    private byte[] answer(Operation operation, ServerRequest request, Outcome outcome) {
+        byte[] body = readBody(request);
+        VerifiedStamp stamp = authenticator.verify(stampHeaders(request), body);
+        Params params = Params.of(parse(body), "");
+        Caller caller = callers.resolve(stamp, params.requiredString("organizationId"), operation.scope());
+        outcome.organizationId = caller.organizationId();
+        return switch (operation.kind()) {
+            case QUERY -> json.writeValueAsBytes(operation.query().orElseThrow().handle(caller, params));
+            case SUBMIT -> {
+                Activity activity = activities.submit(operation.name(), caller, body, params);
+                outcome.activityId = activity.id();
+                outcome.activityStatus = activity.status().wireName();
+                yield json.writeValueAsBytes(renderer.response(activity));
+            }
+        };
+    }
+
+    private byte[] readBody(ServerRequest request) {
+        OptionalLong declared = request.headers().contentLength();
+        if (declared.isPresent() && declared.getAsLong() > maxBodyBytes) {
+            throw tooLarge();
+        }
+        try (InputStream in = request.content().inputStream()) {
+            byte[] body = in.readNBytes(maxBodyBytes + 1);
+            if (body.length > maxBodyBytes) {
+                throw tooLarge();
+            }
+            return body;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private ApiException tooLarge() {
+        return new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, "request body is larger than " + maxBodyBytes
+                + " bytes");
+    }
+
+    private JsonNode parse(byte[] body) {
+        if (body.length == 0) {
+            throw ApiException.badRequest("bad request body: empty (a JSON object is required)");
+        }
+        try {
+            return json.readTree(body);
+        } catch (StreamReadException e) {
+            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr();
+            throw ApiException.badRequest("bad request body: malformed JSON" + where + ": " + e.getOriginalMessage());
+        } catch (JacksonException e) {
+            throw ApiException.badRequest("bad request body: malformed JSON");
+        }
+    }
+
+    private static StampHeaders stampHeaders(ServerRequest request) {
+        return new StampHeaders(header(request, StampHeaders.API_KEY), header(request, StampHeaders.WEBAUTHN),
+                header(request, StampHeaders.ATTESTED));
+    }
+
+    private static Optional<String> header(ServerRequest request, String name) {
+        return request.headers().first(HeaderNames.create(name));
+    }
+
+    private void send(ServerRequest request, ServerResponse response, int status, byte[] payload) {
+        cors.decorate(request, response);
+        response.status(status);
+        response.header(HeaderNames.CONTENT_TYPE, JSON);
+        response.send(payload);
+    }
+
+    /** What the request log and metrics report about one request. */
+    private static final class Outcome {
+        int status = 500;
+        String organizationId = "-";
+        String activityId = "-";
+        String activityStatus = "-";
+    }
+}

@@ -1,0 +1,123 @@
+package dev.keyhaven.server.http;
+
+import dev.keyhaven.server.activity.ActivityQueries;
+import dev.keyhaven.server.activity.ActivityRegistry;
+import dev.keyhaven.server.activity.ActivityRenderer;
+import dev.keyhaven.server.activity.ActivityService;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.auth.CallerResolver;
+import dev.keyhaven.server.auth.RequestAuthenticator;
+import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.user.UserQueries;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The main API listener: {@code POST /public/v1/query/*} and {@code /public/v1/submit/*} for every operation in the
+ * route table, {@code OPTIONS} preflights, {@code GET /health} and {@code GET /metrics}. Anything else gets a JSON
+ * 404 (or 405 for a known path with the wrong method).
+ */
+public final class ApiServer implements AutoCloseable {
+    private final WebServer server;
+    private final AtomicBoolean ready;
+
+    private ApiServer(WebServer server, AtomicBoolean ready) {
+        this.server = server;
+        this.ready = ready;
+    }
+
+    /** Listener settings. */
+    public record Settings(String host, int port, int maxBodyBytes, List<String> corsOrigins, Duration shutdownGrace) {
+    }
+
+    /** The services the listener dispatches to. */
+    public record Services(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
+            ActivityRenderer renderer, ActivityRegistry registry, ActivityQueries activityQueries,
+            OrganizationQueries organizationQueries, UserQueries userQueries, ObjectMapper json, HttpMetrics metrics,
+            PrometheusMeterRegistry metricsRegistry) {
+    }
+
+    public static ApiServer start(Settings settings, Services services) {
+        HttpMetrics metrics = services.metrics();
+        Cors cors = new Cors(settings.corsOrigins());
+        ApiEndpoint endpoint = new ApiEndpoint(services.authenticator(), services.callers(), services.activities(),
+                services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes());
+        List<Operation> operations = Routes.operations(services.organizationQueries(), services.userQueries(),
+                services.activityQueries(), services.registry());
+        Set<String> knownPaths = operations.stream().map(Operation::path).collect(Collectors.toSet());
+        ErrorBodies errors = new ErrorBodies(services.json());
+        AtomicBoolean ready = new AtomicBoolean(false);
+
+        HttpRouting.Builder routing = HttpRouting.builder();
+        for (Operation operation : operations) {
+            routing.post(operation.path(), (req, res) -> endpoint.handle(operation, req, res));
+            routing.route(Method.OPTIONS, operation.path(), cors::preflight);
+        }
+        routing.get("/health", (req, res) -> health(ready, res));
+        routing.get("/metrics", (req, res) -> {
+            res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+            res.send(services.metricsRegistry().scrape().getBytes(StandardCharsets.UTF_8));
+        });
+        routing.any((req, res) -> notRouted(req, res, knownPaths, errors, cors));
+
+        WebServer server = WebServer.builder()
+                .host(settings.host())
+                .port(settings.port())
+                .shutdownGracePeriod(settings.shutdownGrace())
+                .routing(routing)
+                .build()
+                .start();
+        ready.set(true);
+        return new ApiServer(server, ready);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** Stops accepting requests; in-flight requests finish within the shutdown grace period. */
+    @Override
+    public void close() {
+        ready.set(false);
+        server.stop();
+    }
+
+    private static void health(AtomicBoolean ready, ServerResponse res) {
+        res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+        if (ready.get()) {
+            res.send("{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
+        } else {
+            res.status(503).send("{\"status\":\"stopping\"}".getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static void notRouted(ServerRequest req, ServerResponse res, Set<String> knownPaths, ErrorBodies errors,
+            Cors cors) {
+        String path = req.path().path();
+        ApiException error = knownPaths.contains(path)
+                ? new ApiException(ErrorCode.METHOD_NOT_ALLOWED, "method " + req.prologue().method().text()
+                        + " is not allowed on " + path + " (use POST)")
+                : new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown operation: " + abbreviate(path));
+        cors.decorate(req, res);
+        res.status(error.code().httpStatus());
+        res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+        res.send(errors.render(error));
+    }
+
+    private static String abbreviate(String path) {
+        return path.length() <= 120 ? path : path.substring(0, 120) + "…";
+    }
+}

@@ -1,0 +1,40 @@
+package dev.keyhaven.server.http;
+
+import dev.keyhaven.server.api.QueryHandler;
+import dev.keyhaven.server.auth.CallerResolver;
+import java.util.Optional;
+
+/**
+ * One operation of the public API: a query (answered by its handler) or a submit operation (run by the activity
+ * engine), with where its caller's credential may be found.
+ */
+record Operation(Kind kind, String name, Optional<QueryHandler> query, CallerResolver.Scope scope) {
+
+    enum Kind {
+        QUERY("/public/v1/query/"),
+        SUBMIT("/public/v1/submit/");
+
+        private final String prefix;
+
+        Kind(String prefix) {
+            this.prefix = prefix;
+        }
+    }
+
+    static Operation query(String name, QueryHandler handler) {
+        return new Operation(Kind.QUERY, name, Optional.of(handler), CallerResolver.Scope.ORGANIZATION_OR_PARENT);
+    }
+
+    /** A query that also finds a caller in the target's sub-organizations (whoami). */
+    static Operation queryWithSubOrganizationLookup(String name, QueryHandler handler) {
+        return new Operation(Kind.QUERY, name, Optional.of(handler), CallerResolver.Scope.WITH_SUB_ORGANIZATIONS);
+    }
+
+    static Operation submit(String name) {
+        return new Operation(Kind.SUBMIT, name, Optional.empty(), CallerResolver.Scope.ORGANIZATION_OR_PARENT);
+    }
+
+    String path() {
+        return kind.prefix + name;
+    }
+}

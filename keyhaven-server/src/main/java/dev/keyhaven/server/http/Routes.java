@@ -1,0 +1,35 @@
+package dev.keyhaven.server.http;
+
+import dev.keyhaven.server.activity.ActivityQueries;
+import dev.keyhaven.server.activity.ActivityRegistry;
+import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.user.UserQueries;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The route table: every operation of the public API, by exact path. Submit operations are those with a
+ * registered activity handler.
+ */
+final class Routes {
+    private Routes() {
+    }
+
+    static List<Operation> operations(OrganizationQueries organizations, UserQueries users,
+            ActivityQueries activities, ActivityRegistry registry) {
+        List<Operation> operations = new ArrayList<>(List.of(
+                Operation.queryWithSubOrganizationLookup("whoami", organizations::whoami),
+                Operation.query("get_organization", organizations::getOrganization),
+                Operation.query("get_user", users::getUser),
+                Operation.query("list_users", users::listUsers),
+                Operation.query("get_api_keys", users::getApiKeys),
+                Operation.query("get_api_key", users::getApiKey),
+                Operation.query("get_authenticators", users::getAuthenticators),
+                Operation.query("get_authenticator", users::getAuthenticator),
+                Operation.query("list_user_tags", users::listUserTags),
+                Operation.query("get_activity", activities::getActivity),
+                Operation.query("list_activities", activities::listActivities)));
+        registry.operations().forEach(name -> operations.add(Operation.submit(name)));
+        return List.copyOf(operations);
+    }
+}

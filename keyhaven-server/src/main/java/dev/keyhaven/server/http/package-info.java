@@ -1,0 +1,6 @@
+/**
+ * HTTP: the route table (every path in one place), the pipeline of a public API request (raw body → stamp →
+ * caller → query or activity → JSON), error bodies in the real service's format, CORS, health and metrics. Nothing
+ * here touches storage or keys directly.
+ */
+package dev.keyhaven.server.http;

@@ -1,0 +1,110 @@
+package dev.keyhaven.server.organization;
+
+import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.user.AttestationVerifier;
+import dev.keyhaven.server.user.NewUser;
+import dev.keyhaven.server.user.UserCreator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code create_sub_organization}: creates a sub-organization of the caller's organization with its root users
+ * and root quorum. The parent's users may read the sub-organization but not change it. A sub-organization cannot
+ * create sub-organizations of its own.
+ */
+public final class CreateSubOrganizationHandler implements ActivityHandler<CreateSubOrganizationHandler.Intent> {
+    private final OrganizationRepository organizations;
+    private final UserCreator users;
+    private final AttestationVerifier attestations;
+
+    public CreateSubOrganizationHandler(OrganizationRepository organizations, UserCreator users,
+            AttestationVerifier attestations) {
+        this.organizations = organizations;
+        this.users = users;
+        this.attestations = attestations;
+    }
+
+    /** The validated parameters. */
+    public record Intent(String name, List<NewUser> rootUsers, int rootQuorumThreshold) {
+    }
+
+    @Override
+    public String operation() {
+        return "create_sub_organization";
+    }
+
+    @Override
+    public List<ActivityVersion> versions() {
+        return List.of(
+                new ActivityVersion(ActivityType.CREATE_SUB_ORGANIZATION_V8, "createSubOrganizationIntentV8",
+                        "createSubOrganizationResultV8"),
+                new ActivityVersion(ActivityType.CREATE_SUB_ORGANIZATION_V7, "createSubOrganizationIntentV7",
+                        "createSubOrganizationResultV7"));
+    }
+
+    @Override
+    public ActivityResource resource() {
+        return ActivityResource.ORGANIZATION;
+    }
+
+    @Override
+    public ActivityAction action() {
+        return ActivityAction.CREATE;
+    }
+
+    @Override
+    public Intent parse(Params p) {
+        String name = p.requiredString("subOrganizationName");
+        List<NewUser> rootUsers = p.requiredObjects("rootUsers", u -> NewUser.read(u, attestations, false));
+        if (rootUsers.isEmpty()) {
+            throw ApiException.badField(p.pathOf("rootUsers"), "must name at least one root user");
+        }
+        int threshold = p.requiredInt("rootQuorumThreshold");
+        if (threshold < 1) {
+            throw ApiException.badField(p.pathOf("rootQuorumThreshold"), "is invalid: quorum threshold must be "
+                    + "non-zero integer");
+        }
+        if (threshold > rootUsers.size()) {
+            throw ApiException.badField(p.pathOf("rootQuorumThreshold"), "is invalid: quorum threshold ("
+                    + threshold + ") exceeds the number of root users (" + rootUsers.size() + ")");
+        }
+        for (String unsupported : List.of("wallet", "verificationToken", "clientSignature")) {
+            if (p.has(unsupported)) {
+                throw new ApiException(ErrorCode.UNIMPLEMENTED, p.pathOf(unsupported) + " is not supported by this "
+                        + "server yet", p.pathOf(unsupported));
+            }
+        }
+        for (String flag : List.of("disableEmailRecovery", "disableEmailAuth", "disableSmsAuth",
+                "disableOtpEmailAuth")) {
+            p.optionalBoolean(flag, false);
+        }
+        return new Intent(name, rootUsers, threshold);
+    }
+
+    @Override
+    public Object execute(ActivityContext context, Intent intent) {
+        Organization parent = organizations.find(context.tx(), context.organizationId()).orElseThrow();
+        if (parent.isSubOrganization()) {
+            throw ApiException.badRequest("a sub-organization cannot create sub-organizations");
+        }
+        String id = context.ids().next();
+        organizations.insert(context.tx(), new Organization(id, intent.name(), Optional.of(parent.id()),
+                new RootQuorum(intent.rootQuorumThreshold(), List.of()), context.now(), context.now()));
+        List<String> rootUserIds = users.create(context.tx(), id, intent.rootUsers(), context.now(), context.ids());
+        organizations.setRootQuorum(context.tx(), id, new RootQuorum(intent.rootQuorumThreshold(), rootUserIds),
+                context.now());
+        return new Result(id, rootUserIds);
+    }
+
+    /** {@code createSubOrganizationResultV8} (and V7): no {@code wallet}, as none is created. */
+    public record Result(String subOrganizationId, List<String> rootUserIds) {
+    }
+}

@@ -1,0 +1,65 @@
+package dev.keyhaven.server.organization;
+
+import dev.keyhaven.server.api.Caller;
+import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.user.TagType;
+import dev.keyhaven.server.user.UserRepository;
+import dev.keyhaven.server.user.WireViews;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** whoami and get_organization. */
+public final class OrganizationQueries {
+    private final Transactor transactor;
+    private final OrganizationRepository organizations;
+    private final UserRepository users;
+
+    public OrganizationQueries(Transactor transactor, OrganizationRepository organizations, UserRepository users) {
+        this.transactor = transactor;
+        this.organizations = organizations;
+        this.users = users;
+    }
+
+    /** {@code whoami {organizationId}} → the caller's own organization and user. */
+    public Map<String, Object> whoami(Caller caller, Params body) {
+        return transactor.read(tx -> {
+            Organization org = organizations.find(tx, caller.userOrganizationId()).orElseThrow();
+            String username = users.find(tx, caller.userOrganizationId(), caller.userId()).orElseThrow().name();
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("organizationId", org.id());
+            out.put("organizationName", org.name());
+            out.put("userId", caller.userId());
+            out.put("username", username);
+            return out;
+        });
+    }
+
+    /**
+     * {@code get_organization {organizationId}} → {@code {organizationData}}: the organization with its users, tags
+     * and root quorum. Policies, private keys, wallets, invitations, features and smart-contract interfaces are
+     * empty lists until Keyhaven manages them.
+     */
+    public Map<String, Object> getOrganization(Caller caller, Params body) {
+        return Map.of("organizationData", transactor.read(tx -> {
+            String id = caller.organizationId();
+            Organization org = organizations.find(tx, id).orElseThrow();
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("organizationId", org.id());
+            data.put("name", org.name());
+            data.put("users", WireViews.users(users.list(tx, id), users.apiKeys(tx, id, Optional.empty()),
+                    users.authenticators(tx, id, Optional.empty()), users.userTagIds(tx, id)));
+            data.put("policies", List.of());
+            data.put("privateKeys", List.of());
+            data.put("invitations", List.of());
+            data.put("tags", users.tags(tx, id, Optional.<TagType>empty()).stream().map(WireViews::tag).toList());
+            data.put("rootQuorum", org.rootQuorum());
+            data.put("features", List.of());
+            data.put("wallets", List.of());
+            data.put("smartContractInterfaceReferences", List.of());
+            return data;
+        }));
+    }
+}

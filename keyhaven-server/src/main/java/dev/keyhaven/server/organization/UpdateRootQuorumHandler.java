@@ -1,0 +1,70 @@
+package dev.keyhaven.server.organization;
+
+import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.user.UserRepository;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/** {@code update_root_quorum}: replaces the root quorum's members and threshold. Only the root quorum may do it. */
+public final class UpdateRootQuorumHandler implements ActivityHandler<RootQuorum> {
+    private final OrganizationRepository organizations;
+    private final UserRepository users;
+
+    public UpdateRootQuorumHandler(OrganizationRepository organizations, UserRepository users) {
+        this.organizations = organizations;
+        this.users = users;
+    }
+
+    @Override
+    public String operation() {
+        return "update_root_quorum";
+    }
+
+    @Override
+    public List<ActivityVersion> versions() {
+        return List.of(new ActivityVersion(ActivityType.UPDATE_ROOT_QUORUM, "updateRootQuorumIntent",
+                "updateRootQuorumResult"));
+    }
+
+    @Override
+    public ActivityResource resource() {
+        return ActivityResource.ORGANIZATION;
+    }
+
+    @Override
+    public ActivityAction action() {
+        return ActivityAction.UPDATE;
+    }
+
+    @Override
+    public RootQuorum parse(Params p) {
+        int threshold = p.requiredInt("threshold");
+        List<String> userIds = List.copyOf(new LinkedHashSet<>(p.requiredStrings("userIds")));
+        if (userIds.isEmpty()) {
+            throw ApiException.badField(p.pathOf("userIds"), "must name at least one user");
+        }
+        if (threshold < 1 || threshold > userIds.size()) {
+            throw ApiException.badField(p.pathOf("threshold"), "is invalid: quorum threshold must be non-zero "
+                    + "integer no larger than the number of users (" + userIds.size() + ")");
+        }
+        return new RootQuorum(threshold, userIds);
+    }
+
+    @Override
+    public Object execute(ActivityContext context, RootQuorum quorum) {
+        List<String> missing = users.missingUsers(context.tx(), context.organizationId(), quorum.userIds());
+        if (!missing.isEmpty()) {
+            throw ApiException.notFound("no user found with id " + String.join(", ", missing));
+        }
+        organizations.setRootQuorum(context.tx(), context.organizationId(), quorum, context.now());
+        return Map.of();
+    }
+}

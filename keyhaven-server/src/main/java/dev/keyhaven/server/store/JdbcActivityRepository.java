@@ -1,0 +1,158 @@
+package dev.keyhaven.server.store;
+
+import dev.keyhaven.server.activity.Activity;
+import dev.keyhaven.server.activity.ActivityRepository;
+import dev.keyhaven.server.activity.ActivityStatus;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.Failure;
+import dev.keyhaven.server.activity.Vote;
+import dev.keyhaven.server.activity.VoteSelection;
+import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.Pagination;
+import dev.keyhaven.server.api.WireEnum;
+import dev.keyhaven.server.tx.Tx;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/** Activities and votes. Intent, result and the voter snapshots are stored as JSON text. */
+public final class JdbcActivityRepository implements ActivityRepository {
+    private static final String COLUMNS = "id, organization_id, type, status, intent, result, failure_code, "
+            + "failure_message, failure_reported_as_error, fingerprint, created_at, updated_at";
+    private static final String VOTE_COLUMNS = "id, activity_id, organization_id, user_id, user_snapshot, selection, "
+            + "message, public_key, signature, scheme, created_at";
+
+    private final ObjectMapper json;
+
+    public JdbcActivityRepository(ObjectMapper json) {
+        this.json = json;
+    }
+
+    @Override
+    public void insert(Tx tx, Activity a) {
+        Optional<Failure> f = a.failure();
+        Sql.update(tx, "INSERT INTO activities (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", a.id(),
+                a.organizationId(), a.type().wireName(), a.status().wireName(), json.writeValueAsString(a.intent()),
+                json.writeValueAsString(a.result()), f.map(x -> x.code().name()), f.map(Failure::message),
+                f.map(Failure::reportedAsError), a.fingerprint(), a.createdAt(), a.updatedAt());
+    }
+
+    @Override
+    public void updateOutcome(Tx tx, String activityId, ActivityStatus status, JsonNode result,
+            Optional<Failure> failure, Instant updatedAt) {
+        Sql.update(tx, "UPDATE activities SET status = ?, result = ?, failure_code = ?, failure_message = ?, "
+                + "failure_reported_as_error = ?, updated_at = ? WHERE id = ?", status.wireName(),
+                json.writeValueAsString(result), failure.map(x -> x.code().name()), failure.map(Failure::message),
+                failure.map(Failure::reportedAsError), updatedAt, activityId);
+    }
+
+    @Override
+    public void insertVote(Tx tx, String organizationId, Vote v) {
+        Sql.update(tx, "INSERT INTO votes (" + VOTE_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v.id(),
+                v.activityId(), organizationId, v.userId(), json.writeValueAsString(v.user()),
+                v.selection().wireName(), v.message(), v.publicKey(), v.signature(), v.scheme(), v.createdAt());
+    }
+
+    @Override
+    public Optional<Activity> find(Tx tx, String organizationId, String activityId) {
+        return withVotes(tx, Sql.list(tx, "SELECT " + COLUMNS + " FROM activities WHERE organization_id = ? AND id = ?",
+                this::activity, organizationId, activityId)).stream().findFirst();
+    }
+
+    @Override
+    public Optional<Activity> findByFingerprint(Tx tx, String organizationId, String fingerprint) {
+        return byFingerprint(tx, organizationId, fingerprint, "");
+    }
+
+    @Override
+    public Optional<Activity> lockByFingerprint(Tx tx, String organizationId, String fingerprint) {
+        return byFingerprint(tx, organizationId, fingerprint, JdbcTx.of(tx).dialect().forUpdate());
+    }
+
+    private Optional<Activity> byFingerprint(Tx tx, String organizationId, String fingerprint, String lock) {
+        return withVotes(tx, Sql.list(tx, "SELECT " + COLUMNS + " FROM activities WHERE organization_id = ? "
+                + "AND fingerprint = ?" + lock, this::activity, organizationId, fingerprint)).stream().findFirst();
+    }
+
+    @Override
+    public boolean exists(Tx tx, String organizationId, String activityId) {
+        return Sql.exists(tx, "SELECT 1 FROM activities WHERE organization_id = ? AND id = ?", organizationId,
+                activityId);
+    }
+
+    @Override
+    public List<Activity> list(Tx tx, String organizationId, Set<ActivityStatus> statuses, Set<ActivityType> types,
+            Pagination page) {
+        StringBuilder where = new StringBuilder(" WHERE organization_id = ?");
+        List<Object> args = new ArrayList<>(List.of(organizationId));
+        if (!statuses.isEmpty()) {
+            where.append(" AND status IN (").append(Sql.placeholders(statuses.size())).append(')');
+            statuses.forEach(s -> args.add(s.wireName()));
+        }
+        if (!types.isEmpty()) {
+            where.append(" AND type IN (").append(Sql.placeholders(types.size())).append(')');
+            types.forEach(t -> args.add(t.wireName()));
+        }
+        Optional<String> cursor = page.after().or(page::before);
+        boolean backwards = page.before().isPresent();
+        if (cursor.isPresent()) {
+            long cursorTime = Sql.count(tx, "SELECT created_at FROM activities WHERE organization_id = ? AND id = ?",
+                    organizationId, cursor.get());
+            String cmp = backwards ? ">" : "<";
+            where.append(" AND (created_at ").append(cmp).append(" ? OR (created_at = ? AND id ").append(cmp)
+                    .append(" ?))");
+            args.add(cursorTime);
+            args.add(cursorTime);
+            args.add(cursor.get());
+        }
+        String order = backwards ? " ORDER BY created_at ASC, id ASC" : " ORDER BY created_at DESC, id DESC";
+        args.add(page.limit());
+        List<Activity> rows = new ArrayList<>(Sql.list(tx, "SELECT " + COLUMNS + " FROM activities" + where + order
+                + " LIMIT ?", this::activity, args.toArray()));
+        if (backwards) {
+            Collections.reverse(rows);
+        }
+        return withVotes(tx, rows);
+    }
+
+    /** Loads the votes of all {@code activities} in one query. */
+    private List<Activity> withVotes(Tx tx, List<Activity> activities) {
+        if (activities.isEmpty()) {
+            return activities;
+        }
+        List<Object> ids = activities.stream().map(Activity::id).collect(Collectors.toList());
+        Map<String, List<Vote>> votes = Sql.list(tx, "SELECT " + VOTE_COLUMNS + " FROM votes WHERE activity_id IN ("
+                + Sql.placeholders(ids.size()) + ") ORDER BY created_at, id", this::vote, ids.toArray()).stream()
+                .collect(Collectors.groupingBy(Vote::activityId));
+        return activities.stream().map(a -> a.withVotes(votes.getOrDefault(a.id(), List.of()))).toList();
+    }
+
+    private Activity activity(ResultSet rs) throws SQLException {
+        String failureCode = rs.getString("failure_code");
+        Optional<Failure> failure = failureCode == null ? Optional.empty()
+                : Optional.of(new Failure(ErrorCode.valueOf(failureCode), rs.getString("failure_message"),
+                        rs.getBoolean("failure_reported_as_error")));
+        return new Activity(rs.getString("id"), rs.getString("organization_id"),
+                WireEnum.fromWire(ActivityType.class, rs.getString("type")).orElseThrow(),
+                WireEnum.fromWire(ActivityStatus.class, rs.getString("status")).orElseThrow(),
+                json.readTree(rs.getString("intent")), json.readTree(rs.getString("result")), failure,
+                rs.getString("fingerprint"), List.of(), Sql.instant(rs, "created_at"), Sql.instant(rs, "updated_at"));
+    }
+
+    private Vote vote(ResultSet rs) throws SQLException {
+        return new Vote(rs.getString("id"), rs.getString("activity_id"), rs.getString("user_id"),
+                json.readTree(rs.getString("user_snapshot")),
+                WireEnum.fromWire(VoteSelection.class, rs.getString("selection")).orElseThrow(),
+                rs.getString("message"), rs.getString("public_key"), rs.getString("signature"), rs.getString("scheme"),
+                Sql.instant(rs, "created_at"));
+    }
+}

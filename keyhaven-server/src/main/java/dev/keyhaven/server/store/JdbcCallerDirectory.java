@@ -1,0 +1,51 @@
+package dev.keyhaven.server.store;
+
+import dev.keyhaven.server.auth.CallerDirectory;
+import dev.keyhaven.server.auth.VerifiedStamp;
+import dev.keyhaven.server.tx.Tx;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+/** Credential lookups for caller resolution: API keys by public key, authenticators by credential id. */
+public final class JdbcCallerDirectory implements CallerDirectory {
+    private static final String API_KEY = "SELECT organization_id, user_id, id, credential_type, expires_at "
+            + "FROM api_keys";
+    private static final String AUTHENTICATOR = "SELECT organization_id, user_id, id, "
+            + "'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' AS credential_type, NULL AS expires_at FROM authenticators";
+
+    @Override
+    public Optional<OrganizationNode> organization(Tx tx, String organizationId) {
+        return Sql.one(tx, "SELECT id, parent_id FROM organizations WHERE id = ?",
+                rs -> new OrganizationNode(rs.getString(1), Optional.ofNullable(rs.getString(2))), organizationId);
+    }
+
+    @Override
+    public Optional<CredentialMatch> credential(Tx tx, String organizationId, VerifiedStamp.Kind kind,
+            String credentialKey) {
+        return Sql.one(tx, select(kind) + " WHERE organization_id = ? AND " + keyColumn(kind) + " = ?",
+                JdbcCallerDirectory::match, organizationId, credentialKey);
+    }
+
+    @Override
+    public List<CredentialMatch> credentialInSubOrganizations(Tx tx, String parentOrganizationId,
+            VerifiedStamp.Kind kind, String credentialKey) {
+        return Sql.list(tx, select(kind) + " WHERE " + keyColumn(kind) + " = ? AND organization_id IN "
+                + "(SELECT id FROM organizations WHERE parent_id = ?)", JdbcCallerDirectory::match, credentialKey,
+                parentOrganizationId);
+    }
+
+    private static String select(VerifiedStamp.Kind kind) {
+        return kind == VerifiedStamp.Kind.API_KEY ? API_KEY : AUTHENTICATOR;
+    }
+
+    private static String keyColumn(VerifiedStamp.Kind kind) {
+        return kind == VerifiedStamp.Kind.API_KEY ? "public_key" : "credential_id";
+    }
+
+    private static CredentialMatch match(ResultSet rs) throws SQLException {
+        return new CredentialMatch(rs.getString("organization_id"), rs.getString("user_id"), rs.getString("id"),
+                rs.getString("credential_type"), Sql.optionalInstant(rs, "expires_at"));
+    }
+}

@@ -1,0 +1,64 @@
+package dev.keyhaven.server.store;
+
+import dev.keyhaven.server.organization.Organization;
+import dev.keyhaven.server.organization.OrganizationRepository;
+import dev.keyhaven.server.organization.RootQuorum;
+import dev.keyhaven.server.tx.Tx;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Organizations and their root quorums. */
+public final class JdbcOrganizationRepository implements OrganizationRepository {
+    private static final String COLUMNS = "id, name, parent_id, root_quorum_threshold, created_at, updated_at";
+
+    @Override
+    public void insert(Tx tx, Organization o) {
+        Sql.update(tx, "INSERT INTO organizations (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?)", o.id(), o.name(),
+                o.parentId(), o.rootQuorum().threshold(), o.createdAt(), o.updatedAt());
+        insertMembers(tx, o.id(), o.rootQuorum().userIds());
+    }
+
+    @Override
+    public Optional<Organization> find(Tx tx, String organizationId) {
+        return Sql.one(tx, "SELECT " + COLUMNS + " FROM organizations WHERE id = ?", rs -> map(tx, rs),
+                organizationId);
+    }
+
+    @Override
+    public boolean anyExists(Tx tx) {
+        return Sql.exists(tx, "SELECT 1 FROM organizations LIMIT 1");
+    }
+
+    @Override
+    public Optional<Organization> findRoot(Tx tx) {
+        return Sql.list(tx, "SELECT " + COLUMNS + " FROM organizations WHERE parent_id IS NULL ORDER BY created_at, id",
+                rs -> map(tx, rs)).stream().findFirst();
+    }
+
+    @Override
+    public void setRootQuorum(Tx tx, String organizationId, RootQuorum quorum, Instant updatedAt) {
+        Sql.update(tx, "UPDATE organizations SET root_quorum_threshold = ?, updated_at = ? WHERE id = ?",
+                quorum.threshold(), updatedAt, organizationId);
+        Sql.update(tx, "DELETE FROM root_quorum_members WHERE organization_id = ?", organizationId);
+        insertMembers(tx, organizationId, quorum.userIds());
+    }
+
+    private static void insertMembers(Tx tx, String organizationId, List<String> userIds) {
+        for (String userId : userIds) {
+            Sql.update(tx, "INSERT INTO root_quorum_members (organization_id, user_id) VALUES (?, ?)", organizationId,
+                    userId);
+        }
+    }
+
+    private static Organization map(Tx tx, ResultSet rs) throws SQLException {
+        String id = rs.getString("id");
+        List<String> members = Sql.list(tx, "SELECT m.user_id FROM root_quorum_members m JOIN users u ON u.id = m.user_id"
+                + " WHERE m.organization_id = ? ORDER BY u.created_at, u.id", r -> r.getString(1), id);
+        return new Organization(id, rs.getString("name"), Optional.ofNullable(rs.getString("parent_id")),
+                new RootQuorum(rs.getInt("root_quorum_threshold"), members), Sql.instant(rs, "created_at"),
+                Sql.instant(rs, "updated_at"));
+    }
+}

@@ -1,0 +1,135 @@
+package dev.keyhaven.server.store;
+
+import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.tx.Tx;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * Small JDBC helpers: bind arguments, map rows, translate errors. Instants are stored as microseconds since the
+ * epoch; {@code Optional} arguments bind their value or NULL.
+ */
+final class Sql {
+    private Sql() {
+    }
+
+    /** Maps the current row of a result set. */
+    @FunctionalInterface
+    interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    static int update(Tx tx, String sql, Object... args) {
+        try (PreparedStatement statement = prepare(tx, sql, args)) {
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw translate(e, sql);
+        }
+    }
+
+    static <T> List<T> list(Tx tx, String sql, RowMapper<T> mapper, Object... args) {
+        try (PreparedStatement statement = prepare(tx, sql, args); ResultSet rs = statement.executeQuery()) {
+            List<T> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(mapper.map(rs));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw translate(e, sql);
+        }
+    }
+
+    static <T> Optional<T> one(Tx tx, String sql, RowMapper<T> mapper, Object... args) {
+        List<T> rows = list(tx, sql, mapper, args);
+        if (rows.size() > 1) {
+            throw new StoreException("expected at most one row: " + sql, null);
+        }
+        return rows.stream().findFirst();
+    }
+
+    static long count(Tx tx, String sql, Object... args) {
+        return one(tx, sql, rs -> rs.getLong(1), args).orElse(0L);
+    }
+
+    static boolean exists(Tx tx, String sql, Object... args) {
+        return !list(tx, sql, rs -> Boolean.TRUE, args).isEmpty();
+    }
+
+    static long micros(Instant instant) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
+    }
+
+    static Instant instant(long micros) {
+        return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+    }
+
+    static Instant instant(ResultSet rs, String column) throws SQLException {
+        return instant(rs.getLong(column));
+    }
+
+    static Optional<Instant> optionalInstant(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? Optional.empty() : Optional.of(instant(value));
+    }
+
+    static Optional<Long> optionalLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? Optional.empty() : Optional.of(value);
+    }
+
+    /** {@code ?, ?, ?} for an IN list of {@code n} values. */
+    static String placeholders(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+    }
+
+    private static PreparedStatement prepare(Tx tx, String sql, Object... args) throws SQLException {
+        Connection connection = JdbcTx.of(tx).connection();
+        PreparedStatement statement = connection.prepareStatement(sql);
+        try {
+            for (int i = 0; i < args.length; i++) {
+                bind(statement, i + 1, args[i]);
+            }
+            return statement;
+        } catch (SQLException | RuntimeException e) {
+            statement.close();
+            throw e;
+        }
+    }
+
+    private static void bind(PreparedStatement statement, int index, Object arg) throws SQLException {
+        Object value = arg instanceof Optional<?> optional ? optional.orElse(null) : arg;
+        switch (value) {
+            case null -> statement.setObject(index, null);
+            case String s -> statement.setString(index, s);
+            case Long l -> statement.setLong(index, l);
+            case Integer n -> statement.setInt(index, n);
+            case Boolean b -> statement.setBoolean(index, b);
+            case Instant t -> statement.setLong(index, micros(t));
+            default -> throw new IllegalArgumentException("cannot bind " + value.getClass());
+        }
+    }
+
+    static RuntimeException translate(SQLException e, String sql) {
+        if (isUniqueViolation(e)) {
+            return new Transactor.DuplicateKeyException("unique constraint violated", e);
+        }
+        return new StoreException("database error: " + e.getMessage(), e);
+    }
+
+    private static boolean isUniqueViolation(SQLException e) {
+        if ("23505".equals(e.getSQLState())) {
+            return true;
+        }
+        return e instanceof SQLiteException s && (s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
+                || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY);
+    }
+}

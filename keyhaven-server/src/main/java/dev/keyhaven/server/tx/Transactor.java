@@ -1,0 +1,23 @@
+package dev.keyhaven.server.tx;
+
+/** Runs units of work in transactions. */
+public interface Transactor {
+
+    /**
+     * Runs {@code work} in a read-write transaction and commits it when {@code work} returns; any exception rolls
+     * everything back and is rethrown. When this method returns, the commit is durable.
+     */
+    <T> T write(TxWork<T> work);
+
+    /** Runs {@code work} in a read-only transaction with a consistent view of the data. */
+    <T> T read(TxWork<T> work);
+
+    /** Thrown when a write violates a uniqueness constraint (for example a concurrent identical submission). */
+    final class DuplicateKeyException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public DuplicateKeyException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

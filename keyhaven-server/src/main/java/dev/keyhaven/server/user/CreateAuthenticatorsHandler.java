@@ -1,0 +1,83 @@
+package dev.keyhaven.server.user;
+
+import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.Params;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code create_authenticators}: registers passkeys for a user after verifying their attestations. Users may always
+ * add passkeys to themselves.
+ */
+public final class CreateAuthenticatorsHandler implements ActivityHandler<CreateAuthenticatorsHandler.Intent> {
+    private final UserRepository users;
+    private final Credentials credentials;
+    private final AttestationVerifier attestations;
+
+    public CreateAuthenticatorsHandler(UserRepository users, Credentials credentials,
+            AttestationVerifier attestations) {
+        this.users = users;
+        this.credentials = credentials;
+        this.attestations = attestations;
+    }
+
+    /** The validated parameters. */
+    public record Intent(String userId, List<NewAuthenticator> authenticators) {
+    }
+
+    @Override
+    public String operation() {
+        return "create_authenticators";
+    }
+
+    @Override
+    public List<ActivityVersion> versions() {
+        return List.of(new ActivityVersion(ActivityType.CREATE_AUTHENTICATORS_V2, "createAuthenticatorsIntentV2",
+                "createAuthenticatorsResult"));
+    }
+
+    @Override
+    public ActivityResource resource() {
+        return ActivityResource.CREDENTIAL;
+    }
+
+    @Override
+    public ActivityAction action() {
+        return ActivityAction.CREATE;
+    }
+
+    @Override
+    public Intent parse(Params parameters) {
+        String userId = parameters.requiredString("userId");
+        List<NewAuthenticator> list = parameters.requiredObjects("authenticators",
+                a -> NewAuthenticator.read(a, attestations));
+        if (list.isEmpty()) {
+            throw ApiException.badField(parameters.pathOf("authenticators"), "must hold at least one authenticator");
+        }
+        return new Intent(userId, list);
+    }
+
+    @Override
+    public Optional<String> credentialOwner(Intent intent) {
+        return Optional.of(intent.userId());
+    }
+
+    @Override
+    public Object execute(ActivityContext context, Intent intent) {
+        if (users.find(context.tx(), context.organizationId(), intent.userId()).isEmpty()) {
+            throw ApiException.notFound("no user found with id " + intent.userId());
+        }
+        return new Result(credentials.addAuthenticators(context.tx(), context.organizationId(), intent.userId(),
+                intent.authenticators(), context.now(), context.ids()));
+    }
+
+    /** {@code createAuthenticatorsResult}. */
+    public record Result(List<String> authenticatorIds) {
+    }
+}

@@ -1,0 +1,63 @@
+package dev.keyhaven.server.user;
+
+import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.Params;
+import java.util.List;
+
+/** {@code create_users}: creates users with their API keys, authenticators and tags. */
+public final class CreateUsersHandler implements ActivityHandler<List<NewUser>> {
+    private final UserCreator creator;
+    private final AttestationVerifier attestations;
+
+    public CreateUsersHandler(UserCreator creator, AttestationVerifier attestations) {
+        this.creator = creator;
+        this.attestations = attestations;
+    }
+
+    @Override
+    public String operation() {
+        return "create_users";
+    }
+
+    @Override
+    public List<ActivityVersion> versions() {
+        return List.of(new ActivityVersion(ActivityType.CREATE_USERS_V4, "createUsersIntentV4", "createUsersResult"),
+                new ActivityVersion(ActivityType.CREATE_USERS_V3, "createUsersIntentV3", "createUsersResult"));
+    }
+
+    @Override
+    public ActivityResource resource() {
+        return ActivityResource.USER;
+    }
+
+    @Override
+    public ActivityAction action() {
+        return ActivityAction.CREATE;
+    }
+
+    @Override
+    public List<NewUser> parse(Params parameters) {
+        List<NewUser> users = parameters.requiredObjects("users", u -> NewUser.read(u, attestations, true));
+        if (users.isEmpty()) {
+            throw ApiException.badField(parameters.pathOf("users"), "must name at least one user");
+        }
+        return users;
+    }
+
+    @Override
+    public Object execute(ActivityContext context, List<NewUser> users) {
+        List<String> ids = creator.create(context.tx(), context.organizationId(), users, context.now(),
+                context.ids());
+        return new Result(ids);
+    }
+
+    /** {@code createUsersResult}. */
+    public record Result(List<String> userIds) {
+    }
+}

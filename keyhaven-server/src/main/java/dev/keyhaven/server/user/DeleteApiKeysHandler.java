@@ -1,0 +1,82 @@
+package dev.keyhaven.server.user;
+
+import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.Params;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code delete_api_keys}: removes API keys of one user. Users may always remove their own keys. */
+public final class DeleteApiKeysHandler implements ActivityHandler<DeleteApiKeysHandler.Intent> {
+    private final UserRepository users;
+
+    public DeleteApiKeysHandler(UserRepository users) {
+        this.users = users;
+    }
+
+    /** The validated parameters. */
+    public record Intent(String userId, List<String> apiKeyIds) {
+    }
+
+    @Override
+    public String operation() {
+        return "delete_api_keys";
+    }
+
+    @Override
+    public List<ActivityVersion> versions() {
+        return List.of(new ActivityVersion(ActivityType.DELETE_API_KEYS, "deleteApiKeysIntent",
+                "deleteApiKeysResult"));
+    }
+
+    @Override
+    public ActivityResource resource() {
+        return ActivityResource.CREDENTIAL;
+    }
+
+    @Override
+    public ActivityAction action() {
+        return ActivityAction.DELETE;
+    }
+
+    @Override
+    public Intent parse(Params parameters) {
+        String userId = parameters.requiredString("userId");
+        List<String> ids = parameters.requiredStrings("apiKeyIds");
+        if (ids.isEmpty()) {
+            throw ApiException.badField(parameters.pathOf("apiKeyIds"), "must name at least one key");
+        }
+        return new Intent(userId, List.copyOf(new LinkedHashSet<>(ids)));
+    }
+
+    @Override
+    public Optional<String> credentialOwner(Intent intent) {
+        return Optional.of(intent.userId());
+    }
+
+    @Override
+    public Object execute(ActivityContext context, Intent intent) {
+        String org = context.organizationId();
+        if (users.find(context.tx(), org, intent.userId()).isEmpty()) {
+            throw ApiException.notFound("no user found with id " + intent.userId());
+        }
+        for (String id : intent.apiKeyIds()) {
+            Optional<ApiKey> key = users.findApiKey(context.tx(), org, id);
+            if (key.isEmpty() || !key.get().userId().equals(intent.userId())) {
+                throw ApiException.notFound("no api key found with id " + id + " for user " + intent.userId());
+            }
+            users.deleteApiKey(context.tx(), org, id);
+        }
+        return new Result(intent.apiKeyIds());
+    }
+
+    /** {@code deleteApiKeysResult}. */
+    public record Result(List<String> apiKeyIds) {
+    }
+}

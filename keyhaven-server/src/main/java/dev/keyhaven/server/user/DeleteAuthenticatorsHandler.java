@@ -1,0 +1,79 @@
+package dev.keyhaven.server.user;
+
+import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.Params;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code delete_authenticators}: removes passkeys of one user. Users may always remove their own. */
+public final class DeleteAuthenticatorsHandler implements ActivityHandler<DeleteAuthenticatorsHandler.Intent> {
+    private final UserRepository users;
+
+    public DeleteAuthenticatorsHandler(UserRepository users) {
+        this.users = users;
+    }
+
+    /** The validated parameters. */
+    public record Intent(String userId, List<String> authenticatorIds) {
+    }
+
+    @Override
+    public String operation() {
+        return "delete_authenticators";
+    }
+
+    @Override
+    public List<ActivityVersion> versions() {
+        return List.of(new ActivityVersion(ActivityType.DELETE_AUTHENTICATORS, "deleteAuthenticatorsIntent",
+                "deleteAuthenticatorsResult"));
+    }
+
+    @Override
+    public ActivityResource resource() {
+        return ActivityResource.CREDENTIAL;
+    }
+
+    @Override
+    public ActivityAction action() {
+        return ActivityAction.DELETE;
+    }
+
+    @Override
+    public Intent parse(Params parameters) {
+        String userId = parameters.requiredString("userId");
+        List<String> ids = parameters.requiredStrings("authenticatorIds");
+        if (ids.isEmpty()) {
+            throw ApiException.badField(parameters.pathOf("authenticatorIds"), "must name at least one authenticator");
+        }
+        return new Intent(userId, List.copyOf(new LinkedHashSet<>(ids)));
+    }
+
+    @Override
+    public Optional<String> credentialOwner(Intent intent) {
+        return Optional.of(intent.userId());
+    }
+
+    @Override
+    public Object execute(ActivityContext context, Intent intent) {
+        String org = context.organizationId();
+        for (String id : intent.authenticatorIds()) {
+            Optional<Authenticator> found = users.findAuthenticator(context.tx(), org, id);
+            if (found.isEmpty() || !found.get().userId().equals(intent.userId())) {
+                throw ApiException.notFound("no authenticator found with id " + id + " for user " + intent.userId());
+            }
+            users.deleteAuthenticator(context.tx(), org, id);
+        }
+        return new Result(intent.authenticatorIds());
+    }
+
+    /** {@code deleteAuthenticatorsResult}. */
+    public record Result(List<String> authenticatorIds) {
+    }
+}

@@ -1,0 +1,75 @@
+package dev.keyhaven.server.user;
+
+import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.Params;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * {@code delete_users}: deletes users with their credentials. A root-quorum member cannot be deleted (the quorum
+ * would lose a member it counts on); change the quorum first.
+ */
+public final class DeleteUsersHandler implements ActivityHandler<List<String>> {
+    private final UserRepository users;
+
+    public DeleteUsersHandler(UserRepository users) {
+        this.users = users;
+    }
+
+    @Override
+    public String operation() {
+        return "delete_users";
+    }
+
+    @Override
+    public List<ActivityVersion> versions() {
+        return List.of(new ActivityVersion(ActivityType.DELETE_USERS, "deleteUsersIntent", "deleteUsersResult"));
+    }
+
+    @Override
+    public ActivityResource resource() {
+        return ActivityResource.USER;
+    }
+
+    @Override
+    public ActivityAction action() {
+        return ActivityAction.DELETE;
+    }
+
+    @Override
+    public List<String> parse(Params parameters) {
+        List<String> userIds = parameters.requiredStrings("userIds");
+        if (userIds.isEmpty()) {
+            throw ApiException.badField(parameters.pathOf("userIds"), "must name at least one user");
+        }
+        return List.copyOf(new LinkedHashSet<>(userIds));
+    }
+
+    @Override
+    public Object execute(ActivityContext context, List<String> userIds) {
+        String org = context.organizationId();
+        users.lockOrganization(context.tx(), org);
+        List<String> missing = users.missingUsers(context.tx(), org, userIds);
+        if (!missing.isEmpty()) {
+            throw ApiException.notFound("no user found with id " + String.join(", ", missing));
+        }
+        List<String> quorum = users.rootQuorumUserIds(context.tx(), org);
+        List<String> inQuorum = userIds.stream().filter(quorum::contains).toList();
+        if (!inQuorum.isEmpty()) {
+            throw ApiException.badRequest("quorum users missing: cannot delete root quorum member(s) "
+                    + String.join(", ", inQuorum) + "; update the root quorum first");
+        }
+        userIds.forEach(id -> users.delete(context.tx(), org, id));
+        return new Result(userIds);
+    }
+
+    /** {@code deleteUsersResult}. */
+    public record Result(List<String> userIds) {
+    }
+}

@@ -1,0 +1,74 @@
+package dev.keyhaven.server.user;
+
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.Ids;
+import dev.keyhaven.server.tx.Tx;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Creates users with their credentials and tag memberships, enforcing the per-organization user limit and the
+ * uniqueness of emails. Shared by create_users and by create_sub_organization (root users).
+ */
+public final class UserCreator {
+    private final UserRepository users;
+    private final Credentials credentials;
+    private final UserLimits limits;
+
+    public UserCreator(UserRepository users, Credentials credentials, UserLimits limits) {
+        this.users = users;
+        this.credentials = credentials;
+        this.limits = limits;
+    }
+
+    /** Creates {@code newUsers} in the organization and returns their ids, in order. */
+    public List<String> create(Tx tx, String organizationId, List<NewUser> newUsers, Instant now, Ids ids) {
+        users.lockOrganization(tx, organizationId);
+        int total = users.count(tx, organizationId) + newUsers.size();
+        if (total > limits.usersPerOrganization()) {
+            throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has exceeded maximum users ("
+                    + limits.usersPerOrganization() + ")");
+        }
+        checkEmails(tx, organizationId, newUsers);
+        List<String> created = new ArrayList<>();
+        for (NewUser n : newUsers) {
+            checkTags(tx, organizationId, n.tagIds());
+            User user = new User(ids.next(), organizationId, n.name(), n.email(), n.phoneNumber(), now, now);
+            users.insert(tx, user);
+            credentials.addApiKeys(tx, organizationId, user.id(), n.apiKeys(), now, ids);
+            credentials.addAuthenticators(tx, organizationId, user.id(), n.authenticators(), now, ids);
+            for (String tagId : new HashSet<>(n.tagIds())) {
+                users.tagUser(tx, tagId, user.id());
+            }
+            created.add(user.id());
+        }
+        return created;
+    }
+
+    private void checkEmails(Tx tx, String organizationId, List<NewUser> newUsers) {
+        Set<String> seen = new HashSet<>();
+        for (NewUser n : newUsers) {
+            Optional<String> email = n.email();
+            if (email.isPresent() && (!seen.add(email.get().toLowerCase(Locale.ROOT))
+                    || users.emailTaken(tx, organizationId, email.get()))) {
+                throw ApiException.badRequest("user email " + email.get()
+                        + " is already used by another user of this organization");
+            }
+        }
+    }
+
+    private void checkTags(Tx tx, String organizationId, List<String> tagIds) {
+        for (String tagId : tagIds) {
+            Optional<Tag> tag = users.findTag(tx, organizationId, tagId);
+            if (tag.isEmpty() || tag.get().type() != TagType.TAG_TYPE_USER) {
+                throw ApiException.notFound("no user tag found with id " + tagId);
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.keyhaven.server.user;
+
+import dev.keyhaven.server.tx.Tx;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/** Storage of users, their credentials and tags. */
+public interface UserRepository {
+
+    /**
+     * Serialises concurrent changes to the organization's set of users and tags until the transaction ends, so that
+     * limit checks cannot race.
+     */
+    void lockOrganization(Tx tx, String organizationId);
+
+    void insert(Tx tx, User user);
+
+    Optional<User> find(Tx tx, String organizationId, String userId);
+
+    /** The organization's users, oldest first. */
+    List<User> list(Tx tx, String organizationId);
+
+    int count(Tx tx, String organizationId);
+
+    /** Whether a user of the organization has this email (compared case-insensitively). */
+    boolean emailTaken(Tx tx, String organizationId, String email);
+
+    /** Deletes the user with its API keys, authenticators and tag memberships. */
+    void delete(Tx tx, String organizationId, String userId);
+
+    /** The ids of the organization's root-quorum members. */
+    List<String> rootQuorumUserIds(Tx tx, String organizationId);
+
+    void insertApiKey(Tx tx, ApiKey key);
+
+    Optional<ApiKey> findApiKey(Tx tx, String organizationId, String apiKeyId);
+
+    /** API keys of one user (oldest first), or of the whole organization when {@code userId} is empty. */
+    List<ApiKey> apiKeys(Tx tx, String organizationId, Optional<String> userId);
+
+    boolean publicKeyInUse(Tx tx, String organizationId, String publicKey);
+
+    void deleteApiKey(Tx tx, String organizationId, String apiKeyId);
+
+    void insertAuthenticator(Tx tx, Authenticator authenticator);
+
+    Optional<Authenticator> findAuthenticator(Tx tx, String organizationId, String authenticatorId);
+
+    /** Authenticators of one user, or of the whole organization when {@code userId} is empty. */
+    List<Authenticator> authenticators(Tx tx, String organizationId, Optional<String> userId);
+
+    boolean credentialIdInUse(Tx tx, String organizationId, String credentialId);
+
+    void deleteAuthenticator(Tx tx, String organizationId, String authenticatorId);
+
+    void insertTag(Tx tx, Tag tag);
+
+    Optional<Tag> findTag(Tx tx, String organizationId, String tagId);
+
+    Optional<Tag> findTagByName(Tx tx, String organizationId, TagType type, String name);
+
+    List<Tag> tags(Tx tx, String organizationId, Optional<TagType> type);
+
+    int countTags(Tx tx, String organizationId);
+
+    void tagUser(Tx tx, String tagId, String userId);
+
+    /** The tag ids of one user. */
+    List<String> tagIdsOfUser(Tx tx, String userId);
+
+    /** The tag ids of each user of the organization that has any. */
+    java.util.Map<String, List<String>> userTagIds(Tx tx, String organizationId);
+
+    /** Whether every id names a user of the organization; returns the ones that do not. */
+    List<String> missingUsers(Tx tx, String organizationId, Collection<String> userIds);
+
+    /** Whether this organization is a sub-organization (limits differ). */
+    boolean isSubOrganization(Tx tx, String organizationId);
+}
