@@ -1,0 +1,105 @@
+package dev.keyhaven.server.testing;
+
+import dev.keyhaven.client.ApiKeyStamper;
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.server.app.Keyhaven;
+import dev.keyhaven.server.app.KeyhavenConfig;
+import dev.keyhaven.server.http.ApiServer;
+import dev.keyhaven.server.organization.RootOrganizationSetup;
+import dev.keyhaven.server.user.ApiKeyCurve;
+import dev.keyhaven.server.user.NewApiKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * A Keyhaven server running in this JVM on a free port, over a fresh database of the given kind, with a root
+ * organization whose root user stamps with a P-256 key.
+ */
+public final class TestServer implements AutoCloseable {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final StoreKind store;
+    private final String databaseUrl;
+    private final Keyhaven keyhaven;
+    private final ApiServer server;
+    private final ApiKeyStamper rootStamper;
+    private final RootOrganizationSetup.Created root;
+
+    private TestServer(StoreKind store, String databaseUrl, Keyhaven keyhaven, ApiServer server,
+            ApiKeyStamper rootStamper, RootOrganizationSetup.Created root) {
+        this.store = store;
+        this.databaseUrl = databaseUrl;
+        this.keyhaven = keyhaven;
+        this.server = server;
+        this.rootStamper = rootStamper;
+        this.root = root;
+    }
+
+    public static TestServer start(StoreKind store) {
+        return start(store, UnaryOperator.identity(), Clock.systemUTC());
+    }
+
+    /** Starts a server whose configuration {@code customize} may change (limits, timestamps, body size...). */
+    public static TestServer start(StoreKind store, UnaryOperator<KeyhavenConfig> customize, Clock clock) {
+        Path directory;
+        try {
+            directory = Files.createTempDirectory("keyhaven-test");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String url = store.freshDatabase(directory);
+        KeyhavenConfig config = customize.apply(KeyhavenConfig.defaults(directory).withPort(0)
+                .withDatabaseUrl(Optional.of(url)));
+        Keyhaven keyhaven = Keyhaven.open(config, clock);
+        ApiKeyStamper stamper = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, RANDOM);
+        RootOrganizationSetup.Created root = keyhaven.rootSetup().initialize("Test organization", "root",
+                NewApiKey.of("root key", stamper.publicKey(), ApiKeyCurve.API_KEY_CURVE_P256));
+        return new TestServer(store, url, keyhaven, keyhaven.serve(), stamper, root);
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    public String organizationId() {
+        return root.organizationId();
+    }
+
+    public String rootUserId() {
+        return root.userId();
+    }
+
+    public String rootApiKeyId() {
+        return root.apiKeyId();
+    }
+
+    public ApiKeyStamper rootStamper() {
+        return rootStamper;
+    }
+
+    /** A client acting as the root user on the root organization. */
+    public KeyhavenClient rootClient() {
+        return new KeyhavenClient(baseUrl(), rootStamper, organizationId());
+    }
+
+    /** A fresh random API key of {@code curve}. */
+    public static ApiKeyStamper newKey(ApiKeyStamper.Curve curve) {
+        return ApiKeyStamper.generate(curve, RANDOM);
+    }
+
+    public StoreKind store() {
+        return store;
+    }
+
+    @Override
+    public void close() {
+        keyhaven.close();
+        store.drop(databaseUrl);
+    }
+}
