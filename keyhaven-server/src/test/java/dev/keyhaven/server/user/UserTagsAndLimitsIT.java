@@ -1,0 +1,126 @@
+package dev.keyhaven.server.user;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.keyhaven.client.ApiKeyStamper;
+import dev.keyhaven.client.KeyhavenApiException;
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.client.Requests.ApiKeyParams;
+import dev.keyhaven.client.Requests.RootUserParams;
+import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.testing.TestServer;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** create_user_tag, list_user_tags, tags on new users, user validation and the per-organization user limit. */
+@ParameterizedClass
+@EnumSource(StoreKind.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class UserTagsAndLimitsIT {
+    private static final int USER_LIMIT = 4;
+
+    @Parameter
+    StoreKind store;
+
+    private TestServer server;
+    private KeyhavenClient root;
+
+    @BeforeParameterizedClassInvocation
+    void start() {
+        server = TestServer.start(store, c -> c.withLimits(new UserLimits(USER_LIMIT, 10, 10, 10, 100, 10)),
+                Clock.systemUTC());
+        root = server.rootClient();
+    }
+
+    @AfterParameterizedClassInvocation
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static KeyhavenApiException apiError(Runnable call) {
+        try {
+            call.run();
+        } catch (KeyhavenApiException e) {
+            return e;
+        }
+        throw new AssertionError("expected an API error");
+    }
+
+    private static UserParams emailUser(String name, List<String> tags) {
+        return new UserParams(name, name + "@example.com", null, List.of(), List.of(), List.of(), tags);
+    }
+
+    @Test
+    void tagsAreCreatedListedAndAppliedToUsers() {
+        String tagId = root.createUserTag("operators", List.of(server.rootUserId())).result().path("userTagId")
+                .asString();
+        assertThat(root.listUserTags()).anySatisfy(t -> {
+            assertThat(t.path("tagId").asString()).isEqualTo(tagId);
+            assertThat(t.path("tagName").asString()).isEqualTo("operators");
+            assertThat(t.path("createdAt").path("seconds").asString()).isNotEmpty();
+        });
+        String userId = root.createUsers(List.of(emailUser("tagged", List.of(tagId)))).result().path("userIds").get(0)
+                .asString();
+        assertThat(root.getUser(userId).path("userTags").get(0).asString()).isEqualTo(tagId);
+        assertThat(root.getUser(server.rootUserId()).path("userTags").get(0).asString()).isEqualTo(tagId);
+
+        assertThat(apiError(() -> root.createUserTag("operators", List.of())).getMessage()).contains("already exists");
+        assertThat(apiError(() -> root.createUserTag("ghosts", List.of("00000000-0000-7000-8000-00000000000f")))
+                .httpStatus()).isEqualTo(404);
+        assertThat(apiError(() -> root.createUsers(List.of(emailUser("untagged",
+                List.of("00000000-0000-7000-8000-00000000000e"))))).httpStatus()).isEqualTo(404);
+    }
+
+    @Test
+    void userFieldsAreValidated() {
+        assertThat(apiError(() -> root.createUsers(List.of(new UserParams("x", "not-an-email", null, List.of(),
+                List.of(), List.of(), List.of())))).getMessage()).contains("parameters.users[0].userEmail");
+        assertThat(apiError(() -> root.createUsers(List.of(new UserParams("x", null, "555-1234", List.of(),
+                List.of(), List.of(), List.of())))).getMessage()).contains("parameters.users[0].userPhoneNumber");
+        assertThat(apiError(() -> root.createUsers(List.of())).getMessage()).contains("parameters.users");
+        assertThat(apiError(() -> root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4",
+                Map.of("users", List.of(Map.of("userName", "x", "userEmail", "x@example.com"))), "createUsersResult"))
+                .getMessage()).contains("parameters.users[0].apiKeys is required");
+        assertThat(apiError(() -> root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4",
+                Map.of("users", List.of(Map.of("userName", "x", "userEmail", "x@example.com", "apiKeys", "none",
+                        "authenticators", List.of(), "oauthProviders", List.of(), "userTags", List.of()))),
+                "createUsersResult")).getMessage()).contains("parameters.users[0].apiKeys must be an array");
+        KeyhavenApiException oauth = apiError(() -> root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4",
+                Map.of("users", List.of(Map.of("userName", "x", "apiKeys", List.of(), "authenticators", List.of(),
+                        "oauthProviders", List.of(Map.of("providerName", "google", "oidcToken", "t")),
+                        "userTags", List.of()))), "createUsersResult"));
+        assertThat(oauth.httpStatus()).isEqualTo(501);
+        root.createUsers(List.of(emailUser("unique", List.of())));
+        assertThat(apiError(() -> root.createUsers(List.of(emailUser("UNIQUE", List.of())))).getMessage())
+                .contains("already used");
+    }
+
+    @Test
+    void anOrganizationHoldsAtMostItsLimitOfUsers() {
+        // A sub-organization of its own, so that filling it leaves the other tests' organization alone.
+        ApiKeyStamper subRoot = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String subId = root.createSubOrganization("full house", List.of(RootUserParams.withApiKeys("r",
+                List.of(ApiKeyParams.of("k", subRoot)))), 1).result().path("subOrganizationId").asString();
+        KeyhavenClient sub = root.withStamper(subRoot).forOrganization(subId);
+        List<UserParams> fillers = new java.util.ArrayList<>();
+        for (int i = 1; i < USER_LIMIT; i++) {
+            fillers.add(emailUser("filler" + i, List.of()));
+        }
+        sub.createUsers(fillers);
+        KeyhavenApiException full = apiError(() -> sub.createUsers(List.of(emailUser("onetoomany", List.of()))));
+        assertThat(full.httpStatus()).isEqualTo(429);
+        assertThat(full.getMessage()).contains("maximum users (" + USER_LIMIT + ")");
+        assertThat(sub.listUsers()).hasSize(USER_LIMIT);
+    }
+}
