@@ -1,0 +1,76 @@
+package dev.keyhaven.server;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The dependency rules of DESIGN.md and ARCHITECTURE.md, enforced. */
+class ArchitectureTest {
+    private static final String ROOT = "dev.keyhaven.server";
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(ROOT);
+    }
+
+    @Test
+    void packagesFormNoCycles() {
+        slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void onlyTheApplicationKnowsTheStore() {
+        noClasses().that().resideOutsideOfPackages(ROOT + ".app..", ROOT + ".store..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".store..").check(classes);
+    }
+
+    @Test
+    void nothingButTheApplicationDependsOnTheApplication() {
+        noClasses().that().resideOutsideOfPackage(ROOT + ".app..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".app..").check(classes);
+    }
+
+    @Test
+    void theHttpLayerTouchesNeitherStorageNorKeys() {
+        noClasses().that().resideInAPackage(ROOT + ".http..").should().dependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".store..", ROOT + ".tx..", "java.sql..", "dev.keyhaven.crypto..")
+                .check(classes);
+    }
+
+    @Test
+    void handlersAndFeaturesNeverSeeHttp() {
+        noClasses().that().resideOutsideOfPackages(ROOT + ".http..", ROOT + ".app..")
+                .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".http..", "io.helidon..")
+                .check(classes);
+    }
+
+    @Test
+    void theActivityEngineKnowsNoFeature() {
+        noClasses().that().resideInAPackage(ROOT + ".activity..").should().dependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".user..", ROOT + ".organization..", ROOT + ".policy..",
+                        ROOT + ".webauthn..", ROOT + ".auth..")
+                .check(classes);
+    }
+
+    @Test
+    void theSharedVocabularyDependsOnNothingElseInTheServer() {
+        noClasses().that().resideInAPackage(ROOT + ".api..").should().dependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".activity..", ROOT + ".auth..", ROOT + ".user..",
+                        ROOT + ".organization..", ROOT + ".policy..", ROOT + ".store..", ROOT + ".http..",
+                        ROOT + ".webauthn..", ROOT + ".tx..")
+                .check(classes);
+    }
+
+    @Test
+    void onlyTheStoreUsesJdbc() {
+        noClasses().that().resideOutsideOfPackage(ROOT + ".store..").should().dependOnClassesThat()
+                .resideInAnyPackage("java.sql..", "javax.sql..", "com.zaxxer..", "org.flywaydb..").check(classes);
+    }
+}
