@@ -7,7 +7,7 @@ enum Dialect {
      * not support them.
      */
     SQLITE(""),
-    POSTGRESQL(" FOR UPDATE");
+    POSTGRESQL(" FOR NO KEY UPDATE");
 
     private final String forUpdate;
 
@@ -15,7 +15,12 @@ enum Dialect {
         this.forUpdate = forUpdate;
     }
 
-    /** The suffix that locks the selected rows until the transaction ends. */
+    /**
+     * The suffix that locks the selected rows until the transaction ends. PostgreSQL's {@code NO KEY UPDATE} still
+     * serialises the lockers, but does not conflict with the {@code KEY SHARE} locks that inserts referencing the
+     * row take for their foreign keys; a plain {@code FOR UPDATE} would deadlock two transactions that each inserted
+     * an activity of the organization and then lock the organization.
+     */
     String forUpdate() {
         return forUpdate;
     }

@@ -1,0 +1,84 @@
+package dev.keyhaven.server.activity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.keyhaven.client.Activity;
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.testing.TestServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Concurrent activities in one organization: no lost effects, no deadlocks, no double execution. */
+@ParameterizedClass
+@EnumSource(StoreKind.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConcurrencyIT {
+    private static final int CLIENTS = 16;
+
+    @Parameter
+    StoreKind store;
+
+    private TestServer server;
+    private KeyhavenClient root;
+
+    @BeforeParameterizedClassInvocation
+    void start() {
+        server = TestServer.start(store, c -> c.withLimits(new dev.keyhaven.server.user.UserLimits(1000, 10, 10, 10,
+                100, 10)), java.time.Clock.systemUTC());
+        root = server.rootClient();
+    }
+
+    @AfterParameterizedClassInvocation
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void concurrentCreateUsersAllCompleteAndAllUsersExist() throws Exception {
+        List<Future<Activity>> results = new ArrayList<>();
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < CLIENTS * 4; i++) {
+                String name = "concurrent-" + i;
+                results.add(executor.submit(() -> root.createUsers(List.of(new UserParams(name,
+                        name + "@example.com", null, List.of(), List.of(), List.of(), List.of())))));
+            }
+            for (Future<Activity> result : results) {
+                assertThat(result.get().status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+            }
+        }
+        assertThat(root.listUsers()).filteredOn(u -> u.path("userName").asString().startsWith("concurrent-"))
+                .hasSize(CLIENTS * 4);
+    }
+
+    @Test
+    void concurrentIdenticalSubmissionsYieldOneActivityAndOneEffect() throws Exception {
+        byte[] body = root.submitBody("ACTIVITY_TYPE_CREATE_USER_TAG", java.util.Map.of("userTagName", "raced",
+                "userIds", List.of()));
+        List<Future<Activity>> results = new ArrayList<>();
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < CLIENTS; i++) {
+                results.add(executor.submit(() -> root.submitRaw("create_user_tag", body, "createUserTagResult")));
+            }
+            String id = results.getFirst().get().id();
+            for (Future<Activity> result : results) {
+                assertThat(result.get().id()).isEqualTo(id);
+                assertThat(result.get().status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+            }
+        }
+        assertThat(root.listUserTags()).filteredOn(t -> t.path("tagName").asString().equals("raced")).hasSize(1);
+    }
+}
