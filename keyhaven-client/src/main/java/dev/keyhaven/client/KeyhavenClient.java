@@ -169,6 +169,16 @@ public final class KeyhavenClient {
                 Map.of("userId", userId, "apiKeyIds", apiKeyIds), "deleteApiKeysResult");
     }
 
+    public Activity createAuthenticators(String userId, List<Requests.AuthenticatorParams> authenticators) {
+        return submit("create_authenticators", "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
+                Map.of("userId", userId, "authenticators", authenticators), "createAuthenticatorsResult");
+    }
+
+    public Activity deleteAuthenticators(String userId, List<String> authenticatorIds) {
+        return submit("delete_authenticators", "ACTIVITY_TYPE_DELETE_AUTHENTICATORS",
+                Map.of("userId", userId, "authenticatorIds", authenticatorIds), "deleteAuthenticatorsResult");
+    }
+
     public Activity createUserTag(String userTagName, List<String> userIds) {
         return submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG",
                 Map.of("userTagName", userTagName, "userIds", userIds), "createUserTagResult");
@@ -195,6 +205,14 @@ public final class KeyhavenClient {
 
     public JsonNode getApiKeys(String userId) {
         return query("get_api_keys", userId == null ? Map.of() : Map.of("userId", userId)).path("apiKeys");
+    }
+
+    public JsonNode getAuthenticators(String userId) {
+        return query("get_authenticators", Map.of("userId", userId)).path("authenticators");
+    }
+
+    public JsonNode getAuthenticator(String authenticatorId) {
+        return query("get_authenticator", Map.of("authenticatorId", authenticatorId)).path("authenticator");
     }
 
     public JsonNode listUserTags() {

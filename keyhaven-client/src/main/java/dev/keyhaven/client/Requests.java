@@ -23,6 +23,26 @@ public final class Requests {
         public static UserParams withApiKeys(String userName, List<ApiKeyParams> apiKeys) {
             return new UserParams(userName, null, null, apiKeys, List.of(), List.of(), List.of());
         }
+
+        public static UserParams withAuthenticators(String userName, List<AuthenticatorParams> authenticators) {
+            return new UserParams(userName, null, null, List.of(), List.copyOf(authenticators), List.of(),
+                    List.of());
+        }
+    }
+
+    /**
+     * {@code v1AuthenticatorParamsV2}: a passkey registration. {@code challenge} is the registration challenge as the
+     * authenticator saw it (base64url), the one {@code attestation.clientDataJson} must carry.
+     */
+    public record AuthenticatorParams(String authenticatorName, String challenge, Attestation attestation) {
+    }
+
+    /**
+     * {@code v1Attestation}: the browser's registration response, base64url; {@code transports} are
+     * {@code AUTHENTICATOR_TRANSPORT_*} values.
+     */
+    public record Attestation(String credentialId, String clientDataJson, String attestationObject,
+            List<String> transports) {
     }
 
     /** {@code v1RootUserParamsV5}. */

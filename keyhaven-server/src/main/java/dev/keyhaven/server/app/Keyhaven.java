@@ -22,6 +22,7 @@ import dev.keyhaven.server.store.Database;
 import dev.keyhaven.server.store.JdbcActivityRepository;
 import dev.keyhaven.server.store.JdbcCallerDirectory;
 import dev.keyhaven.server.store.JdbcOrganizationRepository;
+import dev.keyhaven.server.store.JdbcPasskeyRepository;
 import dev.keyhaven.server.store.JdbcUserRepository;
 import dev.keyhaven.server.user.CreateApiKeysHandler;
 import dev.keyhaven.server.user.CreateAuthenticatorsHandler;
@@ -34,7 +35,9 @@ import dev.keyhaven.server.user.DeleteUsersHandler;
 import dev.keyhaven.server.user.UserCreator;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.user.UserSnapshots;
-import dev.keyhaven.server.webauthn.WebAuthn;
+import dev.keyhaven.server.webauthn.AllowedOrigins;
+import dev.keyhaven.server.webauthn.PasskeyRegistrar;
+import dev.keyhaven.server.webauthn.PasskeyStampVerifier;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -87,19 +90,20 @@ public final class Keyhaven implements AutoCloseable {
         var organizations = new JdbcOrganizationRepository();
         var users = new JdbcUserRepository();
         var activityRepository = new JdbcActivityRepository(json);
-        WebAuthn webAuthn = new WebAuthn(transactor, new JdbcCallerDirectory(), json);
+        AllowedOrigins webAuthnOrigins = AllowedOrigins.of(config.webAuthnOrigins());
+        PasskeyRegistrar passkeyRegistrar = new PasskeyRegistrar(webAuthnOrigins);
 
         Credentials credentials = new Credentials(users, config.limits());
         UserCreator userCreator = new UserCreator(users, credentials, config.limits());
         List<ActivityHandler<?>> handlers = List.of(
-                new CreateUsersHandler(userCreator, webAuthn),
+                new CreateUsersHandler(userCreator, passkeyRegistrar),
                 new DeleteUsersHandler(users),
                 new CreateApiKeysHandler(users, credentials),
                 new DeleteApiKeysHandler(users),
-                new CreateAuthenticatorsHandler(users, credentials, webAuthn),
+                new CreateAuthenticatorsHandler(users, credentials, passkeyRegistrar),
                 new DeleteAuthenticatorsHandler(users),
                 new CreateUserTagHandler(users, config.limits()),
-                new CreateSubOrganizationHandler(organizations, userCreator, webAuthn),
+                new CreateSubOrganizationHandler(organizations, userCreator, passkeyRegistrar),
                 new UpdateRootQuorumHandler(organizations, users));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
@@ -110,7 +114,7 @@ public final class Keyhaven implements AutoCloseable {
                 new RootQuorumAuthorizer(organizations), new UserSnapshots(userQueries, json), metrics, json, clock,
                 ids);
         RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
-                webAuthn);
+                new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json));
         CallerResolver callers = new CallerResolver(transactor, new JdbcCallerDirectory(), clock);
 
         ApiServer.Services services = new ApiServer.Services(authenticator, callers, activities, renderer, registry,

@@ -12,17 +12,22 @@ import java.util.Optional;
  *
  * @param databaseUrl a JDBC URL; empty means the embedded SQLite store in the data directory
  * @param databasePoolSize 0 picks the store's default
+ * @param webAuthnOrigins the origins passkey ceremonies may come from, or {@code *} for any
  */
 public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, int databasePoolSize, String host,
-        int port, int maxBodyBytes, List<String> corsOrigins, TimestampStyle activityTimestamps, UserLimits limits,
-        Duration shutdownGrace) {
+        int port, int maxBodyBytes, List<String> corsOrigins, List<String> webAuthnOrigins,
+        TimestampStyle activityTimestamps, UserLimits limits, Duration shutdownGrace) {
 
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+    public KeyhavenConfig {
+        webAuthnOrigins = List.copyOf(webAuthnOrigins);
+    }
 
     /** Defaults for a data directory: embedded store, 127.0.0.1:8080. */
     public static KeyhavenConfig defaults(Path dataDirectory) {
         return new KeyhavenConfig(dataDirectory, Optional.empty(), 0, "127.0.0.1", 8080, DEFAULT_MAX_BODY_BYTES,
-                List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT, Duration.ofSeconds(10));
+                List.of("*"), List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT, Duration.ofSeconds(10));
     }
 
     public String effectiveDatabaseUrl() {
@@ -31,26 +36,31 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, i
 
     public KeyhavenConfig withPort(int newPort) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, newPort, maxBodyBytes,
-                corsOrigins, activityTimestamps, limits, shutdownGrace);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
     }
 
     public KeyhavenConfig withDatabaseUrl(Optional<String> url) {
         return new KeyhavenConfig(dataDirectory, url, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                activityTimestamps, limits, shutdownGrace);
+                webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
     }
 
     public KeyhavenConfig withActivityTimestamps(TimestampStyle style) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                style, limits, shutdownGrace);
+                webAuthnOrigins, style, limits, shutdownGrace);
     }
 
     public KeyhavenConfig withLimits(UserLimits newLimits) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                activityTimestamps, newLimits, shutdownGrace);
+                webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace);
     }
 
     public KeyhavenConfig withMaxBodyBytes(int bytes) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, bytes, corsOrigins,
-                activityTimestamps, limits, shutdownGrace);
+                webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
+    }
+
+    public KeyhavenConfig withWebAuthnOrigins(List<String> origins) {
+        return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
+                origins, activityTimestamps, limits, shutdownGrace);
     }
 }

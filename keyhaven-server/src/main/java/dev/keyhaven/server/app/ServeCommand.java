@@ -64,6 +64,12 @@ final class ServeCommand implements Callable<Integer> {
                     + "env: KEYHAVEN_CORS_ORIGINS).")
     List<String> corsOrigins;
 
+    @Option(names = "--webauthn-origins", split = ",", defaultValue = "${env:KEYHAVEN_WEBAUTHN_ORIGINS:-*}",
+            description = "Origins passkey registrations and assertions may come from, comma-separated "
+                    + "(https://app.example.com), or * for any (default: ${DEFAULT-VALUE}; env: "
+                    + "KEYHAVEN_WEBAUTHN_ORIGINS).")
+    List<String> webAuthnOrigins;
+
     @Option(names = "--max-body-bytes", defaultValue = "${env:KEYHAVEN_MAX_BODY_BYTES:-1048576}",
             description = "Largest accepted request body (default: ${DEFAULT-VALUE}; env: KEYHAVEN_MAX_BODY_BYTES).")
     int maxBodyBytes;
@@ -84,7 +90,7 @@ final class ServeCommand implements Callable<Integer> {
         UserLimits defaults = UserLimits.DEFAULT;
         KeyhavenConfig config = new KeyhavenConfig(directory,
                 Optional.ofNullable(databaseUrl).filter(s -> !s.isBlank()), databasePoolSize, bind, port,
-                maxBodyBytes, corsOrigins, activityTimestamps, new UserLimits(maxUsersPerOrganization,
+                maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, new UserLimits(maxUsersPerOrganization,
                         defaults.longLivedApiKeysPerUser(), defaults.expiringApiKeysPerUser(),
                         defaults.authenticatorsPerUser(), defaults.tagsPerOrganization(),
                         defaults.tagsPerSubOrganization()), Duration.ofSeconds(shutdownGraceSeconds));

@@ -56,7 +56,7 @@ public final class ApiKeyStampVerifier {
         if (!key.verifier().verify(body, signature)) {
             throw new ApiException(ErrorCode.SIGNATURE_INVALID, "could not verify api key signature");
         }
-        return new VerifiedStamp(VerifiedStamp.Kind.API_KEY, key.canonical(), scheme,
+        return VerifiedStamp.apiKey(scheme, key.canonical(),
                 new Caller.StampRecord(new String(body, StandardCharsets.UTF_8), publicKey, signatureHex.toLowerCase(
                         Locale.ROOT), scheme.wireName()));
     }

@@ -95,10 +95,10 @@ public final class CallerResolver {
     }
 
     private void checkUsable(VerifiedStamp stamp, CallerDirectory.CredentialMatch match) {
-        if (stamp.kind() == VerifiedStamp.Kind.API_KEY
-                && !stamp.scheme().apiKeyCredentialType().equals(match.credentialType())) {
+        Optional<StampScheme> scheme = stamp.apiKeyScheme();
+        if (scheme.isPresent() && !scheme.get().apiKeyCredentialType().equals(match.credentialType())) {
             throw new ApiException(ErrorCode.SIGNATURE_INVALID,
-                    "could not verify api key signature: scheme " + stamp.scheme().wireName()
+                    "could not verify api key signature: scheme " + scheme.get().wireName()
                             + " does not match the key's type " + match.credentialType());
         }
         if (match.expiresAt().isPresent() && !match.expiresAt().get().isAfter(clock.instant())) {

@@ -17,6 +17,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -145,8 +146,14 @@ final class ApiEndpoint {
                 header(request, StampHeaders.ATTESTED));
     }
 
+    /** The header's one value; a stamp header sent twice is refused rather than resolved by picking one. */
     private static Optional<String> header(ServerRequest request, String name) {
-        return request.headers().first(HeaderNames.create(name));
+        List<String> values = request.headers().all(HeaderNames.create(name), List::of);
+        if (values.size() > 1) {
+            throw new ApiException(ErrorCode.MALFORMED_STAMP, "malformed activity stamp: a request carries exactly "
+                    + "one " + name + " header");
+        }
+        return values.stream().findFirst();
     }
 
     private void send(ServerRequest request, ServerResponse response, int status, byte[] payload) {
