@@ -1,0 +1,358 @@
+package dev.keyhaven.server.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.keyhaven.server.testing.StoreKind;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Turnkey's official, unmodified npm clients ({@code @turnkey/http} with {@code @turnkey/api-key-stamper}, and
+ * {@code @turnkey/sdk-server}) against the real {@code keyhaven.jar}, started with {@code serve} on an empty data
+ * directory, over the embedded store and over PostgreSQL. The JavaScript suite lives in {@code interop/} at the
+ * repository root and runs with node's own test runner; its output goes to this test's log.
+ *
+ * <p>Without {@code node} (20 or newer) and {@code npm} on the PATH the test is skipped loudly, unless
+ * {@code KEYHAVEN_REQUIRE_NODE=1}, which turns the skip into a failure.
+ */
+class NpmInteropIT {
+    private static final Duration SERVER_START = Duration.ofSeconds(60);
+    private static final Duration SERVER_STOP = Duration.ofSeconds(15);
+    private static final Duration NPM_CI = Duration.ofMinutes(5);
+    private static final Duration NODE_TESTS = Duration.ofMinutes(2);
+    private static final Pattern SERVING = Pattern.compile("Keyhaven is serving on (http://\\S+)");
+    private static final Pattern ORGANIZATION = Pattern.compile("organization id:\\s+([0-9a-fA-F-]{36})");
+
+    private static Path interop;
+    private static Path jar;
+    private static Path node;
+
+    @BeforeAll
+    static void prepare() throws IOException, InterruptedException {
+        Path root = repositoryRoot();
+        interop = root.resolve("interop");
+        jar = root.resolve("keyhaven-server/target/keyhaven.jar");
+        assertThat(jar).as("the packaged server (the package phase builds it before integration tests)").exists();
+        node = tool("node");
+        Path npm = tool("npm");
+        checkNodeVersion();
+        installPackagesIfStale(npm);
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void officialClientsWorkAgainstTheServedJar(StoreKind store) throws Exception {
+        Path work = Files.createTempDirectory("keyhaven-interop");
+        Optional<String> databaseUrl = Optional.empty();
+        Server server = null;
+        try {
+            if (store == StoreKind.POSTGRES) {
+                databaseUrl = Optional.of(store.freshDatabase(work));
+            }
+            System.out.println("[interop] serving " + store + (databaseUrl.isPresent() ? " database "
+                    + databaseName(databaseUrl.get()) : " (the embedded default)") + " from " + jar);
+            Path dataDirectory = work.resolve("data");
+            server = startServer(dataDirectory, databaseUrl, work.resolve("server.log"));
+            Announcement announcement = server.announcement();
+            runNodeTests(announcement, dataDirectory.resolve("root-api-key"), work);
+        } finally {
+            if (server != null) {
+                server.stop();
+            }
+            databaseUrl.ifPresent(store::drop);
+            deleteRecursively(work);
+        }
+    }
+
+    // --- the server ---------------------------------------------------------------------------------------------
+
+    /** What {@code serve} announces on stdout once it listens: where, and the root organization it created. */
+    private record Announcement(String url, String organizationId) {
+    }
+
+    /** The {@code serve} child and what it announced. */
+    private record Server(Child child, CompletableFuture<String> url, CompletableFuture<String> organizationId) {
+
+        Announcement announcement() throws Exception {
+            try {
+                return new Announcement(url.get(SERVER_START.toSeconds(), TimeUnit.SECONDS),
+                        organizationId.get(SERVER_START.toSeconds(), TimeUnit.SECONDS));
+            } catch (TimeoutException e) {
+                throw new AssertionError("the server did not announce itself within " + SERVER_START
+                        + " (its output is above)", e);
+            }
+        }
+
+        /** SIGTERM (the server finishes in-flight requests and closes its database), then, if need be, SIGKILL. */
+        void stop() throws InterruptedException {
+            Process process = child.process();
+            process.destroy();
+            if (!process.waitFor(SERVER_STOP.toSeconds(), TimeUnit.SECONDS)) {
+                System.err.println("[interop] the server did not stop within " + SERVER_STOP
+                        + " of SIGTERM; killing it");
+                child.kill();
+            }
+            child.drain();
+        }
+    }
+
+    private static Server startServer(Path dataDirectory, Optional<String> databaseUrl, Path log) throws IOException {
+        String java = ProcessHandle.current().info().command()
+                .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
+        List<String> command = new ArrayList<>(List.of(java, "-jar", jar.toString(), "serve", "--data-dir",
+                dataDirectory.toString(), "--port", "0"));
+        databaseUrl.ifPresent(url -> command.addAll(List.of("--db-url", url)));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        // Options on the command line win over these, but a stray one must not point the embedded run elsewhere.
+        builder.environment().remove("KEYHAVEN_DB_URL");
+        builder.environment().remove("KEYHAVEN_DATA_DIR");
+        CompletableFuture<String> url = new CompletableFuture<>();
+        CompletableFuture<String> organizationId = new CompletableFuture<>();
+        Child child = start(builder, log, "[keyhaven] ", line -> {
+            Matcher serving = SERVING.matcher(line);
+            if (serving.find()) {
+                url.complete(serving.group(1));
+            }
+            Matcher organization = ORGANIZATION.matcher(line);
+            if (organization.find()) {
+                organizationId.complete(organization.group(1));
+            }
+        });
+        child.process().onExit().thenRun(() -> {
+            IllegalStateException exited = new IllegalStateException("the server exited with "
+                    + child.process().exitValue() + " before announcing itself (its output is above)");
+            url.completeExceptionally(exited);
+            organizationId.completeExceptionally(exited);
+        });
+        return new Server(child, url, organizationId);
+    }
+
+    // --- node and npm -------------------------------------------------------------------------------------------
+
+    private static void runNodeTests(Announcement announcement, Path keyPrefix, Path work) throws Exception {
+        Path tapReport = work.resolve("node-tests.tap");
+        List<String> command = new ArrayList<>(List.of(node.toString(), "--test",
+                "--test-reporter=spec", "--test-reporter-destination=stdout",
+                "--test-reporter=tap", "--test-reporter-destination=" + tapReport));
+        List<Path> testFiles = testFiles();
+        assertThat(testFiles).as("JavaScript test files in " + interop.resolve("test")).isNotEmpty();
+        testFiles.forEach(f -> command.add(interop.relativize(f).toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(interop.toFile());
+        Map<String, String> environment = builder.environment();
+        environment.put("KEYHAVEN_URL", announcement.url());
+        environment.put("KEYHAVEN_ORGANIZATION_ID", announcement.organizationId());
+        environment.put("KEYHAVEN_API_KEY_PREFIX", keyPrefix.toString());
+
+        int exitCode = run(builder, work.resolve("node.log"), "[node] ", NODE_TESTS);
+
+        assertThat(exitCode).as("exit code of node --test (its output is above)").isZero();
+        String tap = Files.readString(tapReport, StandardCharsets.UTF_8);
+        int total = tapCount(tap, "tests");
+        assertThat(total).as("tests node ran").isPositive();
+        assertThat(tapCount(tap, "pass")).as("tests that passed, of " + total).isEqualTo(total);
+    }
+
+    private static int tapCount(String tap, String name) {
+        Matcher matcher = Pattern.compile("^# " + name + " (\\d+)$", Pattern.MULTILINE).matcher(tap);
+        assertThat(matcher.find()).as("'# " + name + "' in the TAP report").isTrue();
+        return Integer.parseInt(matcher.group(1));
+    }
+
+    private static List<Path> testFiles() throws IOException {
+        try (Stream<Path> files = Files.list(interop.resolve("test"))) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".test.mjs")).sorted().toList();
+        }
+    }
+
+    private static void checkNodeVersion() throws IOException, InterruptedException {
+        Process version = new ProcessBuilder(node.toString(), "--version").redirectErrorStream(true).start();
+        String text = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        version.waitFor(30, TimeUnit.SECONDS);
+        Matcher major = Pattern.compile("^v(\\d+)\\.").matcher(text);
+        if (!major.find() || Integer.parseInt(major.group(1)) < 20) {
+            unavailable(node + " is '" + text + "'; the interop suite needs node 20 or newer");
+        }
+    }
+
+    /**
+     * {@code npm ci} when the packages are missing or older than the lock file. npm writes
+     * {@code node_modules/.package-lock.json} at the end of every install, so its age is the installation's.
+     */
+    private static void installPackagesIfStale(Path npm) throws IOException, InterruptedException {
+        Path lock = interop.resolve("package-lock.json");
+        Path installed = interop.resolve("node_modules/.package-lock.json");
+        if (Files.exists(installed) && !Files.getLastModifiedTime(installed).toInstant()
+                .isBefore(Files.getLastModifiedTime(lock).toInstant())) {
+            return;
+        }
+        System.out.println("[interop] node_modules is missing or older than package-lock.json: running npm ci");
+        Path log = Files.createTempFile("keyhaven-npm-ci", ".log");
+        try {
+            int exitCode = run(new ProcessBuilder(npm.toString(), "ci", "--no-audit", "--no-fund")
+                    .directory(interop.toFile()), log, "[npm] ", NPM_CI);
+            assertThat(exitCode).as("exit code of npm ci (its output is above)").isZero();
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    // --- child processes ----------------------------------------------------------------------------------------
+
+    /** A child process and the thread copying its output into the test log. */
+    private record Child(Process process, Thread output) {
+
+        /** Waits for the copy to catch up with everything the child wrote before it exited. */
+        void drain() throws InterruptedException {
+            output.join(Duration.ofSeconds(10));
+        }
+
+        /** Kills the child and whatever it started. */
+        void kill() throws InterruptedException {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Runs a child to its end, within {@code timeout} or killed; returns its exit code. */
+    private static int run(ProcessBuilder builder, Path log, String prefix, Duration timeout)
+            throws IOException, InterruptedException {
+        Child child = start(builder, log, prefix, line -> { });
+        try {
+            if (!child.process().waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+                fail(String.join(" ", builder.command().getFirst(), builder.command().get(1))
+                        + " did not finish within " + timeout);
+            }
+        } finally {
+            if (child.process().isAlive()) {
+                child.kill();
+            }
+            child.drain();
+        }
+        return child.process().exitValue();
+    }
+
+    /**
+     * Starts {@code builder} with stdout and stderr going to {@code log}, and a thread that copies that file, line by
+     * line, into this test's log while the child runs, handing each line to {@code watcher}. A file rather than a
+     * pipe: the JDK closes a child's pipe when it reaps the child, so a reader blocked on the pipe loses the last
+     * lines ("Stream closed").
+     */
+    private static Child start(ProcessBuilder builder, Path log, String prefix, Consumer<String> watcher)
+            throws IOException {
+        Files.deleteIfExists(log);
+        Files.createFile(log);
+        Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Thread output = Thread.ofPlatform().daemon().name("output of " + prefix.trim()).start(() -> {
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(log))) {
+                ByteArrayOutputStream line = new ByteArrayOutputStream();
+                boolean exited = false;
+                while (true) {
+                    int b = in.read();
+                    if (b == '\n') {
+                        emit(line, prefix, watcher);
+                    } else if (b >= 0) {
+                        line.write(b);
+                    } else if (exited) {
+                        break;
+                    } else {
+                        // The end of what was written so far: wait for more; once the child is gone, drain once more.
+                        exited = process.waitFor(50, TimeUnit.MILLISECONDS);
+                    }
+                }
+                if (line.size() > 0) {
+                    emit(line, prefix, watcher);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return new Child(process, output);
+    }
+
+    private static void emit(ByteArrayOutputStream line, String prefix, Consumer<String> watcher) {
+        String text = line.toString(StandardCharsets.UTF_8);
+        line.reset();
+        System.out.println(prefix + text);
+        watcher.accept(text);
+    }
+
+    // --- environment --------------------------------------------------------------------------------------------
+
+    /** An executable named {@code name} on the PATH. */
+    private static Path tool(String name) {
+        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
+        return Arrays.stream(path.split(File.pathSeparator)).filter(d -> !d.isBlank())
+                .map(d -> Path.of(d, name)).filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
+                .findFirst().orElseGet(() -> unavailable("'" + name + "' is not on the PATH (" + path + ")"));
+    }
+
+    /** Skips loudly, or fails when {@code KEYHAVEN_REQUIRE_NODE=1}; never returns. */
+    private static <T> T unavailable(String reason) {
+        if ("1".equals(System.getenv("KEYHAVEN_REQUIRE_NODE"))) {
+            return fail("npm interop tests cannot run: " + reason + ", and KEYHAVEN_REQUIRE_NODE=1");
+        }
+        System.err.println("!!! SKIPPING npm interop tests: " + reason
+                + " (set KEYHAVEN_REQUIRE_NODE=1 to fail instead)");
+        return Assumptions.abort("SKIPPED LOUDLY: npm interop tests: " + reason);
+    }
+
+    /** The directory holding {@code interop/package.json}: the reactor root, above this module. */
+    private static Path repositoryRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("interop/package.json"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("no interop/package.json above " + Path.of("").toAbsolutePath());
+    }
+
+    /** The database name of a JDBC URL, without host, user or any other parameter. */
+    private static String databaseName(String jdbcUrl) {
+        String path = jdbcUrl.contains("?") ? jdbcUrl.substring(0, jdbcUrl.indexOf('?')) : jdbcUrl;
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    private static void deleteRecursively(Path directory) throws IOException {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
