@@ -25,7 +25,7 @@ class ApiKeyStampVerifierTest {
             VerifiedStamp stamp = verifier.verify(stamper.stamp(BODY).headerValue(), BODY);
             assertThat(stamp.kind()).isEqualTo(VerifiedStamp.Kind.API_KEY);
             assertThat(stamp.credentialKey()).isEqualTo(stamper.publicKey());
-            assertThat(stamp.scheme().wireName()).isEqualTo(curve.scheme());
+            assertThat(stamp.apiKeyScheme()).hasValueSatisfying(s -> assertThat(s.wireName()).isEqualTo(curve.scheme()));
             assertThat(stamp.record().message()).isEqualTo(new String(BODY, StandardCharsets.UTF_8));
         }
     }
