@@ -16,6 +16,7 @@ import dev.keyhaven.server.http.HttpMetrics;
 import dev.keyhaven.server.organization.CreateSubOrganizationHandler;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.organization.RootOrganizationSetup;
+import dev.keyhaven.server.organization.UpdateOrganizationNameHandler;
 import dev.keyhaven.server.organization.UpdateRootQuorumHandler;
 import dev.keyhaven.server.policy.RootQuorumAuthorizer;
 import dev.keyhaven.server.store.Database;
@@ -32,7 +33,12 @@ import dev.keyhaven.server.user.Credentials;
 import dev.keyhaven.server.user.DeleteApiKeysHandler;
 import dev.keyhaven.server.user.DeleteAuthenticatorsHandler;
 import dev.keyhaven.server.user.DeleteUsersHandler;
+import dev.keyhaven.server.user.DeleteUserTagsHandler;
+import dev.keyhaven.server.user.UpdateUserFieldHandler;
+import dev.keyhaven.server.user.UpdateUserHandler;
+import dev.keyhaven.server.user.UpdateUserTagHandler;
 import dev.keyhaven.server.user.UserCreator;
+import dev.keyhaven.server.user.UserUpdater;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.user.UserSnapshots;
 import dev.keyhaven.server.webauthn.AllowedOrigins;
@@ -95,6 +101,7 @@ public final class Keyhaven implements AutoCloseable {
 
         Credentials credentials = new Credentials(users, config.limits());
         UserCreator userCreator = new UserCreator(users, credentials, config.limits());
+        UserUpdater userUpdater = new UserUpdater(users);
         List<ActivityHandler<?>> handlers = List.of(
                 new CreateUsersHandler(userCreator, passkeyRegistrar),
                 new DeleteUsersHandler(users),
@@ -102,9 +109,16 @@ public final class Keyhaven implements AutoCloseable {
                 new DeleteApiKeysHandler(users),
                 new CreateAuthenticatorsHandler(users, credentials, passkeyRegistrar),
                 new DeleteAuthenticatorsHandler(users),
+                new UpdateUserHandler(userUpdater),
+                new UpdateUserFieldHandler(userUpdater, UpdateUserFieldHandler.Field.NAME),
+                new UpdateUserFieldHandler(userUpdater, UpdateUserFieldHandler.Field.EMAIL),
+                new UpdateUserFieldHandler(userUpdater, UpdateUserFieldHandler.Field.PHONE_NUMBER),
                 new CreateUserTagHandler(users, config.limits()),
+                new UpdateUserTagHandler(users),
+                new DeleteUserTagsHandler(users),
                 new CreateSubOrganizationHandler(organizations, userCreator, passkeyRegistrar),
-                new UpdateRootQuorumHandler(organizations, users));
+                new UpdateRootQuorumHandler(organizations, users),
+                new UpdateOrganizationNameHandler(organizations));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);

@@ -18,5 +18,7 @@ public interface OrganizationRepository {
     /** The organization without a parent, if the store is initialised. */
     Optional<Organization> findRoot(Tx tx);
 
+    void rename(Tx tx, String organizationId, String name, Instant updatedAt);
+
     void setRootQuorum(Tx tx, String organizationId, RootQuorum quorum, Instant updatedAt);
 }

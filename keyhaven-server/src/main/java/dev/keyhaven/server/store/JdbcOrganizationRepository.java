@@ -39,6 +39,12 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
     }
 
     @Override
+    public void rename(Tx tx, String organizationId, String name, Instant updatedAt) {
+        Sql.update(tx, "UPDATE organizations SET name = ?, updated_at = ? WHERE id = ?", name, updatedAt,
+                organizationId);
+    }
+
+    @Override
     public void setRootQuorum(Tx tx, String organizationId, RootQuorum quorum, Instant updatedAt) {
         Sql.update(tx, "UPDATE organizations SET root_quorum_threshold = ?, updated_at = ? WHERE id = ?",
                 quorum.threshold(), updatedAt, organizationId);

@@ -69,9 +69,17 @@ public final class JdbcUserRepository implements UserRepository {
     }
 
     @Override
-    public boolean emailTaken(Tx tx, String organizationId, String email) {
-        return Sql.exists(tx, "SELECT 1 FROM users WHERE organization_id = ? AND email_normalized = ?",
-                organizationId, email.toLowerCase(Locale.ROOT));
+    public Optional<String> userWithEmail(Tx tx, String organizationId, String email) {
+        return Sql.one(tx, "SELECT id FROM users WHERE organization_id = ? AND email_normalized = ?",
+                rs -> rs.getString(1), organizationId, email.toLowerCase(Locale.ROOT));
+    }
+
+    @Override
+    public void update(Tx tx, User u) {
+        Sql.update(tx, "UPDATE users SET name = ?, email = ?, email_normalized = ?, phone_number = ?, updated_at = ? "
+                + "WHERE organization_id = ? AND id = ?", u.name(), u.email(),
+                u.email().map(e -> e.toLowerCase(Locale.ROOT)), u.phoneNumber(), u.updatedAt(), u.organizationId(),
+                u.id());
     }
 
     @Override
@@ -195,6 +203,28 @@ public final class JdbcUserRepository implements UserRepository {
     @Override
     public void tagUser(Tx tx, String tagId, String userId) {
         Sql.update(tx, "INSERT INTO user_tags (tag_id, user_id) VALUES (?, ?)", tagId, userId);
+    }
+
+    @Override
+    public void untagUser(Tx tx, String tagId, String userId) {
+        Sql.update(tx, "DELETE FROM user_tags WHERE tag_id = ? AND user_id = ?", tagId, userId);
+    }
+
+    @Override
+    public List<String> usersWithTag(Tx tx, String tagId) {
+        return Sql.list(tx, "SELECT ut.user_id FROM user_tags ut JOIN users u ON u.id = ut.user_id WHERE ut.tag_id = ? "
+                + "ORDER BY u.created_at, u.id", rs -> rs.getString(1), tagId);
+    }
+
+    @Override
+    public void renameTag(Tx tx, String tagId, String name, java.time.Instant updatedAt) {
+        Sql.update(tx, "UPDATE tags SET name = ?, updated_at = ? WHERE id = ?", name, updatedAt, tagId);
+    }
+
+    @Override
+    public void deleteTag(Tx tx, String organizationId, String tagId) {
+        Sql.update(tx, "DELETE FROM user_tags WHERE tag_id = ?", tagId);
+        Sql.update(tx, "DELETE FROM tags WHERE organization_id = ? AND id = ?", organizationId, tagId);
     }
 
     @Override

@@ -56,7 +56,7 @@ public final class UserCreator {
         for (NewUser n : newUsers) {
             Optional<String> email = n.email();
             if (email.isPresent() && (!seen.add(email.get().toLowerCase(Locale.ROOT))
-                    || users.emailTaken(tx, organizationId, email.get()))) {
+                    || users.userWithEmail(tx, organizationId, email.get()).isPresent())) {
                 throw ApiException.badRequest("user email " + email.get()
                         + " is already used by another user of this organization");
             }

@@ -23,8 +23,11 @@ public interface UserRepository {
 
     int count(Tx tx, String organizationId);
 
-    /** Whether a user of the organization has this email (compared case-insensitively). */
-    boolean emailTaken(Tx tx, String organizationId, String email);
+    /** The user of the organization who has this email (compared case-insensitively), if any. */
+    Optional<String> userWithEmail(Tx tx, String organizationId, String email);
+
+    /** Stores a user's changed name, email and phone number. */
+    void update(Tx tx, User user);
 
     /** Deletes the user with its API keys, authenticators and tag memberships. */
     void delete(Tx tx, String organizationId, String userId);
@@ -65,6 +68,16 @@ public interface UserRepository {
     int countTags(Tx tx, String organizationId);
 
     void tagUser(Tx tx, String tagId, String userId);
+
+    void untagUser(Tx tx, String tagId, String userId);
+
+    /** The users carrying a tag. */
+    List<String> usersWithTag(Tx tx, String tagId);
+
+    void renameTag(Tx tx, String tagId, String name, java.time.Instant updatedAt);
+
+    /** Deletes a tag and its memberships. */
+    void deleteTag(Tx tx, String organizationId, String tagId);
 
     /** The tag ids of one user. */
     List<String> tagIdsOfUser(Tx tx, String userId);

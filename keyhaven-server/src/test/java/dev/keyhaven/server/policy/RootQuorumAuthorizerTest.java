@@ -45,6 +45,11 @@ class RootQuorumAuthorizerTest {
             }
 
             @Override
+            public void rename(Tx tx, String organizationId, String name, Instant updatedAt) {
+                throw new AssertionError("read-only fake");
+            }
+
+            @Override
             public void setRootQuorum(Tx tx, String organizationId, RootQuorum quorum, Instant updatedAt) {
                 throw new AssertionError("read-only fake");
             }

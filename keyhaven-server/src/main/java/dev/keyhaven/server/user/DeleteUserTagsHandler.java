@@ -1,0 +1,71 @@
+package dev.keyhaven.server.user;
+
+import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.Params;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** {@code delete_user_tags}: deletes user tags and removes them from their users. */
+public final class DeleteUserTagsHandler implements ActivityHandler<List<String>> {
+    private final UserRepository users;
+
+    public DeleteUserTagsHandler(UserRepository users) {
+        this.users = users;
+    }
+
+    @Override
+    public String operation() {
+        return "delete_user_tags";
+    }
+
+    @Override
+    public List<ActivityVersion> versions() {
+        return List.of(new ActivityVersion(ActivityType.DELETE_USER_TAGS, "deleteUserTagsIntent",
+                "deleteUserTagsResult"));
+    }
+
+    @Override
+    public ActivityResource resource() {
+        return ActivityResource.USER;
+    }
+
+    @Override
+    public ActivityAction action() {
+        return ActivityAction.DELETE;
+    }
+
+    @Override
+    public List<String> parse(Params p) {
+        List<String> ids = p.requiredStrings("userTagIds");
+        if (ids.isEmpty()) {
+            throw ApiException.badField(p.pathOf("userTagIds"), "must name at least one tag");
+        }
+        return List.copyOf(new LinkedHashSet<>(ids));
+    }
+
+    @Override
+    public Object execute(ActivityContext context, List<String> tagIds) {
+        Set<String> untagged = new LinkedHashSet<>();
+        for (String tagId : tagIds) {
+            Optional<Tag> tag = users.findTag(context.tx(), context.organizationId(), tagId);
+            if (tag.isEmpty() || tag.get().type() != TagType.TAG_TYPE_USER) {
+                throw ApiException.notFound("no user tag found with id " + tagId);
+            }
+            untagged.addAll(users.usersWithTag(context.tx(), tagId));
+            users.deleteTag(context.tx(), context.organizationId(), tagId);
+        }
+        return new Result(tagIds, List.copyOf(untagged));
+    }
+
+    /** {@code deleteUserTagsResult}: the deleted tags and the users that carried them. */
+    public record Result(List<String> userTagIds, List<String> userIds) {
+    }
+}

@@ -1,0 +1,57 @@
+package dev.keyhaven.server.user;
+
+import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.api.Params;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code update_user}: changes a user's name, email, phone number and tags (each optional). */
+public final class UpdateUserHandler implements ActivityHandler<UserChange> {
+    private final UserUpdater updater;
+
+    public UpdateUserHandler(UserUpdater updater) {
+        this.updater = updater;
+    }
+
+    @Override
+    public String operation() {
+        return "update_user";
+    }
+
+    @Override
+    public List<ActivityVersion> versions() {
+        return List.of(new ActivityVersion(ActivityType.UPDATE_USER, "updateUserIntent", "updateUserResult"));
+    }
+
+    @Override
+    public ActivityResource resource() {
+        return ActivityResource.USER;
+    }
+
+    @Override
+    public ActivityAction action() {
+        return ActivityAction.UPDATE;
+    }
+
+    @Override
+    public UserChange parse(Params p) {
+        return new UserChange(p.requiredString("userId"), UserFields.optionalName(p, "userName"),
+                UserFields.optionalEmail(p, "userEmail"), UserFields.optionalPhone(p, "userPhoneNumber"),
+                p.has("userTagIds") ? Optional.of(p.requiredStrings("userTagIds")) : Optional.empty());
+    }
+
+    @Override
+    public Object execute(ActivityContext context, UserChange change) {
+        updater.apply(context.tx(), context.organizationId(), change, context.now());
+        return new Result(change.userId());
+    }
+
+    /** {@code updateUserResult} (and the results of the single-field updates). */
+    public record Result(String userId) {
+    }
+}
