@@ -89,11 +89,18 @@ public final class ActivityService {
             });
             metrics.recorded(activity.type(), activity.status());
             return activity;
-        } catch (Transactor.DuplicateKeyException concurrentTwin) {
-            // An identical body won the race to insert; answer as for any resubmission.
-            Activity twin = transactor.read(
-                    tx -> activities.findByFingerprint(tx, envelope.organizationId(), fingerprint)).orElseThrow();
-            return resubmitted(twin, handler, caller);
+        } catch (Transactor.DuplicateKeyException collision) {
+            // Either an identical body won the race to insert (answer as for any resubmission), or an effect
+            // collided with a concurrent change of the same data (the activity fails and can be retried).
+            Optional<Activity> twin = transactor.read(
+                    tx -> activities.findByFingerprint(tx, envelope.organizationId(), fingerprint));
+            if (twin.isPresent()) {
+                return resubmitted(twin.get(), handler, caller);
+            }
+            ApiException conflict = new ApiException(ErrorCode.CONFLICT, "the activity conflicted with a concurrent "
+                    + "change of the same data; submit it again with a new timestampMs");
+            recordFailure(envelope, intent, fingerprint, caller, conflict);
+            throw conflict;
         } catch (ApiException executionFailed) {
             recordFailure(envelope, intent, fingerprint, caller, executionFailed);
             throw executionFailed;

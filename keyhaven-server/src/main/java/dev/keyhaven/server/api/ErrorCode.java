@@ -28,6 +28,8 @@ public enum ErrorCode {
     NOT_FOUND(GrpcCode.NOT_FOUND, "UNSPECIFIED"),
     /** An activity denied by the authorization rules (reported inside a FAILED activity). */
     REQUEST_NOT_AUTHORIZED(GrpcCode.PERMISSION_DENIED, "REQUEST_NOT_AUTHORIZED"),
+    /** A write collided with a concurrent change of the same data; retrying with a new timestampMs may succeed. */
+    CONFLICT(GrpcCode.ABORTED, "UNSPECIFIED"),
     /** A per-organization or per-user resource limit. */
     LIMIT_EXCEEDED(GrpcCode.RESOURCE_EXHAUSTED, "UNSPECIFIED"),
     UNIMPLEMENTED(GrpcCode.UNIMPLEMENTED, "UNSPECIFIED"),

@@ -29,6 +29,7 @@ public final class Credentials {
     /** Adds {@code keys} to the user and returns their ids, in order. */
     public List<String> addApiKeys(Tx tx, String organizationId, String userId, List<NewApiKey> keys, Instant now,
             Ids ids) {
+        users.lockOrganization(tx, organizationId);
         List<ApiKey> existing = users.apiKeys(tx, organizationId, Optional.of(userId));
         long longLived = existing.stream().filter(k -> !k.isExpiring()).count()
                 + keys.stream().filter(k -> k.expirationSeconds().isEmpty()).count();
@@ -75,6 +76,7 @@ public final class Credentials {
     /** Adds {@code authenticators} to the user and returns their ids, in order. */
     public List<String> addAuthenticators(Tx tx, String organizationId, String userId,
             List<NewAuthenticator> authenticators, Instant now, Ids ids) {
+        users.lockOrganization(tx, organizationId);
         int existing = users.authenticators(tx, organizationId, Optional.of(userId)).size();
         if (existing + authenticators.size() > limits.authenticatorsPerUser()) {
             throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "user has exceeded maximum authenticators ("
