@@ -7,7 +7,14 @@ enum Dialect {
      * not support them.
      */
     SQLITE(""),
-    POSTGRESQL(" FOR UPDATE");
+    /**
+     * {@code FOR NO KEY UPDATE}, not {@code FOR UPDATE}: a transaction that inserts a row referencing the locked one
+     * (an activity of the organization) holds {@code FOR KEY SHARE} on it through the foreign key check, which
+     * {@code FOR UPDATE} waits for. Two concurrent activities of one organization, each having inserted its activity
+     * row before locking the organization, would then wait for each other: a deadlock. {@code FOR NO KEY UPDATE}
+     * still serialises the lockers and writers of the row, and lets foreign-key checks through.
+     */
+    POSTGRESQL(" FOR NO KEY UPDATE");
 
     private final String forUpdate;
 
@@ -15,7 +22,10 @@ enum Dialect {
         this.forUpdate = forUpdate;
     }
 
-    /** The suffix that locks the selected rows until the transaction ends. */
+    /**
+     * The suffix that locks the selected rows until the transaction ends against other lockers and writers (but not
+     * against inserts that merely reference them).
+     */
     String forUpdate() {
         return forUpdate;
     }
