@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -24,8 +23,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code serve}: runs the API. On an empty store it first creates the root organization, a root user and a fresh
- * API key pair written to the data directory, and prints how to call the API with it. SIGTERM stops accepting
- * requests, lets in-flight ones finish, then closes the database.
+ * API key pair written to the data directory, and prints how to call the API with it. SIGTERM (or SIGINT) stops
+ * accepting requests, lets in-flight ones finish within the grace period, then closes the database and exits 0.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the Keyhaven API.")
 final class ServeCommand implements Callable<Integer> {
@@ -88,24 +87,39 @@ final class ServeCommand implements Callable<Integer> {
                         defaults.longLivedApiKeysPerUser(), defaults.expiringApiKeysPerUser(),
                         defaults.authenticatorsPerUser(), defaults.tagsPerOrganization(),
                         defaults.tagsPerSubOrganization()), Duration.ofSeconds(shutdownGraceSeconds));
+        // Installed first: a stop signal that arrives while the store opens is kept until the server can stop.
+        StopSignals stopSignals = StopSignals.install();
         Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());
-        Organization root = keyhaven.rootSetup().root().orElseGet(() -> bootstrap(keyhaven, directory));
+        Organization root;
         ApiServer server;
         try {
+            root = keyhaven.rootSetup().root().orElseGet(() -> bootstrap(keyhaven, directory));
             server = keyhaven.serve();
         } catch (RuntimeException e) {
             keyhaven.close();
             throw e;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
-            LOG.info("shutting down: finishing in-flight requests");
-            keyhaven.close();
-            stopped.countDown();
-        }));
+        // Any other end of the JVM (SIGHUP, a signal the JVM kept) still drains requests before the database closes.
+        Thread shutdownHook = Thread.ofPlatform().name("keyhaven-shutdown").unstarted(
+                () -> stop(keyhaven, "JVM shutdown"));
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
         announce(System.out, root, server.port(), directory);
-        stopped.await();
+
+        String signal = stopSignals.await();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException jvmAlreadyStopping) {
+            // The hook is running the same stop; Keyhaven.close() waits for it.
+        }
+        stop(keyhaven, signal);
         return 0;
+    }
+
+    private void stop(Keyhaven keyhaven, String reason) {
+        LOG.atInfo().addKeyValue("reason", reason).addKeyValue("graceSeconds", shutdownGraceSeconds)
+                .log("stopping: refusing new requests, finishing in-flight ones");
+        keyhaven.close();
+        LOG.info("stopped");
     }
 
     /** Creates the root organization with a freshly generated key pair, kept in the data directory. */

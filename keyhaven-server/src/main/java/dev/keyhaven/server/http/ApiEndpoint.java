@@ -20,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -45,9 +46,15 @@ final class ApiEndpoint {
     private final HttpMetrics metrics;
     private final Cors cors;
     private final int maxBodyBytes;
+    private final BooleanSupplier accepting;
 
+    /**
+     * @param accepting false once shutdown has begun: a request that starts then is answered 503 without being
+     *        processed, so a client may safely retry it elsewhere
+     */
     ApiEndpoint(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
-            ActivityRenderer renderer, ObjectMapper json, HttpMetrics metrics, Cors cors, int maxBodyBytes) {
+            ActivityRenderer renderer, ObjectMapper json, HttpMetrics metrics, Cors cors, int maxBodyBytes,
+            BooleanSupplier accepting) {
         this.authenticator = authenticator;
         this.callers = callers;
         this.activities = activities;
@@ -57,12 +64,18 @@ final class ApiEndpoint {
         this.metrics = metrics;
         this.cors = cors;
         this.maxBodyBytes = maxBodyBytes;
+        this.accepting = accepting;
     }
 
     void handle(Operation operation, ServerRequest request, ServerResponse response) {
         long started = System.nanoTime();
         Outcome outcome = new Outcome();
         try {
+            if (!accepting.getAsBoolean()) {
+                response.header(HeaderNames.CONNECTION, "close");
+                throw new ApiException(ErrorCode.UNAVAILABLE, "the server is shutting down; the request was not "
+                        + "processed and may be retried");
+            }
             byte[] payload = answer(operation, request, outcome);
             send(request, response, 200, payload);
             outcome.status = 200;

@@ -53,13 +53,13 @@ public final class ApiServer implements AutoCloseable {
     public static ApiServer start(Settings settings, Services services) {
         HttpMetrics metrics = services.metrics();
         Cors cors = new Cors(settings.corsOrigins());
+        AtomicBoolean ready = new AtomicBoolean(false);
         ApiEndpoint endpoint = new ApiEndpoint(services.authenticator(), services.callers(), services.activities(),
-                services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes());
+                services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes(), ready::get);
         List<Operation> operations = Routes.operations(services.organizationQueries(), services.userQueries(),
                 services.activityQueries(), services.registry());
         Set<String> knownPaths = operations.stream().map(Operation::path).collect(Collectors.toSet());
         ErrorBodies errors = new ErrorBodies(services.json());
-        AtomicBoolean ready = new AtomicBoolean(false);
 
         HttpRouting.Builder routing = HttpRouting.builder();
         for (Operation operation : operations) {
@@ -77,6 +77,10 @@ public final class ApiServer implements AutoCloseable {
                 .host(settings.host())
                 .port(settings.port())
                 .shutdownGracePeriod(settings.shutdownGrace())
+                // The application orders shutdown: this listener drains, then the database closes. Helidon's own
+                // JVM hook would stop the listener concurrently with that sequence, so close() could return at once
+                // and the database close under requests still in flight.
+                .shutdownHook(false)
                 .routing(routing)
                 .build()
                 .start();
@@ -88,7 +92,11 @@ public final class ApiServer implements AutoCloseable {
         return server.port();
     }
 
-    /** Stops accepting requests; in-flight requests finish within the shutdown grace period. */
+    /**
+     * Stops accepting requests and returns once in-flight requests have finished (or the shutdown grace period has
+     * passed). From the first moment, {@code /health} answers 503 and a request that reaches the API on a
+     * connection that was still open gets a 503 without being processed; new connections are refused.
+     */
     @Override
     public void close() {
         ready.set(false);
