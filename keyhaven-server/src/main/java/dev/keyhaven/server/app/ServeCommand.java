@@ -8,14 +8,17 @@ import dev.keyhaven.server.user.ApiKeyCurve;
 import dev.keyhaven.server.user.NewApiKey;
 import dev.keyhaven.server.user.UserLimits;
 import java.io.PrintStream;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -103,7 +106,7 @@ final class ServeCommand implements Callable<Integer> {
         Thread shutdownHook = Thread.ofPlatform().name("keyhaven-shutdown").unstarted(
                 () -> stop(keyhaven, "JVM shutdown"));
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        announce(System.out, root, server.port(), directory);
+        announce(System.out, root, "http://" + reachableHost(bind) + ":" + server.port(), directory);
 
         String signal = stopSignals.await();
         try {
@@ -133,19 +136,54 @@ final class ServeCommand implements Callable<Integer> {
         return keyhaven.rootSetup().root().orElseThrow();
     }
 
-    private static void announce(PrintStream out, Organization root, int port, Path directory) {
+    /** Prints where the API is, the root organization, its key files and a command that calls the API with them. */
+    private static void announce(PrintStream out, Organization root, String url, Path directory) {
         KeyFiles keys = KeyFiles.rootIn(directory);
-        String url = "http://127.0.0.1:" + port;
-        String jar = Path.of(ServeCommand.class.getProtectionDomain().getCodeSource().getLocation().getPath())
-                .toString();
-        out.println(String.join(System.lineSeparator(), Arrays.asList(
-                "Keyhaven is serving on " + url,
-                "  organization id:  " + root.id() + " (" + root.name() + ")",
-                "  root API key:     " + keys.publicKeyFile() + (keys.exist() ? "" : " (not in this data directory)"),
-                "                    " + keys.privateKeyFile(),
-                "  try it:           java -jar " + jar + " request --url " + url + " --key " + directory
-                        .resolve("root-api-key") + " --path /public/v1/query/whoami --body '{\"organizationId\":\""
-                        + root.id() + "\"}'")));
+        String body = "{\"organizationId\":\"" + root.id() + "\"}";
+        List<String> lines = new ArrayList<>();
+        lines.add("Keyhaven is serving on " + url);
+        lines.add("  organization id:  " + root.id() + " (" + root.name() + ")");
+        if (keys.exist()) {
+            lines.add("  root API key:     " + keys.publicKeyFile());
+            lines.add("                    " + keys.privateKeyFile());
+            String prefix = directory.resolve("root-api-key").toString();
+            lines.add("  try it:           " + requestCommand(url, prefix, body));
+        } else {
+            lines.add("  root API key:     the one given to 'keyhaven init' (its private key is not kept here)");
+            lines.add("  try it:           " + requestCommand(url, "PREFIX", body));
+            lines.add("                    (PREFIX.public and PREFIX.private: your P-256 key pair in hex)");
+        }
+        out.println(String.join(System.lineSeparator(), lines));
         out.flush();
+    }
+
+    /** The host a local client reaches the listener at: loopback for a wildcard address. */
+    private static String reachableHost(String bindAddress) {
+        return switch (bindAddress) {
+            case "0.0.0.0", "::", "[::]" -> "127.0.0.1";
+            default -> bindAddress.contains(":") && !bindAddress.startsWith("[") ? "[" + bindAddress + "]"
+                    : bindAddress;
+        };
+    }
+
+    /**
+     * A shell command running {@code request} with this very JVM and jar: the {@code java} first on the PATH may be
+     * older than the one Keyhaven needs.
+     */
+    private static String requestCommand(String url, String keyPrefix, String body) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String jar;
+        try {
+            jar = Path.of(ServeCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            jar = "keyhaven.jar";
+        }
+        return Stream.of(java, "-jar", jar, "request", "--url", url, "--key", keyPrefix, "--path",
+                "/public/v1/query/whoami", "--body", body).map(ServeCommand::shellQuoted)
+                .collect(Collectors.joining(" "));
+    }
+
+    private static String shellQuoted(String word) {
+        return word.matches("[A-Za-z0-9_@%+=:,./-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
     }
 }
