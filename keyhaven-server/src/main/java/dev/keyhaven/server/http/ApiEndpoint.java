@@ -20,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,7 @@ final class ApiEndpoint {
     private final Cors cors;
     private final int maxBodyBytes;
     private final BooleanSupplier accepting;
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     /**
      * @param accepting false once shutdown has begun: a request that starts then is answered 503 without being
@@ -67,9 +69,15 @@ final class ApiEndpoint {
         this.accepting = accepting;
     }
 
+    /** How many requests are being handled right now. */
+    int inFlight() {
+        return inFlight.get();
+    }
+
     void handle(Operation operation, ServerRequest request, ServerResponse response) {
         long started = System.nanoTime();
         Outcome outcome = new Outcome();
+        inFlight.incrementAndGet();
         try {
             if (!accepting.getAsBoolean()) {
                 response.header(HeaderNames.CONNECTION, "close");
@@ -90,6 +98,7 @@ final class ApiEndpoint {
             send(request, response, 500, errors.render(new ApiException(ErrorCode.INTERNAL,
                     "internal server error (" + incident + ")")));
         } finally {
+            inFlight.decrementAndGet();
             long elapsed = System.nanoTime() - started;
             metrics.request(operation.name(), outcome.status, elapsed);
             LOG.atInfo().addKeyValue("op", operation.name()).addKeyValue("org", outcome.organizationId)

@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -31,12 +33,16 @@ import tools.jackson.databind.ObjectMapper;
  * 404 (or 405 for a known path with the wrong method).
  */
 public final class ApiServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+
     private final WebServer server;
     private final AtomicBoolean ready;
+    private final ApiEndpoint endpoint;
 
-    private ApiServer(WebServer server, AtomicBoolean ready) {
+    private ApiServer(WebServer server, AtomicBoolean ready, ApiEndpoint endpoint) {
         this.server = server;
         this.ready = ready;
+        this.endpoint = endpoint;
     }
 
     /** Listener settings. */
@@ -85,7 +91,7 @@ public final class ApiServer implements AutoCloseable {
                 .build()
                 .start();
         ready.set(true);
-        return new ApiServer(server, ready);
+        return new ApiServer(server, ready, endpoint);
     }
 
     public int port() {
@@ -100,7 +106,15 @@ public final class ApiServer implements AutoCloseable {
     @Override
     public void close() {
         ready.set(false);
+        LOG.atInfo().addKeyValue("inFlight", endpoint.inFlight()).log("listener stopping");
         server.stop();
+        int abandoned = endpoint.inFlight();
+        if (abandoned > 0) {
+            LOG.atWarn().addKeyValue("inFlight", abandoned)
+                    .log("shutdown grace period ran out while requests were still being handled");
+        } else {
+            LOG.info("listener stopped with no request in flight");
+        }
     }
 
     private static void health(AtomicBoolean ready, ServerResponse res) {
