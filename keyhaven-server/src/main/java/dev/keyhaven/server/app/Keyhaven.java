@@ -63,6 +63,7 @@ public final class Keyhaven implements AutoCloseable {
     private final RootOrganizationSetup rootSetup;
     private final ApiServer.Services services;
     private ApiServer server;
+    private boolean closed;
 
     private Keyhaven(KeyhavenConfig config, Database database, RootOrganizationSetup rootSetup,
             ApiServer.Services services) {
@@ -151,12 +152,23 @@ public final class Keyhaven implements AutoCloseable {
         return server;
     }
 
-    /** Stops the listener (letting in-flight requests finish), then closes the database. */
+    /**
+     * Stops the listener and waits for in-flight requests to finish (up to the shutdown grace period), and only then
+     * closes the database, so no request still running finds its connection pool gone. Safe to call more than once
+     * and from several threads: a later call returns when the first has finished.
+     */
     @Override
-    public void close() {
-        if (server != null) {
-            server.close();
+    public synchronized void close() {
+        if (closed) {
+            return;
         }
-        database.close();
+        closed = true;
+        try {
+            if (server != null) {
+                server.close();
+            }
+        } finally {
+            database.close();
+        }
     }
 }

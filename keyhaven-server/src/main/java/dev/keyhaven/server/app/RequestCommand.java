@@ -28,11 +28,13 @@ final class RequestCommand implements Callable<Integer> {
                     + "(env: KEYHAVEN_KEY).")
     Path key;
 
-    @Option(names = "--path", required = true,
-            description = "Path of the operation, e.g. /public/v1/query/whoami or /public/v1/submit/create_users.")
+    @Option(names = "--path", required = true, defaultValue = "${env:KEYHAVEN_REQUEST_PATH}",
+            description = "Path of the operation, e.g. /public/v1/query/whoami or /public/v1/submit/create_users "
+                    + "(env: KEYHAVEN_REQUEST_PATH).")
     String path;
 
-    @Option(names = "--body", required = true, description = "The JSON body.")
+    @Option(names = "--body", required = true, defaultValue = "${env:KEYHAVEN_REQUEST_BODY}",
+            description = "The JSON body (env: KEYHAVEN_REQUEST_BODY).")
     String body;
 
     @Override

@@ -8,15 +8,17 @@ import dev.keyhaven.server.user.ApiKeyCurve;
 import dev.keyhaven.server.user.NewApiKey;
 import dev.keyhaven.server.user.UserLimits;
 import java.io.PrintStream;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -24,8 +26,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code serve}: runs the API. On an empty store it first creates the root organization, a root user and a fresh
- * API key pair written to the data directory, and prints how to call the API with it. SIGTERM stops accepting
- * requests, lets in-flight ones finish, then closes the database.
+ * API key pair written to the data directory, and prints how to call the API with it. SIGTERM (or SIGINT) stops
+ * accepting requests, lets in-flight ones finish within the grace period, then closes the database and exits 0.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the Keyhaven API.")
 final class ServeCommand implements Callable<Integer> {
@@ -94,24 +96,39 @@ final class ServeCommand implements Callable<Integer> {
                         defaults.longLivedApiKeysPerUser(), defaults.expiringApiKeysPerUser(),
                         defaults.authenticatorsPerUser(), defaults.tagsPerOrganization(),
                         defaults.tagsPerSubOrganization()), Duration.ofSeconds(shutdownGraceSeconds));
+        // Installed first: a stop signal that arrives while the store opens is kept until the server can stop.
+        StopSignals stopSignals = StopSignals.install();
         Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());
-        Organization root = keyhaven.rootSetup().root().orElseGet(() -> bootstrap(keyhaven, directory));
+        Organization root;
         ApiServer server;
         try {
+            root = keyhaven.rootSetup().root().orElseGet(() -> bootstrap(keyhaven, directory));
             server = keyhaven.serve();
         } catch (RuntimeException e) {
             keyhaven.close();
             throw e;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
-            LOG.info("shutting down: finishing in-flight requests");
-            keyhaven.close();
-            stopped.countDown();
-        }));
-        announce(System.out, root, server.port(), directory);
-        stopped.await();
+        // Any other end of the JVM (SIGHUP, a signal the JVM kept) still drains requests before the database closes.
+        Thread shutdownHook = Thread.ofPlatform().name("keyhaven-shutdown").unstarted(
+                () -> stop(keyhaven, "JVM shutdown"));
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        announce(System.out, root, "http://" + reachableHost(bind) + ":" + server.port(), directory);
+
+        String signal = stopSignals.await();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException jvmAlreadyStopping) {
+            // The hook is running the same stop; Keyhaven.close() waits for it.
+        }
+        stop(keyhaven, signal);
         return 0;
+    }
+
+    private void stop(Keyhaven keyhaven, String reason) {
+        LOG.atInfo().addKeyValue("reason", reason).addKeyValue("graceSeconds", shutdownGraceSeconds)
+                .log("stopping: refusing new requests, finishing in-flight ones");
+        keyhaven.close();
+        LOG.info("stopped");
     }
 
     /** Creates the root organization with a freshly generated key pair, kept in the data directory. */
@@ -125,19 +142,54 @@ final class ServeCommand implements Callable<Integer> {
         return keyhaven.rootSetup().root().orElseThrow();
     }
 
-    private static void announce(PrintStream out, Organization root, int port, Path directory) {
+    /** Prints where the API is, the root organization, its key files and a command that calls the API with them. */
+    private static void announce(PrintStream out, Organization root, String url, Path directory) {
         KeyFiles keys = KeyFiles.rootIn(directory);
-        String url = "http://127.0.0.1:" + port;
-        String jar = Path.of(ServeCommand.class.getProtectionDomain().getCodeSource().getLocation().getPath())
-                .toString();
-        out.println(String.join(System.lineSeparator(), Arrays.asList(
-                "Keyhaven is serving on " + url,
-                "  organization id:  " + root.id() + " (" + root.name() + ")",
-                "  root API key:     " + keys.publicKeyFile() + (keys.exist() ? "" : " (not in this data directory)"),
-                "                    " + keys.privateKeyFile(),
-                "  try it:           java -jar " + jar + " request --url " + url + " --key " + directory
-                        .resolve("root-api-key") + " --path /public/v1/query/whoami --body '{\"organizationId\":\""
-                        + root.id() + "\"}'")));
+        String body = "{\"organizationId\":\"" + root.id() + "\"}";
+        List<String> lines = new ArrayList<>();
+        lines.add("Keyhaven is serving on " + url);
+        lines.add("  organization id:  " + root.id() + " (" + root.name() + ")");
+        if (keys.exist()) {
+            lines.add("  root API key:     " + keys.publicKeyFile());
+            lines.add("                    " + keys.privateKeyFile());
+            String prefix = directory.resolve("root-api-key").toString();
+            lines.add("  try it:           " + requestCommand(url, prefix, body));
+        } else {
+            lines.add("  root API key:     the one given to 'keyhaven init' (its private key is not kept here)");
+            lines.add("  try it:           " + requestCommand(url, "PREFIX", body));
+            lines.add("                    (PREFIX.public and PREFIX.private: your P-256 key pair in hex)");
+        }
+        out.println(String.join(System.lineSeparator(), lines));
         out.flush();
+    }
+
+    /** The host a local client reaches the listener at: loopback for a wildcard address. */
+    private static String reachableHost(String bindAddress) {
+        return switch (bindAddress) {
+            case "0.0.0.0", "::", "[::]" -> "127.0.0.1";
+            default -> bindAddress.contains(":") && !bindAddress.startsWith("[") ? "[" + bindAddress + "]"
+                    : bindAddress;
+        };
+    }
+
+    /**
+     * A shell command running {@code request} with this very JVM and jar: the {@code java} first on the PATH may be
+     * older than the one Keyhaven needs.
+     */
+    private static String requestCommand(String url, String keyPrefix, String body) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String jar;
+        try {
+            jar = Path.of(ServeCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            jar = "keyhaven.jar";
+        }
+        return Stream.of(java, "-jar", jar, "request", "--url", url, "--key", keyPrefix, "--path",
+                "/public/v1/query/whoami", "--body", body).map(ServeCommand::shellQuoted)
+                .collect(Collectors.joining(" "));
+    }
+
+    private static String shellQuoted(String word) {
+        return word.matches("[A-Za-z0-9_@%+=:,./-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
     }
 }

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -46,9 +48,16 @@ final class ApiEndpoint {
     private final HttpMetrics metrics;
     private final Cors cors;
     private final int maxBodyBytes;
+    private final BooleanSupplier accepting;
+    private final AtomicInteger inFlight = new AtomicInteger();
 
+    /**
+     * @param accepting false once shutdown has begun: a request that starts then is answered 503 without being
+     *        processed, so a client may safely retry it elsewhere
+     */
     ApiEndpoint(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
-            ActivityRenderer renderer, ObjectMapper json, HttpMetrics metrics, Cors cors, int maxBodyBytes) {
+            ActivityRenderer renderer, ObjectMapper json, HttpMetrics metrics, Cors cors, int maxBodyBytes,
+            BooleanSupplier accepting) {
         this.authenticator = authenticator;
         this.callers = callers;
         this.activities = activities;
@@ -58,12 +67,24 @@ final class ApiEndpoint {
         this.metrics = metrics;
         this.cors = cors;
         this.maxBodyBytes = maxBodyBytes;
+        this.accepting = accepting;
+    }
+
+    /** How many requests are being handled right now. */
+    int inFlight() {
+        return inFlight.get();
     }
 
     void handle(Operation operation, ServerRequest request, ServerResponse response) {
         long started = System.nanoTime();
         Outcome outcome = new Outcome();
+        inFlight.incrementAndGet();
         try {
+            if (!accepting.getAsBoolean()) {
+                response.header(HeaderNames.CONNECTION, "close");
+                throw new ApiException(ErrorCode.UNAVAILABLE, "the server is shutting down; the request was not "
+                        + "processed and may be retried");
+            }
             byte[] payload = answer(operation, request, outcome);
             send(request, response, 200, payload);
             outcome.status = 200;
@@ -78,6 +99,7 @@ final class ApiEndpoint {
             send(request, response, 500, errors.render(new ApiException(ErrorCode.INTERNAL,
                     "internal server error (" + incident + ")")));
         } finally {
+            inFlight.decrementAndGet();
             long elapsed = System.nanoTime() - started;
             metrics.request(operation.name(), outcome.status, elapsed);
             LOG.atInfo().addKeyValue("op", operation.name()).addKeyValue("org", outcome.organizationId)

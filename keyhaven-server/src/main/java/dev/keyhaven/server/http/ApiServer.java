@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -31,12 +33,16 @@ import tools.jackson.databind.ObjectMapper;
  * 404 (or 405 for a known path with the wrong method).
  */
 public final class ApiServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+
     private final WebServer server;
     private final AtomicBoolean ready;
+    private final ApiEndpoint endpoint;
 
-    private ApiServer(WebServer server, AtomicBoolean ready) {
+    private ApiServer(WebServer server, AtomicBoolean ready, ApiEndpoint endpoint) {
         this.server = server;
         this.ready = ready;
+        this.endpoint = endpoint;
     }
 
     /** Listener settings. */
@@ -53,13 +59,13 @@ public final class ApiServer implements AutoCloseable {
     public static ApiServer start(Settings settings, Services services) {
         HttpMetrics metrics = services.metrics();
         Cors cors = new Cors(settings.corsOrigins());
+        AtomicBoolean ready = new AtomicBoolean(false);
         ApiEndpoint endpoint = new ApiEndpoint(services.authenticator(), services.callers(), services.activities(),
-                services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes());
+                services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes(), ready::get);
         List<Operation> operations = Routes.operations(services.organizationQueries(), services.userQueries(),
                 services.activityQueries(), services.registry());
         Set<String> knownPaths = operations.stream().map(Operation::path).collect(Collectors.toSet());
         ErrorBodies errors = new ErrorBodies(services.json());
-        AtomicBoolean ready = new AtomicBoolean(false);
 
         HttpRouting.Builder routing = HttpRouting.builder();
         for (Operation operation : operations) {
@@ -77,22 +83,38 @@ public final class ApiServer implements AutoCloseable {
                 .host(settings.host())
                 .port(settings.port())
                 .shutdownGracePeriod(settings.shutdownGrace())
+                // The application orders shutdown: this listener drains, then the database closes. Helidon's own
+                // JVM hook would stop the listener concurrently with that sequence, so close() could return at once
+                // and the database close under requests still in flight.
+                .shutdownHook(false)
                 .routing(routing)
                 .build()
                 .start();
         ready.set(true);
-        return new ApiServer(server, ready);
+        return new ApiServer(server, ready, endpoint);
     }
 
     public int port() {
         return server.port();
     }
 
-    /** Stops accepting requests; in-flight requests finish within the shutdown grace period. */
+    /**
+     * Stops accepting requests and returns once in-flight requests have finished (or the shutdown grace period has
+     * passed). From the first moment, {@code /health} answers 503 and a request that reaches the API on a
+     * connection that was still open gets a 503 without being processed; new connections are refused.
+     */
     @Override
     public void close() {
         ready.set(false);
+        LOG.atInfo().addKeyValue("inFlight", endpoint.inFlight()).log("listener stopping");
         server.stop();
+        int abandoned = endpoint.inFlight();
+        if (abandoned > 0) {
+            LOG.atWarn().addKeyValue("inFlight", abandoned)
+                    .log("shutdown grace period ran out while requests were still being handled");
+        } else {
+            LOG.info("listener stopped with no request in flight");
+        }
     }
 
     private static void health(AtomicBoolean ready, ServerResponse res) {

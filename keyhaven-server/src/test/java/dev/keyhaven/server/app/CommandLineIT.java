@@ -1,0 +1,405 @@
+package dev.keyhaven.server.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.keyhaven.client.Activity;
+import dev.keyhaven.client.ApiKeyStamper;
+import dev.keyhaven.client.KeyhavenApiException;
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.crypto.EcCurve;
+import dev.keyhaven.server.testing.KeyhavenProcess;
+import dev.keyhaven.server.testing.KeyhavenProcess.Result;
+import dev.keyhaven.server.testing.StoreKind;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code init}, {@code serve} and {@code request} as operators and scripts use them: the real jar, as a process. */
+class CommandLineIT {
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+    @TempDir
+    Path directory;
+
+    @ParameterizedTest
+    @EnumSource(ApiKeyStamper.Curve.class)
+    void initPrintsOneJsonObjectAndServeThenAnswersTheOperatorsKey(ApiKeyStamper.Curve curve) throws IOException {
+        String privateKey = privateKeyHex(curve);
+        ApiKeyStamper operator = ApiKeyStamper.fromPrivateKey(curve, privateKey);
+        Path data = directory.resolve("data");
+        List<String> init = List.of("init", "--data-dir", data.toString(), "--organization-name", "Acme",
+                "--user-name", "ops", "--api-public-key", operator.publicKey(), "--api-key-curve",
+                curve.curveType());
+
+        Result created = KeyhavenProcess.run(init, Map.of());
+        assertThat(created.exitCode()).as("exit status; stderr: %s", created.stderr()).isZero();
+        JsonNode ids = onlyJsonObject(created.stdout());
+        assertThat(ids.propertyNames()).containsExactly("organizationId", "userId", "apiKeyId");
+        String organizationId = ids.path("organizationId").asString();
+
+        Result again = KeyhavenProcess.run(init, Map.of());
+        assertThat(again.exitCode()).as("exit status of a second init").isNotZero();
+        assertThat(again.stdout()).isEmpty();
+        assertThat(again.stderr()).contains("already initialised").contains(organizationId);
+
+        try (KeyhavenProcess server = KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0"),
+                Map.of())) {
+            assertThat(server.organizationId()).isEqualTo(organizationId);
+            KeyhavenClient client = new KeyhavenClient(server.baseUrl(), operator, organizationId);
+            KeyhavenClient.Whoami whoami = client.whoami();
+            assertThat(whoami.userId()).isEqualTo(ids.path("userId").asString());
+            assertThat(whoami.username()).isEqualTo("ops");
+            assertThat(whoami.organizationName()).isEqualTo("Acme");
+            JsonNode apiKey = client.getApiKeys(whoami.userId()).get(0);
+            assertThat(apiKey.path("apiKeyId").asString()).isEqualTo(ids.path("apiKeyId").asString());
+            assertThat(apiKey.path("credential").path("publicKey").asString()).isEqualTo(operator.publicKey());
+
+            Activity activity = client.createUsers(List.of(emailUser("second")));
+            assertThat(activity.isCompleted()).isTrue();
+            JsonNode createdAt = activity.raw().path("createdAt");
+            assertThat(createdAt.isString()).as("default createdAt is an RFC 3339 string: %s", createdAt).isTrue();
+            assertThat(Instant.parse(createdAt.asString())).isBefore(Instant.now().plusSeconds(60));
+        }
+        assertThat(data.resolve("root-api-key.private")).as("serve generates no key for an initialised store")
+                .doesNotExist();
+        assertThat(filesContaining(data, privateKey)).as("files in the data directory holding the private key")
+                .isEmpty();
+    }
+
+    @Test
+    void initRejectsABadKeyAndLeavesTheStoreEmpty() {
+        Path data = directory.resolve("data");
+        String p256 = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, RANDOM).publicKey();
+        String ed25519 = ApiKeyStamper.generate(ApiKeyStamper.Curve.ED25519, RANDOM).publicKey();
+        List<List<String>> badKeys = List.of(
+                List.of("not hex", "API_KEY_CURVE_P256"),
+                List.of("02abcdef", "API_KEY_CURVE_P256"),
+                List.of("05" + p256.substring(2), "API_KEY_CURVE_P256"),
+                List.of(ed25519, "API_KEY_CURVE_SECP256K1"),
+                List.of(p256, "API_KEY_CURVE_ED25519"));
+        for (List<String> bad : badKeys) {
+            Result result = KeyhavenProcess.run(List.of("init", "--data-dir", data.toString(), "--organization-name",
+                    "Acme", "--user-name", "ops", "--api-public-key", bad.get(0), "--api-key-curve", bad.get(1)),
+                    Map.of());
+            assertThat(result.exitCode()).as("exit status for %s", bad).isNotZero();
+            assertThat(result.stdout()).as("stdout for %s", bad).isEmpty();
+            assertThat(result.stderr()).as("stderr for %s", bad).contains("--api-public-key")
+                    .contains(bad.get(1)).doesNotContain("Exception");
+        }
+        Result unknownCurve = KeyhavenProcess.run(List.of("init", "--data-dir", data.toString(),
+                "--organization-name", "Acme", "--user-name", "ops", "--api-public-key", p256, "--api-key-curve",
+                "API_KEY_CURVE_RSA"), Map.of());
+        assertThat(unknownCurve.exitCode()).isNotZero();
+        assertThat(unknownCurve.stderr()).contains("--api-key-curve").contains("API_KEY_CURVE_ED25519");
+
+        Result good = KeyhavenProcess.run(List.of("init", "--data-dir", data.toString(), "--organization-name",
+                "Acme", "--user-name", "ops", "--api-public-key", p256), Map.of());
+        assertThat(good.exitCode()).as("init after the rejected attempts; stderr: %s", good.stderr()).isZero();
+        assertThat(onlyJsonObject(good.stdout()).path("organizationId").asString()).isNotEmpty();
+    }
+
+    @Test
+    void serveOnAnEmptyDataDirectoryCreatesTheRootAndPrintsACallThatWorks() throws IOException {
+        Path data = directory.resolve("fresh");
+        try (KeyhavenProcess server = KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0",
+                "--activity-timestamps", "object"), Map.of())) {
+            String organizationId = server.organizationId();
+            Path publicKey = data.resolve("root-api-key.public");
+            Path privateKey = data.resolve("root-api-key.private");
+            assertThat(server.stdout()).anyMatch(line -> line.contains(publicKey.toString()))
+                    .anyMatch(line -> line.contains(privateKey.toString()));
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(publicKey))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(privateKey)))
+                    .isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data))).isEqualTo("rwx------");
+            assertThat(health(server.baseUrl())).isEqualTo(200);
+
+            String example = server.stdout().stream().filter(line -> line.trim().startsWith("try it:"))
+                    .findFirst().orElseThrow().trim().substring("try it:".length()).trim();
+            Result call = shell(example);
+            assertThat(call.exitCode()).as("the printed example call %s; stderr: %s", example, call.stderr())
+                    .isZero();
+            JsonNode whoami = onlyJsonObject(call.stdout());
+            assertThat(whoami.path("organizationId").asString()).isEqualTo(organizationId);
+            assertThat(whoami.path("username").asString()).isEqualTo("root");
+
+            Result byEnvironment = KeyhavenProcess.run(List.of("request"), Map.of(
+                    "KEYHAVEN_URL", server.baseUrl(),
+                    "KEYHAVEN_KEY", data.resolve("root-api-key").toString(),
+                    "KEYHAVEN_REQUEST_PATH", "/public/v1/submit/create_users",
+                    "KEYHAVEN_REQUEST_BODY", "{\"type\":\"ACTIVITY_TYPE_CREATE_USERS_V4\",\"organizationId\":\""
+                            + organizationId + "\",\"parameters\":{\"users\":[{\"userName\":\"typed\","
+                            + "\"userEmail\":\"typed@example.com\",\"apiKeys\":[],\"authenticators\":[],"
+                            + "\"oauthProviders\":[],\"userTags\":[]}]}}"));
+            assertThat(byEnvironment.exitCode()).as("request configured by environment; stderr: %s",
+                    byEnvironment.stderr()).isZero();
+            JsonNode activity = onlyJsonObject(byEnvironment.stdout()).path("activity");
+            assertThat(activity.path("status").asString()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+            assertThat(activity.path("createdAt").isObject()).as("createdAt with --activity-timestamps object: %s",
+                    activity.path("createdAt")).isTrue();
+            assertThat(activity.path("createdAt").path("seconds").asString()).matches("[0-9]+");
+            assertThat(activity.path("createdAt").path("nanos").asString()).matches("[0-9]+");
+        }
+    }
+
+    @Test
+    void initAndServeTakeTheirOptionsFromTheEnvironment() {
+        ApiKeyStamper operator = ApiKeyStamper.generate(ApiKeyStamper.Curve.ED25519, RANDOM);
+        Path data = directory.resolve("by-environment");
+        Result init = KeyhavenProcess.run(List.of("init"), Map.of(
+                "KEYHAVEN_DATA_DIR", data.toString(),
+                "KEYHAVEN_ORGANIZATION_NAME", "Env Corp",
+                "KEYHAVEN_USER_NAME", "env-operator",
+                "KEYHAVEN_API_PUBLIC_KEY", operator.publicKey(),
+                "KEYHAVEN_API_KEY_CURVE", "API_KEY_CURVE_ED25519"));
+        assertThat(init.exitCode()).as("init configured by environment; stderr: %s", init.stderr()).isZero();
+        String organizationId = onlyJsonObject(init.stdout()).path("organizationId").asString();
+
+        int port = freePort();
+        try (KeyhavenProcess server = KeyhavenProcess.serve(List.of(), Map.of(
+                "KEYHAVEN_DATA_DIR", data.toString(),
+                "KEYHAVEN_PORT", Integer.toString(port),
+                "KEYHAVEN_BIND", "127.0.0.1",
+                "KEYHAVEN_ACTIVITY_TIMESTAMPS", "object",
+                "KEYHAVEN_MAX_USERS_PER_ORGANIZATION", "2"))) {
+            assertThat(server.port()).isEqualTo(port);
+            assertThat(server.organizationId()).isEqualTo(organizationId);
+            assertThat(health("http://127.0.0.1:" + port)).isEqualTo(200);
+
+            KeyhavenClient client = new KeyhavenClient(server.baseUrl(), operator, organizationId);
+            assertThat(client.whoami().organizationName()).isEqualTo("Env Corp");
+            Activity second = client.createUsers(List.of(emailUser("second")));
+            assertThat(second.raw().path("createdAt").isObject()).isTrue();
+            assertThatThrownBy(() -> client.createUsers(List.of(emailUser("third"))))
+                    .isInstanceOfSatisfying(KeyhavenApiException.class, e -> {
+                        assertThat(e.httpStatus()).isEqualTo(429);
+                        assertThat(e.getMessage()).contains("maximum users (2)");
+                    });
+        }
+    }
+
+    @Test
+    void initAndServeUsePostgreSqlGivenByUrl() {
+        String databaseUrl = StoreKind.POSTGRES.freshDatabase(directory);
+        try {
+            ApiKeyStamper operator = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, RANDOM);
+            Path data = directory.resolve("pg");
+            Result init = KeyhavenProcess.run(List.of("init", "--data-dir", data.toString(), "--db-url", databaseUrl,
+                    "--organization-name", "Acme", "--user-name", "ops", "--api-public-key", operator.publicKey()),
+                    Map.of());
+            assertThat(init.exitCode()).as("stderr: %s", init.stderr()).isZero();
+            String organizationId = onlyJsonObject(init.stdout()).path("organizationId").asString();
+
+            try (KeyhavenProcess server = KeyhavenProcess.serve(List.of("--port", "0"), Map.of(
+                    "KEYHAVEN_DATA_DIR", data.toString(), "KEYHAVEN_DB_URL", databaseUrl))) {
+                assertThat(server.organizationId()).isEqualTo(organizationId);
+                assertThat(new KeyhavenClient(server.baseUrl(), operator, organizationId).whoami().username())
+                        .isEqualTo("ops");
+            }
+            assertThat(data.resolve("keyhaven.db")).as("no embedded database beside PostgreSQL").doesNotExist();
+        } finally {
+            StoreKind.POSTGRES.drop(databaseUrl);
+        }
+    }
+
+    @Test
+    void helpDocumentsEveryOptionWithItsEnvironmentVariable() {
+        Map<String, Map<String, String>> expected = new LinkedHashMap<>();
+        expected.put("init", Map.of(
+                "--data-dir", "KEYHAVEN_DATA_DIR",
+                "--organization-name", "KEYHAVEN_ORGANIZATION_NAME",
+                "--user-name", "KEYHAVEN_USER_NAME",
+                "--api-public-key", "KEYHAVEN_API_PUBLIC_KEY",
+                "--api-key-curve", "KEYHAVEN_API_KEY_CURVE",
+                "--db-url", "KEYHAVEN_DB_URL"));
+        expected.put("serve", Map.ofEntries(
+                Map.entry("--data-dir", "KEYHAVEN_DATA_DIR"),
+                Map.entry("--port", "KEYHAVEN_PORT"),
+                Map.entry("--bind", "KEYHAVEN_BIND"),
+                Map.entry("--db-url", "KEYHAVEN_DB_URL"),
+                Map.entry("--db-pool-size", "KEYHAVEN_DB_POOL_SIZE"),
+                Map.entry("--activity-timestamps", "KEYHAVEN_ACTIVITY_TIMESTAMPS"),
+                Map.entry("--cors-origins", "KEYHAVEN_CORS_ORIGINS"),
+                Map.entry("--max-body-bytes", "KEYHAVEN_MAX_BODY_BYTES"),
+                Map.entry("--max-users-per-organization", "KEYHAVEN_MAX_USERS_PER_ORGANIZATION"),
+                Map.entry("--shutdown-grace-seconds", "KEYHAVEN_SHUTDOWN_GRACE_SECONDS")));
+        expected.put("request", Map.of(
+                "--url", "KEYHAVEN_URL",
+                "--key", "KEYHAVEN_KEY",
+                "--path", "KEYHAVEN_REQUEST_PATH",
+                "--body", "KEYHAVEN_REQUEST_BODY"));
+
+        Result top = KeyhavenProcess.run(List.of("--help"), Map.of());
+        assertThat(top.exitCode()).isZero();
+        assertThat(top.stdout()).contains("init", "serve", "request", "environment variable");
+
+        for (Map.Entry<String, Map<String, String>> command : expected.entrySet()) {
+            Result help = KeyhavenProcess.run(List.of(command.getKey(), "--help"), Map.of());
+            assertThat(help.exitCode()).isZero();
+            Map<String, String> documented = optionDescriptions(help.stdout());
+            documented.keySet().removeAll(List.of("--help", "--version"));
+            assertThat(documented.keySet()).as("options of %s", command.getKey())
+                    .containsExactlyInAnyOrderElementsOf(command.getValue().keySet());
+            command.getValue().forEach((option, variable) -> assertThat(documented.get(option))
+                    .as("help of %s %s", command.getKey(), option).contains("env: " + variable));
+        }
+    }
+
+    private static UserParams emailUser(String name) {
+        return new UserParams(name, name + "@example.com", null, List.of(), List.of(), List.of(), List.of());
+    }
+
+    /** Each option of a picocli usage message, with its description joined onto one line. */
+    private static Map<String, String> optionDescriptions(String usage) {
+        Pattern optionLine = Pattern.compile("^\\s+(?:-\\w, )?(--[\\w-]+)(.*)$");
+        Map<String, String> options = new LinkedHashMap<>();
+        String current = null;
+        boolean inOptions = false;
+        for (String line : usage.split("\\R")) {
+            Matcher m = optionLine.matcher(line);
+            if (m.matches()) {
+                inOptions = true;
+                current = m.group(1);
+                options.put(current, m.group(2).trim());
+            } else if (inOptions && current != null && line.startsWith(" ")) {
+                options.merge(current, line.trim(), (a, b) -> a + " " + b);
+            } else if (inOptions) {
+                current = null;
+            }
+        }
+        return options;
+    }
+
+    /** Parses {@code stdout} as exactly one JSON object on one line, and nothing else. */
+    private static JsonNode onlyJsonObject(String stdout) {
+        assertThat(stdout.lines().toList()).as("stdout: %s", stdout).hasSize(1);
+        JsonNode node = JSON.readTree(stdout);
+        assertThat(node.isObject()).as("stdout: %s", stdout).isTrue();
+        return node;
+    }
+
+    /** A random private key of {@code curve}, in hex. */
+    private static String privateKeyHex(ApiKeyStamper.Curve curve) {
+        byte[] scalar = new byte[32];
+        BigInteger order = switch (curve) {
+            case P256 -> EcCurve.P256.order();
+            case SECP256K1 -> EcCurve.SECP256K1.order();
+            case ED25519 -> BigInteger.ONE.shiftLeft(256);
+        };
+        do {
+            RANDOM.nextBytes(scalar);
+        } while (new BigInteger(1, scalar).signum() == 0 || new BigInteger(1, scalar).compareTo(order) >= 0);
+        return HexFormat.of().formatHex(scalar);
+    }
+
+    /** The files under {@code root} whose bytes contain {@code hex}, as text or as the raw bytes it encodes. */
+    private static List<Path> filesContaining(Path root, String hex) throws IOException {
+        byte[] text = hex.getBytes(StandardCharsets.US_ASCII);
+        byte[] raw = HexFormat.of().parseHex(hex);
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).filter(file -> {
+                byte[] content = read(file);
+                return indexOf(content, text) >= 0 || indexOf(content, raw) >= 0;
+            }).toList();
+        }
+    }
+
+    private static byte[] read(Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    /** Runs a command line through {@code /bin/sh}, as an operator pasting it would. */
+    private static Result shell(String commandLine) throws IOException {
+        Path out = Files.createTempFile(null, ".stdout");
+        Path err = Files.createTempFile(null, ".stderr");
+        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", commandLine)
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().keySet().removeIf(name -> name.startsWith("KEYHAVEN_"));
+        Process process = builder.start();
+        try {
+            if (!process.waitFor(90, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("still running after 90 s: " + commandLine);
+            }
+            return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } finally {
+            process.destroyForcibly();
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static int health(String baseUrl) {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 200) {
+                assertThat(response.body()).contains("\"ok\"");
+            }
+            return response.statusCode();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.keyhaven.server.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The settings behind the embedded store's promise that an acknowledged commit survives a crash or power loss, read
+ * back from the connections the pool really hands out: a write-ahead log, fsynced on every commit
+ * ({@code synchronous=FULL}), and foreign keys enforced. A kill -9 test cannot see a missing fsync (the page cache
+ * outlives the process); this can.
+ */
+class EmbeddedStoreIT {
+    private static final int POOL_SIZE = 4;
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void everyPooledConnectionFsyncsEachCommitThroughTheWriteAheadLog() throws Exception {
+        try (Database database = Database.open(Database.embeddedUrl(directory), POOL_SIZE, null)) {
+            // Every task holds its connection until all have one, so each sees a different connection of the pool.
+            CyclicBarrier allHeld = new CyclicBarrier(POOL_SIZE);
+            List<Future<List<String>>> settings = new ArrayList<>();
+            try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < POOL_SIZE; i++) {
+                    settings.add(executor.submit(() -> database.transactor().read(tx -> {
+                        try {
+                            allHeld.await(60, TimeUnit.SECONDS);
+                            return pragmas(JdbcTx.of(tx).connection());
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    })));
+                }
+            }
+            for (Future<List<String>> connection : settings) {
+                assertThat(connection.get()).as("journal_mode, synchronous (2 = FULL), foreign_keys")
+                        .containsExactly("wal", "2", "1");
+            }
+        }
+    }
+
+    private static List<String> pragmas(Connection connection) throws SQLException {
+        List<String> values = new ArrayList<>();
+        try (Statement statement = connection.createStatement()) {
+            for (String pragma : List.of("journal_mode", "synchronous", "foreign_keys")) {
+                try (ResultSet result = statement.executeQuery("PRAGMA " + pragma)) {
+                    result.next();
+                    values.add(result.getString(1).toLowerCase(java.util.Locale.ROOT));
+                }
+            }
+        }
+        return values;
+    }
+}
