@@ -251,6 +251,7 @@ class CommandLineIT {
                 Map.entry("--db-pool-size", "KEYHAVEN_DB_POOL_SIZE"),
                 Map.entry("--activity-timestamps", "KEYHAVEN_ACTIVITY_TIMESTAMPS"),
                 Map.entry("--cors-origins", "KEYHAVEN_CORS_ORIGINS"),
+                Map.entry("--webauthn-origins", "KEYHAVEN_WEBAUTHN_ORIGINS"),
                 Map.entry("--max-body-bytes", "KEYHAVEN_MAX_BODY_BYTES"),
                 Map.entry("--max-users-per-organization", "KEYHAVEN_MAX_USERS_PER_ORGANIZATION"),
                 Map.entry("--shutdown-grace-seconds", "KEYHAVEN_SHUTDOWN_GRACE_SECONDS")));
