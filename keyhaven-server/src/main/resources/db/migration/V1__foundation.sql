@@ -7,6 +7,8 @@ CREATE TABLE organizations (
     name                  TEXT NOT NULL,
     parent_id             TEXT REFERENCES organizations (id),
     root_quorum_threshold INTEGER NOT NULL,
+    -- Maintained with every insert and delete of a user, so that limit checks do not count rows.
+    user_count            INTEGER NOT NULL DEFAULT 0,
     created_at            BIGINT NOT NULL,
     updated_at            BIGINT NOT NULL
 );

@@ -29,8 +29,13 @@ final class ServerProcess implements AutoCloseable {
     }
 
     static ServerProcess start(Path jar, Path dataDirectory, List<String> extraArgs) {
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString(), "serve", "--data-dir",
-                dataDirectory.toString(), "--port", "0"));
+        List<String> command = new ArrayList<>(List.of(javaBinary()));
+        // Extra JVM options for the server, e.g. a flight recording while profiling.
+        String javaOptions = System.getenv().getOrDefault("KEYHAVEN_BENCH_SERVER_JAVA_OPTS", "");
+        if (!javaOptions.isBlank()) {
+            command.addAll(List.of(javaOptions.trim().split("\\s+")));
+        }
+        command.addAll(List.of("-jar", jar.toString(), "serve", "--data-dir", dataDirectory.toString(), "--port", "0"));
         command.addAll(extraArgs);
         try {
             Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();

@@ -14,7 +14,7 @@ public interface ActivityRepository {
     /**
      * Inserts a new activity (its votes are inserted separately).
      *
-     * @throws dev.keyhaven.server.tx.Transactor.DuplicateKeyException when the organization already has an
+     * @throws dev.keyhaven.server.tx.Transactor.ConstraintViolation when the organization already has an
      *         activity with this fingerprint
      */
     void insert(Tx tx, Activity activity);

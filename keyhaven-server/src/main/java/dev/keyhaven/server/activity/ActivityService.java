@@ -89,7 +89,7 @@ public final class ActivityService {
             });
             metrics.recorded(activity.type(), activity.status());
             return activity;
-        } catch (Transactor.DuplicateKeyException collision) {
+        } catch (Transactor.ConstraintViolation collision) {
             // Either an identical body won the race to insert (answer as for any resubmission), or an effect
             // collided with a concurrent change of the same data (the activity fails and can be retried).
             Optional<Activity> twin = transactor.read(
@@ -182,7 +182,7 @@ public final class ActivityService {
                 return null;
             });
             metrics.recorded(envelope.version().type(), ActivityStatus.FAILED);
-        } catch (Transactor.DuplicateKeyException alreadyRecorded) {
+        } catch (Transactor.ConstraintViolation alreadyRecorded) {
             // A concurrent identical submission recorded the activity first; its record stands.
         }
     }

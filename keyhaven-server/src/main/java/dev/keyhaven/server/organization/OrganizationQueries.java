@@ -25,16 +25,14 @@ public final class OrganizationQueries {
 
     /** {@code whoami {organizationId}} → the caller's own organization and user. */
     public Map<String, Object> whoami(Caller caller, Params body) {
-        return transactor.read(tx -> {
-            Organization org = organizations.find(tx, caller.userOrganizationId()).orElseThrow();
-            String username = users.find(tx, caller.userOrganizationId(), caller.userId()).orElseThrow().name();
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("organizationId", org.id());
-            out.put("organizationName", org.name());
-            out.put("userId", caller.userId());
-            out.put("username", username);
-            return out;
-        });
+        OrganizationRepository.MemberNames names = transactor.read(
+                tx -> organizations.memberNames(tx, caller.userOrganizationId(), caller.userId())).orElseThrow();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("organizationId", caller.userOrganizationId());
+        out.put("organizationName", names.organizationName());
+        out.put("userId", caller.userId());
+        out.put("username", names.userName());
+        return out;
     }
 
     /**

@@ -18,6 +18,13 @@ public interface OrganizationRepository {
     /** The organization without a parent, if the store is initialised. */
     Optional<Organization> findRoot(Tx tx);
 
+    /** The names of a user and of the organization it belongs to, read together (what whoami reports). */
+    Optional<MemberNames> memberNames(Tx tx, String organizationId, String userId);
+
+    /** An organization's name and one of its users' name. */
+    record MemberNames(String organizationName, String userName) {
+    }
+
     void rename(Tx tx, String organizationId, String name, Instant updatedAt);
 
     void setRootQuorum(Tx tx, String organizationId, RootQuorum quorum, Instant updatedAt);

@@ -60,6 +60,8 @@ public final class UpdateRootQuorumHandler implements ActivityHandler<RootQuorum
 
     @Override
     public Object execute(ActivityContext context, RootQuorum quorum) {
+        // Serialised with delete_users, which must not delete a user this change makes a quorum member.
+        users.lockOrganization(context.tx(), context.organizationId());
         List<String> missing = users.missingUsers(context.tx(), context.organizationId(), quorum.userIds());
         if (!missing.isEmpty()) {
             throw ApiException.notFound("no user found with id " + String.join(", ", missing));

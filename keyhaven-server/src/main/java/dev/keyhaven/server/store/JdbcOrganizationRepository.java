@@ -39,6 +39,13 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
     }
 
     @Override
+    public Optional<MemberNames> memberNames(Tx tx, String organizationId, String userId) {
+        return Sql.one(tx, "SELECT o.name, u.name FROM users u JOIN organizations o ON o.id = u.organization_id "
+                + "WHERE u.organization_id = ? AND u.id = ?", rs -> new MemberNames(rs.getString(1), rs.getString(2)),
+                organizationId, userId);
+    }
+
+    @Override
     public void rename(Tx tx, String organizationId, String name, Instant updatedAt) {
         Sql.update(tx, "UPDATE organizations SET name = ?, updated_at = ? WHERE id = ?", name, updatedAt,
                 organizationId);

@@ -52,6 +52,21 @@ public final class JdbcUserRepository implements UserRepository {
     }
 
     @Override
+    public boolean reserveUsers(Tx tx, String organizationId, int count, int limit) {
+        return Sql.update(tx, "UPDATE organizations SET user_count = user_count + ? WHERE id = ? AND user_count + ? <= ?",
+                count, organizationId, count, limit) == 1;
+    }
+
+    @Override
+    public void lockUser(Tx tx, String organizationId, String userId) {
+        Dialect dialect = JdbcTx.of(tx).dialect();
+        if (dialect == Dialect.POSTGRESQL) {
+            Sql.list(tx, "SELECT id FROM users WHERE organization_id = ? AND id = ?" + dialect.forUpdate(),
+                    rs -> rs.getString(1), organizationId, userId);
+        }
+    }
+
+    @Override
     public Optional<User> find(Tx tx, String organizationId, String userId) {
         return Sql.one(tx, "SELECT " + USER_COLUMNS + " FROM users WHERE organization_id = ? AND id = ?",
                 JdbcUserRepository::user, organizationId, userId);
@@ -61,11 +76,6 @@ public final class JdbcUserRepository implements UserRepository {
     public List<User> list(Tx tx, String organizationId) {
         return Sql.list(tx, "SELECT " + USER_COLUMNS + " FROM users WHERE organization_id = ? ORDER BY created_at, id",
                 JdbcUserRepository::user, organizationId);
-    }
-
-    @Override
-    public int count(Tx tx, String organizationId) {
-        return (int) Sql.count(tx, "SELECT COUNT(*) FROM users WHERE organization_id = ?", organizationId);
     }
 
     @Override
@@ -89,7 +99,9 @@ public final class JdbcUserRepository implements UserRepository {
         Sql.update(tx, "DELETE FROM user_tags WHERE user_id = ?", userId);
         Sql.update(tx, "DELETE FROM root_quorum_members WHERE organization_id = ? AND user_id = ?", organizationId,
                 userId);
-        Sql.update(tx, "DELETE FROM users WHERE organization_id = ? AND id = ?", organizationId, userId);
+        if (Sql.update(tx, "DELETE FROM users WHERE organization_id = ? AND id = ?", organizationId, userId) > 0) {
+            Sql.update(tx, "UPDATE organizations SET user_count = user_count - 1 WHERE id = ?", organizationId);
+        }
     }
 
     @Override

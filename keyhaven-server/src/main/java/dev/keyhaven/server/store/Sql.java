@@ -119,17 +119,19 @@ final class Sql {
     }
 
     static RuntimeException translate(SQLException e, String sql) {
-        if (isUniqueViolation(e)) {
-            return new Transactor.DuplicateKeyException("unique constraint violated", e);
+        if (isConstraintViolation(e)) {
+            return new Transactor.ConstraintViolation("constraint violated: " + e.getMessage(), e);
         }
         return new StoreException("database error: " + e.getMessage(), e);
     }
 
-    private static boolean isUniqueViolation(SQLException e) {
-        if ("23505".equals(e.getSQLState())) {
+    /** A unique (23505) or foreign-key (23503) violation, in either store. */
+    private static boolean isConstraintViolation(SQLException e) {
+        if ("23505".equals(e.getSQLState()) || "23503".equals(e.getSQLState())) {
             return true;
         }
         return e instanceof SQLiteException s && (s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
-                || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY);
+                || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
+                || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY);
     }
 }

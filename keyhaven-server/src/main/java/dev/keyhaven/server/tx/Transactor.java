@@ -12,11 +12,14 @@ public interface Transactor {
     /** Runs {@code work} in a read-only transaction with a consistent view of the data. */
     <T> T read(TxWork<T> work);
 
-    /** Thrown when a write violates a uniqueness constraint (for example a concurrent identical submission). */
-    final class DuplicateKeyException extends RuntimeException {
+    /**
+     * Thrown when a write violates a uniqueness or foreign-key constraint: the data changed concurrently (an
+     * identical submission recorded first, a referenced row deleted, a unique name taken in the meantime).
+     */
+    final class ConstraintViolation extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        public DuplicateKeyException(String message, Throwable cause) {
+        public ConstraintViolation(String message, Throwable cause) {
             super(message, cause);
         }
     }

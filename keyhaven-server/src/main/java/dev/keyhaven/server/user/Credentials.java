@@ -15,7 +15,8 @@ import java.util.Set;
 /**
  * Adds credentials to a user within the limits: at most N long-lived API keys (more is a 429), at most N expiring
  * keys (an extra one evicts expired keys first, else the oldest expiring key, as the real service does), at most N
- * authenticators. A public key or credential id is registered at most once per organization.
+ * authenticators. A public key or credential id is registered at most once per organization. Changes to one
+ * user's credentials are serialised, so concurrent additions cannot exceed the limits together.
  */
 public final class Credentials {
     private final UserRepository users;
@@ -29,7 +30,7 @@ public final class Credentials {
     /** Adds {@code keys} to the user and returns their ids, in order. */
     public List<String> addApiKeys(Tx tx, String organizationId, String userId, List<NewApiKey> keys, Instant now,
             Ids ids) {
-        users.lockOrganization(tx, organizationId);
+        users.lockUser(tx, organizationId, userId);
         List<ApiKey> existing = users.apiKeys(tx, organizationId, Optional.of(userId));
         long longLived = existing.stream().filter(k -> !k.isExpiring()).count()
                 + keys.stream().filter(k -> k.expirationSeconds().isEmpty()).count();
@@ -76,7 +77,7 @@ public final class Credentials {
     /** Adds {@code authenticators} to the user and returns their ids, in order. */
     public List<String> addAuthenticators(Tx tx, String organizationId, String userId,
             List<NewAuthenticator> authenticators, Instant now, Ids ids) {
-        users.lockOrganization(tx, organizationId);
+        users.lockUser(tx, organizationId, userId);
         int existing = users.authenticators(tx, organizationId, Optional.of(userId)).size();
         if (existing + authenticators.size() > limits.authenticatorsPerUser()) {
             throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "user has exceeded maximum authenticators ("

@@ -57,7 +57,6 @@ public final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTag
     @Override
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
-        users.lockOrganization(context.tx(), org);
         Tag tag = users.findTag(context.tx(), org, intent.userTagId())
                 .filter(t -> t.type() == TagType.TAG_TYPE_USER)
                 .orElseThrow(() -> ApiException.notFound("no user tag found with id " + intent.userTagId()));

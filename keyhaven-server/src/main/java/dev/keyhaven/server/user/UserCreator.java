@@ -27,14 +27,13 @@ public final class UserCreator {
         this.limits = limits;
     }
 
-    /** Creates {@code newUsers} in the organization and returns their ids, in order. */
+    /**
+     * Creates {@code newUsers} in the organization and returns their ids, in order. The user limit is reserved last,
+     * because the reservation locks the organization's count until the transaction ends: concurrent creations in
+     * one organization wait for each other only for the rest of the transaction. Emails and public keys stay unique
+     * under concurrency through the store's unique indexes.
+     */
     public List<String> create(Tx tx, String organizationId, List<NewUser> newUsers, Instant now, Ids ids) {
-        users.lockOrganization(tx, organizationId);
-        int total = users.count(tx, organizationId) + newUsers.size();
-        if (total > limits.usersPerOrganization()) {
-            throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has exceeded maximum users ("
-                    + limits.usersPerOrganization() + ")");
-        }
         checkEmails(tx, organizationId, newUsers);
         List<String> created = new ArrayList<>();
         for (NewUser n : newUsers) {
@@ -47,6 +46,10 @@ public final class UserCreator {
                 users.tagUser(tx, tagId, user.id());
             }
             created.add(user.id());
+        }
+        if (!users.reserveUsers(tx, organizationId, newUsers.size(), limits.usersPerOrganization())) {
+            throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has exceeded maximum users ("
+                    + limits.usersPerOrganization() + ")");
         }
         return created;
     }

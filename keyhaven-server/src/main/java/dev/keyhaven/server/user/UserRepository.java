@@ -14,14 +14,24 @@ public interface UserRepository {
      */
     void lockOrganization(Tx tx, String organizationId);
 
+    /** Inserts a user; the organization's user count is kept by {@link #reserveUsers}. */
     void insert(Tx tx, User user);
+
+    /**
+     * Adds {@code count} users to the organization's user count unless that would exceed {@code limit}. The count
+     * row stays locked until the transaction ends, so callers reserve as late as they can.
+     *
+     * @return false (and nothing changed) when the limit would be exceeded
+     */
+    boolean reserveUsers(Tx tx, String organizationId, int count, int limit);
+
+    /** Serialises concurrent changes to one user's credentials until the transaction ends. */
+    void lockUser(Tx tx, String organizationId, String userId);
 
     Optional<User> find(Tx tx, String organizationId, String userId);
 
     /** The organization's users, oldest first. */
     List<User> list(Tx tx, String organizationId);
-
-    int count(Tx tx, String organizationId);
 
     /** The user of the organization who has this email (compared case-insensitively), if any. */
     Optional<String> userWithEmail(Tx tx, String organizationId, String email);

@@ -19,7 +19,6 @@ public final class UserUpdater {
     }
 
     public void apply(Tx tx, String organizationId, UserChange change, Instant now) {
-        users.lockOrganization(tx, organizationId);
         User user = users.find(tx, organizationId, change.userId())
                 .orElseThrow(() -> ApiException.notFound("no user found with id " + change.userId()));
         change.email().ifPresent(email -> {

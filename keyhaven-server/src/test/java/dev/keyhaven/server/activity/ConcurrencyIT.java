@@ -65,6 +65,40 @@ class ConcurrencyIT {
     }
 
     @Test
+    void concurrentCreationsNeverExceedTheUserLimit() throws Exception {
+        int limit = 5;
+        TestServer small = TestServer.start(store, c -> c.withLimits(new dev.keyhaven.server.user.UserLimits(limit, 10,
+                10, 10, 100, 10)), java.time.Clock.systemUTC());
+        try {
+            KeyhavenClient client = small.rootClient();
+            List<Future<Integer>> outcomes = new ArrayList<>();
+            try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < CLIENTS; i++) {
+                    String name = "capped-" + i;
+                    outcomes.add(executor.submit(() -> {
+                        try {
+                            client.createUsers(List.of(new UserParams(name, name + "@example.com", null, List.of(),
+                                    List.of(), List.of(), List.of())));
+                            return 200;
+                        } catch (dev.keyhaven.client.KeyhavenApiException e) {
+                            return e.httpStatus();
+                        }
+                    }));
+                }
+            }
+            List<Integer> statuses = new ArrayList<>();
+            for (Future<Integer> outcome : outcomes) {
+                statuses.add(outcome.get());
+            }
+            assertThat(statuses).filteredOn(s -> s == 200).hasSize(limit - 1);
+            assertThat(statuses).filteredOn(s -> s != 200).containsOnly(429);
+            assertThat(client.listUsers()).hasSize(limit);
+        } finally {
+            small.close();
+        }
+    }
+
+    @Test
     void concurrentIdenticalSubmissionsYieldOneActivityAndOneEffect() throws Exception {
         byte[] body = root.submitBody("ACTIVITY_TYPE_CREATE_USER_TAG", java.util.Map.of("userTagName", "raced",
                 "userIds", List.of()));

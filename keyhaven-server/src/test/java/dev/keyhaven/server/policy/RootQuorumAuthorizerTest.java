@@ -45,6 +45,11 @@ class RootQuorumAuthorizerTest {
             }
 
             @Override
+            public Optional<MemberNames> memberNames(Tx tx, String organizationId, String userId) {
+                return Optional.empty();
+            }
+
+            @Override
             public void rename(Tx tx, String organizationId, String name, Instant updatedAt) {
                 throw new AssertionError("read-only fake");
             }
