@@ -3,6 +3,7 @@ package dev.keyhaven.bench;
 import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.Stamper;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,10 +57,11 @@ public final class Benchmark {
                     ApiKeyStamper root = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
                             Files.readString(data.resolve("root-api-key.private")).trim())) {
                 LoadDriver driver = new LoadDriver();
-                PreparedRequest whoami = prepare(root, "/public/v1/query/whoami",
-                        "{\"organizationId\":\"" + server.organizationId() + "\"}");
+                URI base = URI.create(server.url());
+                byte[] whoami = KeepAliveConnection.serialise(base, prepare(root, "/public/v1/query/whoami",
+                        "{\"organizationId\":\"" + server.organizationId() + "\"}"));
                 results.add(driver.run(server.url(), "whoami", store, i -> whoami, concurrency, warmup, measure));
-                IntFunction<PreparedRequest> createUsers = createUsersBodies(root, server.organizationId(), 150_000);
+                IntFunction<byte[]> createUsers = createUsersBodies(root, base, server.organizationId(), 150_000);
                 results.add(driver.run(server.url(), "create_users", store, createUsers, concurrency, warmup,
                         measure));
             } finally {
@@ -76,15 +78,15 @@ public final class Benchmark {
      * Bodies for create_users, stamped ahead of time (each creates one email-only user, so no keys are generated).
      * Past the prepared ones, bodies are made and stamped on demand.
      */
-    private static IntFunction<PreparedRequest> createUsersBodies(Stamper root, String organizationId, int count) {
+    private static IntFunction<byte[]> createUsersBodies(Stamper root, URI base, String organizationId, int count) {
         IntFunction<PreparedRequest> make = i -> prepare(root, "/public/v1/submit/create_users",
                 "{\"type\":\"ACTIVITY_TYPE_CREATE_USERS_V4\",\"timestampMs\":\"" + System.currentTimeMillis()
                         + "\",\"organizationId\":\"" + organizationId + "\",\"parameters\":{\"users\":[{\"userName\":"
                         + "\"bench-" + i + "\",\"userEmail\":\"bench-" + i + "@example.com\",\"apiKeys\":[],"
                         + "\"authenticators\":[],\"oauthProviders\":[],\"userTags\":[]}]}}");
-        PreparedRequest[] prepared = IntStream.range(0, count).parallel().mapToObj(make)
-                .toArray(PreparedRequest[]::new);
-        return i -> i < prepared.length ? prepared[i] : make.apply(i);
+        byte[][] prepared = IntStream.range(0, count).parallel()
+                .mapToObj(i -> KeepAliveConnection.serialise(base, make.apply(i))).toArray(byte[][]::new);
+        return i -> i < prepared.length ? prepared[i] : KeepAliveConnection.serialise(base, make.apply(i));
     }
 
     private static PreparedRequest prepare(Stamper stamper, String path, String body) {

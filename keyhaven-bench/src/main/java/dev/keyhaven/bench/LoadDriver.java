@@ -2,9 +2,6 @@ package dev.keyhaven.bench;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,10 +18,7 @@ import java.util.function.IntFunction;
  * {@code warmup} is not counted (the server's JIT compiles the hot paths then).
  */
 final class LoadDriver {
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
-
-    LoadResult run(String baseUrl, String operation, String store, IntFunction<PreparedRequest> requests,
+    LoadResult run(String baseUrl, String operation, String store, IntFunction<byte[]> requests,
             int concurrency, Duration warmup, Duration measure) throws InterruptedException {
         AtomicInteger next = new AtomicInteger();
         AtomicBoolean measuring = new AtomicBoolean(false);
@@ -38,10 +32,11 @@ final class LoadDriver {
                 perClient.add(latencies);
                 clients.add(executor.submit(() -> {
                     int count = 0;
+                    KeepAliveConnection connection = new KeepAliveConnection(URI.create(baseUrl));
                     while (!stop.get()) {
-                        PreparedRequest request = requests.apply(next.getAndIncrement());
+                        byte[] request = requests.apply(next.getAndIncrement());
                         long started = System.nanoTime();
-                        boolean ok = send(baseUrl, request);
+                        boolean ok = send(connection, request);
                         long elapsed = System.nanoTime() - started;
                         if (measuring.get()) {
                             if (!ok) {
@@ -51,6 +46,7 @@ final class LoadDriver {
                             }
                         }
                     }
+                    connection.close();
                     return count;
                 }));
             }
@@ -76,17 +72,10 @@ final class LoadDriver {
         }
     }
 
-    private boolean send(String baseUrl, PreparedRequest request) {
-        HttpRequest http1 = HttpRequest.newBuilder(URI.create(baseUrl + request.path()))
-                .header("Content-Type", "application/json").header(request.stampHeader(), request.stampValue())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(request.body())).build();
+    private static boolean send(KeepAliveConnection connection, byte[] request) {
         try {
-            HttpResponse<byte[]> response = http.send(http1, HttpResponse.BodyHandlers.ofByteArray());
-            return response.statusCode() == 200;
+            return connection.send(request) == 200;
         } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return false;
         }
     }

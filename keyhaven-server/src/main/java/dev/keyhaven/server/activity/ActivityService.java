@@ -70,11 +70,8 @@ public final class ActivityService {
 
     private <P> Activity run(ActivityHandler<P> handler, SubmitEnvelope envelope, Caller caller, byte[] rawBody) {
         String fingerprint = Fingerprint.of(rawBody);
-        Optional<Activity> existing = transactor.read(
-                tx -> activities.findByFingerprint(tx, envelope.organizationId(), fingerprint));
-        if (existing.isPresent()) {
-            return resubmitted(existing.get(), handler, caller);
-        }
+        // A byte-identical resubmission is found by the unique fingerprint when its activity row is inserted, which
+        // spares the common case (a new activity) a lookup of its own.
         P params = handler.parse(envelope.parameters());
         ObjectNode intent = json.createObjectNode();
         intent.set(envelope.version().intentKey(), envelope.parameters().node());
@@ -90,8 +87,8 @@ public final class ActivityService {
             metrics.recorded(activity.type(), activity.status());
             return activity;
         } catch (Transactor.ConstraintViolation collision) {
-            // Either an identical body won the race to insert (answer as for any resubmission), or an effect
-            // collided with a concurrent change of the same data (the activity fails and can be retried).
+            // Either the body was submitted before (answer as for any resubmission), or an effect collided with a
+            // concurrent change of the same data (the activity fails and can be retried).
             Optional<Activity> twin = transactor.read(
                     tx -> activities.findByFingerprint(tx, envelope.organizationId(), fingerprint));
             if (twin.isPresent()) {

@@ -8,8 +8,11 @@ import java.util.Optional;
 /** The lookups caller resolution needs; implemented by the store. */
 public interface CallerDirectory {
 
-    /** The organization and its parent, if it exists. */
-    Optional<OrganizationNode> organization(Tx tx, String organizationId);
+    /**
+     * The organization (if it exists) together with the credential of this kind and key held by one of its users
+     * (if any): one lookup, because every authenticated request needs both.
+     */
+    Optional<Target> target(Tx tx, String organizationId, VerifiedStamp.Kind kind, String credentialKey);
 
     /** The credential of this kind and key held by a user of the organization. */
     Optional<CredentialMatch> credential(Tx tx, String organizationId, VerifiedStamp.Kind kind, String credentialKey);
@@ -17,6 +20,10 @@ public interface CallerDirectory {
     /** The credentials of this kind and key held by users of the organization's sub-organizations. */
     List<CredentialMatch> credentialInSubOrganizations(Tx tx, String parentOrganizationId, VerifiedStamp.Kind kind,
             String credentialKey);
+
+    /** A request's target organization and the caller's credential in it, if the caller is one of its users. */
+    record Target(OrganizationNode organization, Optional<CredentialMatch> credential) {
+    }
 
     /** An organization and its parent. */
     record OrganizationNode(String id, Optional<String> parentId) {

@@ -48,26 +48,24 @@ public final class CallerResolver {
     public Caller resolve(VerifiedStamp stamp, String organizationId, Scope scope) {
         checkOrganizationId(organizationId);
         return transactor.read(tx -> {
-            CallerDirectory.OrganizationNode target = directory.organization(tx, organizationId).orElseThrow(
-                    () -> new ApiException(ErrorCode.ORGANIZATION_NOT_FOUND,
+            CallerDirectory.Target target = directory.target(tx, organizationId, stamp.kind(), stamp.credentialKey())
+                    .orElseThrow(() -> new ApiException(ErrorCode.ORGANIZATION_NOT_FOUND,
                             "no organization found with the given ID"));
-            CallerDirectory.CredentialMatch match = find(tx, target, stamp, scope);
+            CallerDirectory.OrganizationNode organization = target.organization();
+            CallerDirectory.CredentialMatch match = target.credential()
+                    .orElseGet(() -> findElsewhere(tx, organization, stamp, scope));
             checkUsable(stamp, match);
-            String effectiveOrganization = match.organizationId().equals(target.parentId().orElse(null))
-                    ? target.id() : match.organizationId();
+            String effectiveOrganization = match.organizationId().equals(organization.parentId().orElse(null))
+                    ? organization.id() : match.organizationId();
             return new Caller(effectiveOrganization, match.organizationId(), match.userId(),
                     new Caller.CredentialRef(match.credentialId(), match.credentialType(), stamp.credentialKey()),
                     stamp.record());
         });
     }
 
-    private CallerDirectory.CredentialMatch find(Tx tx, CallerDirectory.OrganizationNode target, VerifiedStamp stamp,
-            Scope scope) {
-        Optional<CallerDirectory.CredentialMatch> own = directory.credential(tx, target.id(), stamp.kind(),
-                stamp.credentialKey());
-        if (own.isPresent()) {
-            return own.get();
-        }
+    /** The credential when no user of the target organization holds it: the parent's users, then sub-organizations. */
+    private CallerDirectory.CredentialMatch findElsewhere(Tx tx, CallerDirectory.OrganizationNode target,
+            VerifiedStamp stamp, Scope scope) {
         if (target.parentId().isPresent()) {
             Optional<CallerDirectory.CredentialMatch> parent = directory.credential(tx, target.parentId().get(),
                     stamp.kind(), stamp.credentialKey());

@@ -27,11 +27,22 @@ public final class Credentials {
         this.limits = limits;
     }
 
-    /** Adds {@code keys} to the user and returns their ids, in order. */
+    /** Adds {@code keys} to an existing user and returns their ids, in order. */
     public List<String> addApiKeys(Tx tx, String organizationId, String userId, List<NewApiKey> keys, Instant now,
             Ids ids) {
         users.lockUser(tx, organizationId, userId);
-        List<ApiKey> existing = users.apiKeys(tx, organizationId, Optional.of(userId));
+        return addApiKeys(tx, organizationId, userId, users.apiKeys(tx, organizationId, Optional.of(userId)), keys,
+                now, ids);
+    }
+
+    /** Adds {@code keys} to a user created in this transaction (who has no credentials yet). */
+    List<String> addApiKeysToNewUser(Tx tx, String organizationId, String userId, List<NewApiKey> keys, Instant now,
+            Ids ids) {
+        return keys.isEmpty() ? List.of() : addApiKeys(tx, organizationId, userId, List.of(), keys, now, ids);
+    }
+
+    private List<String> addApiKeys(Tx tx, String organizationId, String userId, List<ApiKey> existing,
+            List<NewApiKey> keys, Instant now, Ids ids) {
         long longLived = existing.stream().filter(k -> !k.isExpiring()).count()
                 + keys.stream().filter(k -> k.expirationSeconds().isEmpty()).count();
         if (longLived > limits.longLivedApiKeysPerUser()) {
@@ -74,11 +85,23 @@ public final class Credentials {
         }
     }
 
-    /** Adds {@code authenticators} to the user and returns their ids, in order. */
+    /** Adds {@code authenticators} to an existing user and returns their ids, in order. */
     public List<String> addAuthenticators(Tx tx, String organizationId, String userId,
             List<NewAuthenticator> authenticators, Instant now, Ids ids) {
         users.lockUser(tx, organizationId, userId);
-        int existing = users.authenticators(tx, organizationId, Optional.of(userId)).size();
+        return addAuthenticators(tx, organizationId, userId,
+                users.authenticators(tx, organizationId, Optional.of(userId)).size(), authenticators, now, ids);
+    }
+
+    /** Adds {@code authenticators} to a user created in this transaction. */
+    List<String> addAuthenticatorsToNewUser(Tx tx, String organizationId, String userId,
+            List<NewAuthenticator> authenticators, Instant now, Ids ids) {
+        return authenticators.isEmpty() ? List.of()
+                : addAuthenticators(tx, organizationId, userId, 0, authenticators, now, ids);
+    }
+
+    private List<String> addAuthenticators(Tx tx, String organizationId, String userId, int existing,
+            List<NewAuthenticator> authenticators, Instant now, Ids ids) {
         if (existing + authenticators.size() > limits.authenticatorsPerUser()) {
             throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "user has exceeded maximum authenticators ("
                     + limits.authenticatorsPerUser() + ")");

@@ -40,8 +40,8 @@ public final class UserCreator {
             checkTags(tx, organizationId, n.tagIds());
             User user = new User(ids.next(), organizationId, n.name(), n.email(), n.phoneNumber(), now, now);
             users.insert(tx, user);
-            credentials.addApiKeys(tx, organizationId, user.id(), n.apiKeys(), now, ids);
-            credentials.addAuthenticators(tx, organizationId, user.id(), n.authenticators(), now, ids);
+            credentials.addApiKeysToNewUser(tx, organizationId, user.id(), n.apiKeys(), now, ids);
+            credentials.addAuthenticatorsToNewUser(tx, organizationId, user.id(), n.authenticators(), now, ids);
             for (String tagId : new HashSet<>(n.tagIds())) {
                 users.tagUser(tx, tagId, user.id());
             }
