@@ -1,6 +1,8 @@
 package dev.keyhaven.bench;
 
 import dev.keyhaven.client.ApiKeyStamper;
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.client.Requests;
 import dev.keyhaven.client.Stamper;
 import java.io.IOException;
 import java.net.URI;
@@ -61,9 +63,16 @@ public final class Benchmark {
                 byte[] whoami = KeepAliveConnection.serialise(base, prepare(root, "/public/v1/query/whoami",
                         "{\"organizationId\":\"" + server.organizationId() + "\"}"));
                 results.add(driver.run(server.url(), "whoami", store, i -> whoami, concurrency, warmup, measure));
-                IntFunction<byte[]> createUsers = createUsersBodies(root, base, server.organizationId(), 150_000);
+                IntFunction<byte[]> createUsers = createUsersBodies(root, base, List.of(server.organizationId()),
+                        150_000);
                 results.add(driver.run(server.url(), "create_users", store, createUsers, concurrency, warmup,
                         measure));
+                // The same load spread over sub-organizations: creations within one organization are serialised
+                // (its user count is reserved under a row lock), creations in different ones are not.
+                List<String> subOrganizations = subOrganizations(server, root, concurrency);
+                IntFunction<byte[]> spread = createUsersBodies(root, base, subOrganizations, 150_000);
+                results.add(driver.run(server.url(), "create_users, " + concurrency + " orgs", store, spread,
+                        concurrency, warmup, measure));
             } finally {
                 if (database != null) {
                     execute(pgAdmin, "DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
@@ -78,15 +87,28 @@ public final class Benchmark {
      * Bodies for create_users, stamped ahead of time (each creates one email-only user, so no keys are generated).
      * Past the prepared ones, bodies are made and stamped on demand.
      */
-    private static IntFunction<byte[]> createUsersBodies(Stamper root, URI base, String organizationId, int count) {
+    private static IntFunction<byte[]> createUsersBodies(Stamper root, URI base, List<String> organizationIds,
+            int count) {
         IntFunction<PreparedRequest> make = i -> prepare(root, "/public/v1/submit/create_users",
                 "{\"type\":\"ACTIVITY_TYPE_CREATE_USERS_V4\",\"timestampMs\":\"" + System.currentTimeMillis()
-                        + "\",\"organizationId\":\"" + organizationId + "\",\"parameters\":{\"users\":[{\"userName\":"
+                        + "\",\"organizationId\":\"" + organizationIds.get(i % organizationIds.size()) + "\",\"parameters\":{\"users\":[{\"userName\":"
                         + "\"bench-" + i + "\",\"userEmail\":\"bench-" + i + "@example.com\",\"apiKeys\":[],"
                         + "\"authenticators\":[],\"oauthProviders\":[],\"userTags\":[]}]}}");
         byte[][] prepared = IntStream.range(0, count).parallel()
                 .mapToObj(i -> KeepAliveConnection.serialise(base, make.apply(i))).toArray(byte[][]::new);
         return i -> i < prepared.length ? prepared[i] : KeepAliveConnection.serialise(base, make.apply(i));
+    }
+
+    /** Sub-organizations whose root user holds the same key as the root organization's. */
+    private static List<String> subOrganizations(ServerProcess server, ApiKeyStamper root, int count) {
+        KeyhavenClient client = new KeyhavenClient(server.url(), root, server.organizationId());
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ids.add(client.createSubOrganization("bench-" + i, List.of(Requests.RootUserParams.withApiKeys("root",
+                    List.of(Requests.ApiKeyParams.of("root", root)))), 1).result().path("subOrganizationId")
+                    .asString());
+        }
+        return ids;
     }
 
     private static PreparedRequest prepare(Stamper stamper, String path, String body) {
