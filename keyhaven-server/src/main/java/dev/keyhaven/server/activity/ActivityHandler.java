@@ -1,7 +1,6 @@
 package dev.keyhaven.server.activity;
 
 import dev.keyhaven.server.api.Params;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,15 +13,8 @@ import java.util.Optional;
  */
 public interface ActivityHandler<P> {
 
-    /** The operation name: the last segment of {@code /public/v1/submit/<operation>}. */
-    String operation();
-
-    /** The activity types this handler accepts, newest first; the first one is the current version. */
-    List<ActivityVersion> versions();
-
-    ActivityResource resource();
-
-    ActivityAction action();
+    /** The operation, what it acts on, and the activity types accepted. */
+    ActivitySpec spec();
 
     /** Validates the envelope's {@code parameters}; every problem is a 400 naming the field. */
     P parse(Params parameters);

@@ -15,10 +15,11 @@ public final class ActivityRegistry {
 
     public ActivityRegistry(List<ActivityHandler<?>> handlers) {
         for (ActivityHandler<?> handler : handlers) {
-            if (byOperation.putIfAbsent(handler.operation(), handler) != null) {
-                throw new IllegalArgumentException("two handlers for operation " + handler.operation());
+            ActivitySpec spec = handler.spec();
+            if (byOperation.putIfAbsent(spec.operation(), handler) != null) {
+                throw new IllegalArgumentException("two handlers for operation " + spec.operation());
             }
-            for (ActivityVersion version : handler.versions()) {
+            for (ActivityVersion version : spec.versions()) {
                 if (byType.putIfAbsent(version.type(), handler) != null) {
                     throw new IllegalArgumentException("two handlers for " + version.type());
                 }

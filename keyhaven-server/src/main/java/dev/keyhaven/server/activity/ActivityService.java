@@ -107,7 +107,8 @@ public final class ActivityService {
     /** Decides on the activity with its current votes and, when allowed, executes it. */
     private <P> Activity advance(Tx tx, Activity activity, ActivityHandler<P> handler, P params, Caller caller) {
         AuthorizationRequest request = new AuthorizationRequest(activity.organizationId(), activity.type(),
-                handler.resource(), handler.action(), approvers(activity), handler.credentialOwner(params));
+                handler.spec().resource(), handler.spec().action(), approvers(activity),
+                handler.credentialOwner(params));
         Decision decision = authorizer.decide(tx, request);
         Instant now = now();
         Activity decided = switch (decision) {

@@ -25,9 +25,10 @@ public record SubmitEnvelope(ActivityVersion version, Instant timestamp, String 
         String typeName = body.requiredString("type");
         ActivityType type = WireEnum.fromWire(ActivityType.class, typeName).orElseThrow(
                 () -> ApiException.badField("type", "has unknown activity type '" + abbreviate(typeName) + "'"));
-        ActivityVersion version = handler.versions().stream().filter(v -> v.type() == type).findFirst()
+        ActivitySpec spec = handler.spec();
+        ActivityVersion version = spec.versions().stream().filter(v -> v.type() == type).findFirst()
                 .orElseThrow(() -> ApiException.badField("type", "'" + typeName + "' does not match operation "
-                        + handler.operation() + " (expected " + handler.versions().stream()
+                        + spec.operation() + " (expected " + spec.versions().stream()
                                 .map(v -> v.type().wireName()).collect(Collectors.joining(" or ")) + ")"));
         long millis = body.optionalUint64("timestampMs")
                 .orElseThrow(() -> ApiException.badField("timestampMs", "is required"));

@@ -228,7 +228,8 @@ public final class Params {
 
     private static <E extends Enum<E> & WireEnum> E toEnum(String value, Class<E> type, String field) {
         return WireEnum.fromWire(type, value).orElseThrow(() -> ApiException.badField(field,
-                "has unknown value '" + abbreviate(value) + "' (expected one of " + Arrays.stream(type.getEnumConstants())
+                "has unknown value '" + abbreviate(value) + "' (expected one of "
+                        + Arrays.stream(type.getEnumConstants())
                         .map(WireEnum::wireName).collect(Collectors.joining(", ")) + ")"));
     }
 

@@ -100,7 +100,8 @@ public final class ApiKeyStampVerifier {
     private static DecodedKey decode(StampScheme scheme, String publicKeyHex) {
         byte[] bytes = HEX.parseHex(publicKeyHex);
         return switch (scheme) {
-            case SIGNATURE_SCHEME_TK_API_P256 -> ecdsa(EcCurve.P256, bytes, VerifyingKey.ecdsaSha256(EcCurve.P256, bytes));
+            case SIGNATURE_SCHEME_TK_API_P256 ->
+                ecdsa(EcCurve.P256, bytes, VerifyingKey.ecdsaSha256(EcCurve.P256, bytes));
             case SIGNATURE_SCHEME_TK_API_SECP256K1 ->
                 ecdsa(EcCurve.SECP256K1, bytes, VerifyingKey.ecdsaSha256(EcCurve.SECP256K1, bytes));
             case SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191 ->

@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -21,6 +22,13 @@ import java.util.Optional;
  * create sub-organizations of its own.
  */
 public final class CreateSubOrganizationHandler implements ActivityHandler<CreateSubOrganizationHandler.Intent> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("create_sub_organization", ActivityResource.ORGANIZATION,
+            ActivityAction.CREATE,
+            new ActivityVersion(ActivityType.CREATE_SUB_ORGANIZATION_V8, "createSubOrganizationIntentV8",
+                    "createSubOrganizationResultV8"),
+            new ActivityVersion(ActivityType.CREATE_SUB_ORGANIZATION_V7, "createSubOrganizationIntentV7",
+                    "createSubOrganizationResultV7"));
+
     private final OrganizationRepository organizations;
     private final UserCreator users;
     private final AttestationVerifier attestations;
@@ -37,27 +45,8 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     }
 
     @Override
-    public String operation() {
-        return "create_sub_organization";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(
-                new ActivityVersion(ActivityType.CREATE_SUB_ORGANIZATION_V8, "createSubOrganizationIntentV8",
-                        "createSubOrganizationResultV8"),
-                new ActivityVersion(ActivityType.CREATE_SUB_ORGANIZATION_V7, "createSubOrganizationIntentV7",
-                        "createSubOrganizationResultV7"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.ORGANIZATION;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.CREATE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

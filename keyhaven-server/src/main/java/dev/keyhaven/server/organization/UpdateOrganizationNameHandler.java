@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -12,6 +13,11 @@ import java.util.List;
 
 /** {@code update_organization_name}: renames the organization. Only the root quorum may do it. */
 public final class UpdateOrganizationNameHandler implements ActivityHandler<String> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("update_organization_name", ActivityResource.ORGANIZATION,
+            ActivityAction.UPDATE,
+            new ActivityVersion(ActivityType.UPDATE_ORGANIZATION_NAME, "updateOrganizationNameIntent",
+                    "updateOrganizationNameResult"));
+
     private static final int MAX_NAME = 256;
 
     private final OrganizationRepository organizations;
@@ -21,24 +27,8 @@ public final class UpdateOrganizationNameHandler implements ActivityHandler<Stri
     }
 
     @Override
-    public String operation() {
-        return "update_organization_name";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.UPDATE_ORGANIZATION_NAME, "updateOrganizationNameIntent",
-                "updateOrganizationNameResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.ORGANIZATION;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.UPDATE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -15,6 +16,10 @@ import java.util.Map;
 
 /** {@code update_root_quorum}: replaces the root quorum's members and threshold. Only the root quorum may do it. */
 public final class UpdateRootQuorumHandler implements ActivityHandler<RootQuorum> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("update_root_quorum", ActivityResource.ORGANIZATION,
+            ActivityAction.UPDATE,
+            new ActivityVersion(ActivityType.UPDATE_ROOT_QUORUM, "updateRootQuorumIntent", "updateRootQuorumResult"));
+
     private final OrganizationRepository organizations;
     private final UserRepository users;
 
@@ -24,24 +29,8 @@ public final class UpdateRootQuorumHandler implements ActivityHandler<RootQuorum
     }
 
     @Override
-    public String operation() {
-        return "update_root_quorum";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.UPDATE_ROOT_QUORUM, "updateRootQuorumIntent",
-                "updateRootQuorumResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.ORGANIZATION;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.UPDATE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

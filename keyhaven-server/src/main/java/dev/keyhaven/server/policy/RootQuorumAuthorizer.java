@@ -46,6 +46,7 @@ public final class RootQuorumAuthorizer implements Authorizer {
         }
         return new Decision.Deny("request not authorized: no policy allows " + request.type().wireName()
                 + " for this user (implicit deny); only the root quorum may act on " + request.resource().wireName()
-                + (ROOT_QUORUM_ONLY.contains(request.type()) ? "" : ", and users may manage only their own credentials"));
+                + (ROOT_QUORUM_ONLY.contains(request.type()) ? ""
+                        : ", and users may manage only their own credentials"));
     }
 }

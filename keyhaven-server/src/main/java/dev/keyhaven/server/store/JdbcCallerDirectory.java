@@ -22,8 +22,8 @@ public final class JdbcCallerDirectory implements CallerDirectory {
                         + "WHERE organization_id = ? AND public_key = ?"
                 : "SELECT organization_id, user_id, id, 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' AS credential_type, "
                         + "NULL AS expires_at FROM authenticators WHERE organization_id = ? AND credential_id = ?";
-        return Sql.one(tx, "SELECT o.id AS target_id, o.parent_id AS target_parent, c.organization_id, c.user_id, c.id, "
-                + "c.credential_type, c.expires_at FROM organizations o LEFT JOIN (" + credentials + ") c ON 1 = 1 "
+        return Sql.one(tx, "SELECT o.id AS target_id, o.parent_id AS target_parent, c.organization_id, c.user_id, "
+                + "c.id, c.credential_type, c.expires_at FROM organizations o LEFT JOIN (" + credentials + ") c ON 1 = 1 "
                 + "WHERE o.id = ?", rs -> new Target(new OrganizationNode(rs.getString("target_id"),
                         Optional.ofNullable(rs.getString("target_parent"))),
                         rs.getString("user_id") == null ? Optional.empty() : Optional.of(match(rs))),

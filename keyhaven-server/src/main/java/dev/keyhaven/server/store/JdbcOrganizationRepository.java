@@ -68,8 +68,9 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
     private static Organization map(Tx tx, ResultSet rs) throws SQLException {
         String id = rs.getString("id");
-        List<String> members = Sql.list(tx, "SELECT m.user_id FROM root_quorum_members m JOIN users u ON u.id = m.user_id"
-                + " WHERE m.organization_id = ? ORDER BY u.created_at, u.id", r -> r.getString(1), id);
+        List<String> members = Sql.list(tx, "SELECT m.user_id FROM root_quorum_members m "
+                + "JOIN users u ON u.id = m.user_id WHERE m.organization_id = ? ORDER BY u.created_at, u.id",
+                r -> r.getString(1), id);
         return new Organization(id, rs.getString("name"), Optional.ofNullable(rs.getString("parent_id")),
                 new RootQuorum(rs.getInt("root_quorum_threshold"), members), Sql.instant(rs, "created_at"),
                 Sql.instant(rs, "updated_at"));

@@ -53,7 +53,8 @@ public final class JdbcUserRepository implements UserRepository {
 
     @Override
     public boolean reserveUsers(Tx tx, String organizationId, int count, int limit) {
-        return Sql.update(tx, "UPDATE organizations SET user_count = user_count + ? WHERE id = ? AND user_count + ? <= ?",
+        return Sql.update(tx, "UPDATE organizations SET user_count = user_count + ? "
+                + "WHERE id = ? AND user_count + ? <= ?",
                 count, organizationId, count, limit) == 1;
     }
 

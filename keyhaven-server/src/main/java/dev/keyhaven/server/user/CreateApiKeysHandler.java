@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -13,6 +14,10 @@ import java.util.Optional;
 
 /** {@code create_api_keys}: adds API keys to a user. Users may always add keys to themselves. */
 public final class CreateApiKeysHandler implements ActivityHandler<CreateApiKeysHandler.Intent> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("create_api_keys", ActivityResource.CREDENTIAL,
+            ActivityAction.CREATE,
+            new ActivityVersion(ActivityType.CREATE_API_KEYS_V2, "createApiKeysIntentV2", "createApiKeysResult"));
+
     private final UserRepository users;
     private final Credentials credentials;
 
@@ -26,24 +31,8 @@ public final class CreateApiKeysHandler implements ActivityHandler<CreateApiKeys
     }
 
     @Override
-    public String operation() {
-        return "create_api_keys";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.CREATE_API_KEYS_V2, "createApiKeysIntentV2",
-                "createApiKeysResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.CREDENTIAL;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.CREATE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -16,6 +17,11 @@ import java.util.Optional;
  * add passkeys to themselves.
  */
 public final class CreateAuthenticatorsHandler implements ActivityHandler<CreateAuthenticatorsHandler.Intent> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("create_authenticators", ActivityResource.CREDENTIAL,
+            ActivityAction.CREATE,
+            new ActivityVersion(ActivityType.CREATE_AUTHENTICATORS_V2, "createAuthenticatorsIntentV2",
+                    "createAuthenticatorsResult"));
+
     private final UserRepository users;
     private final Credentials credentials;
     private final AttestationVerifier attestations;
@@ -32,24 +38,8 @@ public final class CreateAuthenticatorsHandler implements ActivityHandler<Create
     }
 
     @Override
-    public String operation() {
-        return "create_authenticators";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.CREATE_AUTHENTICATORS_V2, "createAuthenticatorsIntentV2",
-                "createAuthenticatorsResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.CREDENTIAL;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.CREATE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -14,6 +15,10 @@ import java.util.List;
 
 /** {@code create_user_tag}: creates a user tag, unique by name in the organization, and applies it to users. */
 public final class CreateUserTagHandler implements ActivityHandler<CreateUserTagHandler.Intent> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("create_user_tag", ActivityResource.USER,
+            ActivityAction.CREATE,
+            new ActivityVersion(ActivityType.CREATE_USER_TAG, "createUserTagIntent", "createUserTagResult"));
+
     private final UserRepository users;
     private final UserLimits limits;
 
@@ -27,24 +32,8 @@ public final class CreateUserTagHandler implements ActivityHandler<CreateUserTag
     }
 
     @Override
-    public String operation() {
-        return "create_user_tag";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.CREATE_USER_TAG, "createUserTagIntent",
-                "createUserTagResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.USER;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.CREATE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

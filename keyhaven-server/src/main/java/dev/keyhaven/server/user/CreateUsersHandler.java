@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -12,6 +13,11 @@ import java.util.List;
 
 /** {@code create_users}: creates users with their API keys, authenticators and tags. */
 public final class CreateUsersHandler implements ActivityHandler<List<NewUser>> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("create_users", ActivityResource.USER,
+            ActivityAction.CREATE,
+            new ActivityVersion(ActivityType.CREATE_USERS_V4, "createUsersIntentV4", "createUsersResult"),
+            new ActivityVersion(ActivityType.CREATE_USERS_V3, "createUsersIntentV3", "createUsersResult"));
+
     private final UserCreator creator;
     private final AttestationVerifier attestations;
 
@@ -21,24 +27,8 @@ public final class CreateUsersHandler implements ActivityHandler<List<NewUser>> 
     }
 
     @Override
-    public String operation() {
-        return "create_users";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.CREATE_USERS_V4, "createUsersIntentV4", "createUsersResult"),
-                new ActivityVersion(ActivityType.CREATE_USERS_V3, "createUsersIntentV3", "createUsersResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.USER;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.CREATE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -116,7 +116,8 @@ public final class Credentials {
                         + " is already registered in this organization");
             }
             Authenticator authenticator = new Authenticator(ids.next(), organizationId, userId, a.name(),
-                    passkey.credentialId(), passkey.publicKey(), passkey.publicKeyCose(), passkey.aaguid(), passkey.attestationType(),
+                    passkey.credentialId(), passkey.publicKey(), passkey.publicKeyCose(), passkey.aaguid(),
+                    passkey.attestationType(),
                     a.transports(), "", passkey.signCount(), passkey.rpId(), now, now);
             users.insertAuthenticator(tx, authenticator);
             created.add(authenticator.id());

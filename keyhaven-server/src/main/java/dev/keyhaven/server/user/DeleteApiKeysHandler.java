@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -14,6 +15,10 @@ import java.util.Optional;
 
 /** {@code delete_api_keys}: removes API keys of one user. Users may always remove their own keys. */
 public final class DeleteApiKeysHandler implements ActivityHandler<DeleteApiKeysHandler.Intent> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("delete_api_keys", ActivityResource.CREDENTIAL,
+            ActivityAction.DELETE,
+            new ActivityVersion(ActivityType.DELETE_API_KEYS, "deleteApiKeysIntent", "deleteApiKeysResult"));
+
     private final UserRepository users;
 
     public DeleteApiKeysHandler(UserRepository users) {
@@ -25,24 +30,8 @@ public final class DeleteApiKeysHandler implements ActivityHandler<DeleteApiKeys
     }
 
     @Override
-    public String operation() {
-        return "delete_api_keys";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.DELETE_API_KEYS, "deleteApiKeysIntent",
-                "deleteApiKeysResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.CREDENTIAL;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.DELETE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

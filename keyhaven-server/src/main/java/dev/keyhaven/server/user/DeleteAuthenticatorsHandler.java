@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -14,6 +15,11 @@ import java.util.Optional;
 
 /** {@code delete_authenticators}: removes passkeys of one user. Users may always remove their own. */
 public final class DeleteAuthenticatorsHandler implements ActivityHandler<DeleteAuthenticatorsHandler.Intent> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("delete_authenticators", ActivityResource.CREDENTIAL,
+            ActivityAction.DELETE,
+            new ActivityVersion(ActivityType.DELETE_AUTHENTICATORS, "deleteAuthenticatorsIntent",
+                    "deleteAuthenticatorsResult"));
+
     private final UserRepository users;
 
     public DeleteAuthenticatorsHandler(UserRepository users) {
@@ -25,24 +31,8 @@ public final class DeleteAuthenticatorsHandler implements ActivityHandler<Delete
     }
 
     @Override
-    public String operation() {
-        return "delete_authenticators";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.DELETE_AUTHENTICATORS, "deleteAuthenticatorsIntent",
-                "deleteAuthenticatorsResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.CREDENTIAL;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.DELETE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -15,6 +16,10 @@ import java.util.Set;
 
 /** {@code delete_user_tags}: deletes user tags and removes them from their users. */
 public final class DeleteUserTagsHandler implements ActivityHandler<List<String>> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("delete_user_tags", ActivityResource.USER,
+            ActivityAction.DELETE,
+            new ActivityVersion(ActivityType.DELETE_USER_TAGS, "deleteUserTagsIntent", "deleteUserTagsResult"));
+
     private final UserRepository users;
 
     public DeleteUserTagsHandler(UserRepository users) {
@@ -22,24 +27,8 @@ public final class DeleteUserTagsHandler implements ActivityHandler<List<String>
     }
 
     @Override
-    public String operation() {
-        return "delete_user_tags";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.DELETE_USER_TAGS, "deleteUserTagsIntent",
-                "deleteUserTagsResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.USER;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.DELETE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -16,6 +17,10 @@ import java.util.List;
  * would lose a member it counts on); change the quorum first.
  */
 public final class DeleteUsersHandler implements ActivityHandler<List<String>> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("delete_users", ActivityResource.USER,
+            ActivityAction.DELETE,
+            new ActivityVersion(ActivityType.DELETE_USERS, "deleteUsersIntent", "deleteUsersResult"));
+
     private final UserRepository users;
 
     public DeleteUsersHandler(UserRepository users) {
@@ -23,23 +28,8 @@ public final class DeleteUsersHandler implements ActivityHandler<List<String>> {
     }
 
     @Override
-    public String operation() {
-        return "delete_users";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.DELETE_USERS, "deleteUsersIntent", "deleteUsersResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.USER;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.DELETE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

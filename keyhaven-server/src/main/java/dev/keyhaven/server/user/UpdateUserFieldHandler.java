@@ -4,12 +4,12 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Params;
-import java.util.List;
 
 /**
  * {@code update_user_name}, {@code update_user_email} and {@code update_user_phone_number}: each changes one field
@@ -33,35 +33,19 @@ public final class UpdateUserFieldHandler implements ActivityHandler<UserChange>
         PHONE_NUMBER("update_user_phone_number", ActivityType.UPDATE_USER_PHONE_NUMBER, "updateUserPhoneNumberIntent",
                 "updateUserPhoneNumberResult", "userPhoneNumber");
 
-        private final String operation;
-        private final ActivityVersion version;
+        private final ActivitySpec spec;
         private final String member;
 
         Field(String operation, ActivityType type, String intentKey, String resultKey, String member) {
-            this.operation = operation;
-            this.version = new ActivityVersion(type, intentKey, resultKey);
+            this.spec = ActivitySpec.of(operation, ActivityResource.USER, ActivityAction.UPDATE,
+                    new ActivityVersion(type, intentKey, resultKey));
             this.member = member;
         }
     }
 
     @Override
-    public String operation() {
-        return field.operation;
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(field.version);
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.USER;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.UPDATE;
+    public ActivitySpec spec() {
+        return field.spec;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.Params;
@@ -12,6 +13,10 @@ import java.util.Optional;
 
 /** {@code update_user}: changes a user's name, email, phone number and tags (each optional). */
 public final class UpdateUserHandler implements ActivityHandler<UserChange> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("update_user", ActivityResource.USER,
+            ActivityAction.UPDATE,
+            new ActivityVersion(ActivityType.UPDATE_USER, "updateUserIntent", "updateUserResult"));
+
     private final UserUpdater updater;
 
     public UpdateUserHandler(UserUpdater updater) {
@@ -19,23 +24,8 @@ public final class UpdateUserHandler implements ActivityHandler<UserChange> {
     }
 
     @Override
-    public String operation() {
-        return "update_user";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.UPDATE_USER, "updateUserIntent", "updateUserResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.USER;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.UPDATE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
@@ -17,6 +18,10 @@ import java.util.Optional;
  * an unknown user fails the activity and changes nothing).
  */
 public final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTagHandler.Intent> {
+    private static final ActivitySpec SPEC = ActivitySpec.of("update_user_tag", ActivityResource.USER,
+            ActivityAction.UPDATE,
+            new ActivityVersion(ActivityType.UPDATE_USER_TAG, "updateUserTagIntent", "updateUserTagResult"));
+
     private final UserRepository users;
 
     public UpdateUserTagHandler(UserRepository users) {
@@ -28,23 +33,8 @@ public final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTag
     }
 
     @Override
-    public String operation() {
-        return "update_user_tag";
-    }
-
-    @Override
-    public List<ActivityVersion> versions() {
-        return List.of(new ActivityVersion(ActivityType.UPDATE_USER_TAG, "updateUserTagIntent", "updateUserTagResult"));
-    }
-
-    @Override
-    public ActivityResource resource() {
-        return ActivityResource.USER;
-    }
-
-    @Override
-    public ActivityAction action() {
-        return ActivityAction.UPDATE;
+    public ActivitySpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -17,24 +17,10 @@ class SubmitEnvelopeTest {
 
     private static final ActivityHandler<Object> HANDLER = new ActivityHandler<>() {
         @Override
-        public String operation() {
-            return "create_users";
-        }
-
-        @Override
-        public List<ActivityVersion> versions() {
-            return List.of(new ActivityVersion(ActivityType.CREATE_USERS_V4, "createUsersIntentV4", "createUsersResult"),
+        public ActivitySpec spec() {
+            return ActivitySpec.of("create_users", ActivityResource.USER, ActivityAction.CREATE,
+                    new ActivityVersion(ActivityType.CREATE_USERS_V4, "createUsersIntentV4", "createUsersResult"),
                     new ActivityVersion(ActivityType.CREATE_USERS_V3, "createUsersIntentV3", "createUsersResult"));
-        }
-
-        @Override
-        public ActivityResource resource() {
-            return ActivityResource.USER;
-        }
-
-        @Override
-        public ActivityAction action() {
-            return ActivityAction.CREATE;
         }
 
         @Override
