@@ -9,7 +9,6 @@ import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
-import java.util.List;
 
 /** {@code update_organization_name}: renames the organization. Only the root quorum may do it. */
 public final class UpdateOrganizationNameHandler implements ActivityHandler<String> {

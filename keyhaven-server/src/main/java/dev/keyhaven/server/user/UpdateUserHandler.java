@@ -8,7 +8,6 @@ import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.Params;
-import java.util.List;
 import java.util.Optional;
 
 /** {@code update_user}: changes a user's name, email, phone number and tags (each optional). */

@@ -1,7 +1,6 @@
 package dev.keyhaven.server.activity;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.ApiKeyStamper;
@@ -10,46 +9,21 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.server.testing.Json;
-import dev.keyhaven.server.testing.StoreKind;
+import static dev.keyhaven.server.testing.ApiErrors.apiError;
+
+import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The activity lifecycle: the envelope, idempotency by fingerprint, votes and root-quorum consensus, implicit
  * rules, failures, and reading activities back.
  */
-@ParameterizedClass
-@EnumSource(StoreKind.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ActivitiesIT {
-    @Parameter
-    StoreKind store;
-
-    private TestServer server;
-    private KeyhavenClient root;
-
-    @BeforeParameterizedClassInvocation
-    void start() {
-        server = TestServer.start(store);
-        root = server.rootClient();
-    }
-
-    @AfterParameterizedClassInvocation
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+class ActivitiesIT extends OnBothStores {
 
     private record Member(String userId, KeyhavenClient client) {
     }
@@ -59,15 +33,6 @@ class ActivitiesIT {
         String id = root.createUsers(List.of(UserParams.withApiKeys(name, List.of(ApiKeyParams.of("k", key)))))
                 .result().path("userIds").get(0).asString();
         return new Member(id, root.withStamper(key));
-    }
-
-    private static KeyhavenApiException apiError(Runnable call) {
-        try {
-            call.run();
-        } catch (KeyhavenApiException e) {
-            return e;
-        }
-        throw new AssertionError("expected an API error");
     }
 
     @Test

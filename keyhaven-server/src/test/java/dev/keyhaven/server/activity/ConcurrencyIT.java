@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.UserParams;
-import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.app.KeyhavenConfig;
+import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,39 +14,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /** Concurrent activities in one organization: no lost effects, no deadlocks, no double execution. */
-@ParameterizedClass
-@EnumSource(StoreKind.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ConcurrencyIT {
+class ConcurrencyIT extends OnBothStores {
     private static final int CLIENTS = 16;
 
-    @Parameter
-    StoreKind store;
-
-    private TestServer server;
-    private KeyhavenClient root;
-
-    @BeforeParameterizedClassInvocation
-    void start() {
-        server = TestServer.start(store, c -> c.withLimits(new dev.keyhaven.server.user.UserLimits(1000, 10, 10, 10,
-                100, 10)), java.time.Clock.systemUTC());
-        root = server.rootClient();
+    @Override
+    protected KeyhavenConfig configure(KeyhavenConfig defaults) {
+        return defaults.withLimits(new dev.keyhaven.server.user.UserLimits(1000, 10, 10, 10, 100, 10));
     }
 
-    @AfterParameterizedClassInvocation
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @Test
     void concurrentCreateUsersAllCompleteAndAllUsersExist() throws Exception {

@@ -11,48 +11,25 @@ import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.server.testing.Eip191Stamper;
 import dev.keyhaven.server.testing.MutableClock;
-import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import dev.keyhaven.client.Stamper;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every stamp scheme, expiring keys, and caller resolution across parent and sub-organizations. */
-@ParameterizedClass
-@EnumSource(StoreKind.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class AuthenticationIT {
-    @Parameter
-    StoreKind store;
+class AuthenticationIT extends OnBothStores {
+    private final MutableClock clock = MutableClock.startingNow();
 
-    private MutableClock clock;
-    private TestServer server;
-    private KeyhavenClient root;
-
-    @BeforeParameterizedClassInvocation
-    void start() {
-        clock = MutableClock.startingNow();
-        server = TestServer.start(store, UnaryOperator.identity(), clock);
-        root = server.rootClient();
-    }
-
-    @AfterParameterizedClassInvocation
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
+    @Override
+    protected Clock clock() {
+        return clock;
     }
 
     private String createUser(String name, ApiKeyParams key) {

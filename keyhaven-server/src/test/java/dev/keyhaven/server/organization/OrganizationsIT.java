@@ -9,51 +9,17 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
-import dev.keyhaven.server.testing.StoreKind;
+import static dev.keyhaven.server.testing.ApiErrors.apiError;
+
+import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 /** get_organization, create_sub_organization and update_root_quorum, with their error paths. */
-@ParameterizedClass
-@EnumSource(StoreKind.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class OrganizationsIT {
-    @Parameter
-    StoreKind store;
-
-    private TestServer server;
-    private KeyhavenClient root;
-
-    @BeforeParameterizedClassInvocation
-    void start() {
-        server = TestServer.start(store);
-        root = server.rootClient();
-    }
-
-    @AfterParameterizedClassInvocation
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    private static KeyhavenApiException apiError(Runnable call) {
-        try {
-            call.run();
-        } catch (KeyhavenApiException e) {
-            return e;
-        }
-        throw new AssertionError("expected an API error");
-    }
+class OrganizationsIT extends OnBothStores {
 
     private Map<String, Object> subOrg(String name, Object rootUsers, Object threshold) {
         return Map.of("subOrganizationName", name, "rootUsers", rootUsers, "rootQuorumThreshold", threshold);

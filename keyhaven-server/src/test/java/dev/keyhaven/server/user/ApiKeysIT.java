@@ -5,55 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenApiException;
-import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.UserParams;
-import dev.keyhaven.server.testing.StoreKind;
+import static dev.keyhaven.server.testing.ApiErrors.apiError;
+
+import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 /** create_api_keys, get_api_keys, get_api_key, delete_api_keys and the per-user key limits. */
-@ParameterizedClass
-@EnumSource(StoreKind.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ApiKeysIT {
-    @Parameter
-    StoreKind store;
-
-    private TestServer server;
-    private KeyhavenClient root;
-
-    @BeforeParameterizedClassInvocation
-    void start() {
-        server = TestServer.start(store);
-        root = server.rootClient();
-    }
-
-    @AfterParameterizedClassInvocation
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    private static KeyhavenApiException apiError(Runnable call) {
-        try {
-            call.run();
-        } catch (KeyhavenApiException e) {
-            return e;
-        }
-        throw new AssertionError("expected an API error");
-    }
+class ApiKeysIT extends OnBothStores {
 
     private String newUser(String name) {
         return root.createUsers(List.of(new UserParams(name, name + "@example.com", null, List.of(), List.of(),

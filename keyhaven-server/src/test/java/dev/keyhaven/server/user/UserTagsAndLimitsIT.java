@@ -1,5 +1,6 @@
 package dev.keyhaven.server.user;
 
+import static dev.keyhaven.server.testing.ApiErrors.apiError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.client.ApiKeyStamper;
@@ -8,54 +9,22 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
-import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.app.KeyhavenConfig;
+import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /** create_user_tag, list_user_tags, tags on new users, user validation and the per-organization user limit. */
-@ParameterizedClass
-@EnumSource(StoreKind.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class UserTagsAndLimitsIT {
+class UserTagsAndLimitsIT extends OnBothStores {
     private static final int USER_LIMIT = 4;
 
-    @Parameter
-    StoreKind store;
-
-    private TestServer server;
-    private KeyhavenClient root;
-
-    @BeforeParameterizedClassInvocation
-    void start() {
-        server = TestServer.start(store, c -> c.withLimits(new UserLimits(USER_LIMIT, 10, 10, 10, 100, 10)),
-                Clock.systemUTC());
-        root = server.rootClient();
+    @Override
+    protected KeyhavenConfig configure(KeyhavenConfig defaults) {
+        return defaults.withLimits(new UserLimits(USER_LIMIT, 10, 10, 10, 100, 10));
     }
 
-    @AfterParameterizedClassInvocation
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    private static KeyhavenApiException apiError(Runnable call) {
-        try {
-            call.run();
-        } catch (KeyhavenApiException e) {
-            return e;
-        }
-        throw new AssertionError("expected an API error");
-    }
 
     private static UserParams emailUser(String name, List<String> tags) {
         return new UserParams(name, name + "@example.com", null, List.of(), List.of(), List.of(), tags);

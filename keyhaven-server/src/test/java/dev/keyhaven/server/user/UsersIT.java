@@ -9,42 +9,15 @@ import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.UserParams;
-import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 /** create_users, get_user, list_users, delete_users over real HTTP, on both stores. */
-@ParameterizedClass
-@EnumSource(StoreKind.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class UsersIT {
-    @Parameter
-    StoreKind store;
-
-    private TestServer server;
-    private KeyhavenClient root;
-
-    @BeforeParameterizedClassInvocation
-    void start() {
-        server = TestServer.start(store);
-        root = server.rootClient();
-    }
-
-    @AfterParameterizedClassInvocation
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+class UsersIT extends OnBothStores {
 
     @Test
     void rootCreatesAUserWhoCanThenAuthenticate() {
