@@ -4,13 +4,12 @@ import dev.keyhaven.server.api.JsonMappers;
 import dev.keyhaven.server.organization.RootOrganizationSetup;
 import dev.keyhaven.server.user.ApiKeyCurve;
 import dev.keyhaven.server.user.NewApiKey;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -22,9 +21,8 @@ import picocli.CommandLine.Option;
                 + "{\"organizationId\",\"userId\",\"apiKeyId\"} on stdout.")
 final class InitCommand implements Callable<Integer> {
 
-    @Option(names = "--data-dir", required = true, defaultValue = "${env:KEYHAVEN_DATA_DIR}",
-            description = "Data directory (env: KEYHAVEN_DATA_DIR).")
-    Path dataDirectory;
+    @Mixin
+    StoreOptions store;
 
     @Option(names = "--organization-name", required = true, defaultValue = "${env:KEYHAVEN_ORGANIZATION_NAME}",
             description = "Name of the root organization (env: KEYHAVEN_ORGANIZATION_NAME).")
@@ -44,11 +42,6 @@ final class InitCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}; env: KEYHAVEN_API_KEY_CURVE).")
     ApiKeyCurve apiKeyCurve;
 
-    @Option(names = "--db-url", defaultValue = "${env:KEYHAVEN_DB_URL}",
-            description = "JDBC URL of a PostgreSQL database (jdbc:postgresql://HOST:PORT/NAME?user=...); default: "
-                    + "SQLite in the data directory (env: KEYHAVEN_DB_URL).")
-    String databaseUrl;
-
     @Override
     public Integer call() {
         NewApiKey key;
@@ -59,8 +52,8 @@ final class InitCommand implements Callable<Integer> {
                     + " public key");
             return 2;
         }
-        KeyhavenConfig config = KeyhavenConfig.defaults(DataDirectory.prepare(dataDirectory))
-                .withDatabaseUrl(Optional.ofNullable(databaseUrl).filter(s -> !s.isBlank()));
+        KeyhavenConfig config = KeyhavenConfig.defaults(store.preparedDataDirectory())
+                .withDatabaseUrl(store.databaseUrl());
         try (Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC())) {
             RootOrganizationSetup.Created created = keyhaven.rootSetup().initialize(organizationName, userName, key);
             Map<String, String> out = new LinkedHashMap<>();

@@ -15,13 +15,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,9 +33,8 @@ import picocli.CommandLine.Option;
 final class ServeCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
 
-    @Option(names = "--data-dir", required = true, defaultValue = "${env:KEYHAVEN_DATA_DIR}",
-            description = "Data directory: the embedded database and the root key files (env: KEYHAVEN_DATA_DIR).")
-    Path dataDirectory;
+    @Mixin
+    StoreOptions store;
 
     @Option(names = "--port", defaultValue = "${env:KEYHAVEN_PORT:-8080}",
             description = "Port of the API (default: ${DEFAULT-VALUE}; 0 picks a free port; env: KEYHAVEN_PORT).")
@@ -44,11 +43,6 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--bind", defaultValue = "${env:KEYHAVEN_BIND:-127.0.0.1}",
             description = "Address to listen on (default: ${DEFAULT-VALUE}; env: KEYHAVEN_BIND).")
     String bind;
-
-    @Option(names = "--db-url", defaultValue = "${env:KEYHAVEN_DB_URL}",
-            description = "JDBC URL of a PostgreSQL database (jdbc:postgresql://HOST:PORT/NAME?user=...); default: "
-                    + "SQLite in the data directory (env: KEYHAVEN_DB_URL).")
-    String databaseUrl;
 
     @Option(names = "--db-pool-size", defaultValue = "${env:KEYHAVEN_DB_POOL_SIZE:-0}",
             description = "Maximum database connections (default: 4 for SQLite, 16 for PostgreSQL; "
@@ -88,10 +82,10 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Path directory = DataDirectory.prepare(dataDirectory);
+        Path directory = store.preparedDataDirectory();
         UserLimits defaults = UserLimits.DEFAULT;
         KeyhavenConfig config = new KeyhavenConfig(directory,
-                Optional.ofNullable(databaseUrl).filter(s -> !s.isBlank()), databasePoolSize, bind, port,
+                store.databaseUrl(), databasePoolSize, bind, port,
                 maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, new UserLimits(maxUsersPerOrganization,
                         defaults.longLivedApiKeysPerUser(), defaults.expiringApiKeysPerUser(),
                         defaults.authenticatorsPerUser(), defaults.tagsPerOrganization(),
