@@ -3,6 +3,7 @@ package dev.keyhaven.server.api;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -168,6 +169,23 @@ public final class Params {
             }
             return element.stringValue();
         });
+    }
+
+    /**
+     * A required array of ids: strings, each kept once in first-seen order; an empty array is an error that names
+     * {@code what} should be listed ("must name at least one user").
+     */
+    public List<String> requiredIds(String name, String what) {
+        List<String> ids = List.copyOf(new LinkedHashSet<>(requiredStrings(name)));
+        if (ids.isEmpty()) {
+            throw ApiException.badField(pathOf(name), "must name at least one " + what);
+        }
+        return ids;
+    }
+
+    /** A required array of ids that may be empty, each kept once in first-seen order. */
+    public List<String> requiredIdsOrNone(String name) {
+        return List.copyOf(new LinkedHashSet<>(requiredStrings(name)));
     }
 
     /** An optional array of strings; absent and {@code null} read as empty. */

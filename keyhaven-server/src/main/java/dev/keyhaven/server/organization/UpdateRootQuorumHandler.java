@@ -10,7 +10,6 @@ import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.user.UserRepository;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -36,10 +35,7 @@ public final class UpdateRootQuorumHandler implements ActivityHandler<RootQuorum
     @Override
     public RootQuorum parse(Params p) {
         int threshold = p.requiredInt("threshold");
-        List<String> userIds = List.copyOf(new LinkedHashSet<>(p.requiredStrings("userIds")));
-        if (userIds.isEmpty()) {
-            throw ApiException.badField(p.pathOf("userIds"), "must name at least one user");
-        }
+        List<String> userIds = p.requiredIds("userIds", "user");
         if (threshold < 1 || threshold > userIds.size()) {
             throw ApiException.badField(p.pathOf("threshold"), "is invalid: quorum threshold must be non-zero "
                     + "integer no larger than the number of users (" + userIds.size() + ")");

@@ -10,7 +10,6 @@ import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Params;
-import java.util.LinkedHashSet;
 import java.util.List;
 
 /** {@code create_user_tag}: creates a user tag, unique by name in the organization, and applies it to users. */
@@ -39,7 +38,7 @@ public final class CreateUserTagHandler implements ActivityHandler<CreateUserTag
     @Override
     public Intent parse(Params parameters) {
         return new Intent(parameters.requiredString("userTagName"),
-                List.copyOf(new LinkedHashSet<>(parameters.requiredStrings("userIds"))));
+                parameters.requiredIdsOrNone("userIds"));
     }
 
     @Override

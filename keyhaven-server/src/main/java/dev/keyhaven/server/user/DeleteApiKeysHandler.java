@@ -9,7 +9,6 @@ import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,11 +36,7 @@ public final class DeleteApiKeysHandler implements ActivityHandler<DeleteApiKeys
     @Override
     public Intent parse(Params parameters) {
         String userId = parameters.requiredString("userId");
-        List<String> ids = parameters.requiredStrings("apiKeyIds");
-        if (ids.isEmpty()) {
-            throw ApiException.badField(parameters.pathOf("apiKeyIds"), "must name at least one key");
-        }
-        return new Intent(userId, List.copyOf(new LinkedHashSet<>(ids)));
+        return new Intent(userId, parameters.requiredIds("apiKeyIds", "API key"));
     }
 
     @Override

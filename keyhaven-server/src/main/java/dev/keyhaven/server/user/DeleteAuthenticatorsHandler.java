@@ -9,7 +9,6 @@ import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -38,11 +37,7 @@ public final class DeleteAuthenticatorsHandler implements ActivityHandler<Delete
     @Override
     public Intent parse(Params parameters) {
         String userId = parameters.requiredString("userId");
-        List<String> ids = parameters.requiredStrings("authenticatorIds");
-        if (ids.isEmpty()) {
-            throw ApiException.badField(parameters.pathOf("authenticatorIds"), "must name at least one authenticator");
-        }
-        return new Intent(userId, List.copyOf(new LinkedHashSet<>(ids)));
+        return new Intent(userId, parameters.requiredIds("authenticatorIds", "authenticator"));
     }
 
     @Override

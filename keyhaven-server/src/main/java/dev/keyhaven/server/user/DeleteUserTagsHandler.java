@@ -33,11 +33,7 @@ public final class DeleteUserTagsHandler implements ActivityHandler<List<String>
 
     @Override
     public List<String> parse(Params p) {
-        List<String> ids = p.requiredStrings("userTagIds");
-        if (ids.isEmpty()) {
-            throw ApiException.badField(p.pathOf("userTagIds"), "must name at least one tag");
-        }
-        return List.copyOf(new LinkedHashSet<>(ids));
+        return p.requiredIds("userTagIds", "tag");
     }
 
     @Override

@@ -9,7 +9,6 @@ import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
-import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -34,11 +33,7 @@ public final class DeleteUsersHandler implements ActivityHandler<List<String>> {
 
     @Override
     public List<String> parse(Params parameters) {
-        List<String> userIds = parameters.requiredStrings("userIds");
-        if (userIds.isEmpty()) {
-            throw ApiException.badField(parameters.pathOf("userIds"), "must name at least one user");
-        }
-        return List.copyOf(new LinkedHashSet<>(userIds));
+        return parameters.requiredIds("userIds", "user");
     }
 
     @Override

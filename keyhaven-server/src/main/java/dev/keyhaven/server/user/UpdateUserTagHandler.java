@@ -9,7 +9,6 @@ import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,8 +39,7 @@ public final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTag
     @Override
     public Intent parse(Params p) {
         return new Intent(p.requiredString("userTagId"), p.optionalString("newUserTagName"),
-                List.copyOf(new LinkedHashSet<>(p.requiredStrings("addUserIds"))),
-                List.copyOf(new LinkedHashSet<>(p.requiredStrings("removeUserIds"))));
+                p.requiredIdsOrNone("addUserIds"), p.requiredIdsOrNone("removeUserIds"));
     }
 
     @Override

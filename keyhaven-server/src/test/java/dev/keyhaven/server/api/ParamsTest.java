@@ -80,6 +80,15 @@ class ParamsTest {
     }
 
     @Test
+    void idListsAreDeduplicatedInOrderAndMayBeRequiredNonEmpty() {
+        assertThat(params("{\"ids\":[\"b\",\"a\",\"b\"]}").requiredIds("ids", "user")).containsExactly("b", "a");
+        assertThat(params("{\"ids\":[]}").requiredIdsOrNone("ids")).isEmpty();
+        assertBad(() -> params("{\"ids\":[]}").requiredIds("ids", "user"), "parameters.ids",
+                "must name at least one user");
+        assertBad(() -> params("{}").requiredIdsOrNone("ids"), "parameters.ids", "is required");
+    }
+
+    @Test
     void nestedObjectsReportTheFullPath() {
         Params p = params("{\"users\":[{\"name\":\"a\"},{\"keys\":[{}]}]}");
         List<Optional<String>> names = p.requiredObjects("users", u -> u.optionalString("name"));

@@ -9,6 +9,7 @@ import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.server.testing.ApiErrors;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.List;
@@ -75,6 +76,19 @@ class UsersIT extends OnBothStores {
                     assertThat(e.getMessage()).contains("quorum users missing");
                 });
         assertThat(root.getUser(server.rootUserId()).path("userId").asString()).isEqualTo(server.rootUserId());
+    }
+
+    @Test
+    void deletionsMustNameWhatTheyDelete() {
+        for (String[] op : new String[][] {{"delete_users", "ACTIVITY_TYPE_DELETE_USERS", "userIds"},
+                {"delete_user_tags", "ACTIVITY_TYPE_DELETE_USER_TAGS", "userTagIds"}}) {
+            KeyhavenApiException e = ApiErrors.apiError(() -> root.submit(op[0], op[1], Map.of(op[2], List.of()),
+                    "result"));
+            assertThat(e.httpStatus()).isEqualTo(400);
+            assertThat(e.getMessage()).contains("parameters." + op[2] + " must name at least one");
+        }
+        KeyhavenApiException keys = ApiErrors.apiError(() -> root.deleteApiKeys(server.rootUserId(), List.of()));
+        assertThat(keys.getMessage()).contains("parameters.apiKeyIds must name at least one API key");
     }
 
     @Test
