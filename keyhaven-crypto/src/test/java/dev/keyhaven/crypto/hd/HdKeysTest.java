@@ -45,14 +45,16 @@ class HdKeysTest {
     void ed25519SolanaAccountOfAbandonAboutIsThePhantomAddress() {
         // The address wallets such as Phantom and solana-keygen print for this mnemonic (addresses.md §3.3).
         byte[] expected = Base58Check.decodePlain("HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk");
-        try (SecretBytes seed = abandonAboutSeed(); SecretBytes key = derive(KeyCurve.ED25519, seed, "m/44'/501'/0'/0'")) {
+        try (SecretBytes seed = abandonAboutSeed();
+                SecretBytes key = derive(KeyCurve.ED25519, seed, "m/44'/501'/0'/0'")) {
             assertThat(KeyCurve.ED25519.publicKey(key)).isEqualTo(expected);
         }
     }
 
     @Test
     void secp256k1EthereumAccountOfAbandonAboutIsTheWidelyPublishedAddress() {
-        try (SecretBytes seed = abandonAboutSeed(); SecretBytes key = derive(KeyCurve.SECP256K1, seed, "m/44'/60'/0'/0/0")) {
+        try (SecretBytes seed = abandonAboutSeed();
+                SecretBytes key = derive(KeyCurve.SECP256K1, seed, "m/44'/60'/0'/0/0")) {
             byte[] uncompressed = EcCurve.SECP256K1.decompress(KeyCurve.SECP256K1.publicKey(key));
             byte[] hash = Digests.keccak256(Arrays.copyOfRange(uncompressed, 1, 65));
 
@@ -140,7 +142,8 @@ class HdKeysTest {
     @Test
     void ed25519IndexPolicyHardensEveryIndex() {
         assertThat(Ed25519IndexPolicy.effectiveIndex(0)).isEqualTo(DerivationPath.HARDENED);
-        assertThat(Ed25519IndexPolicy.effectiveIndex(5 | DerivationPath.HARDENED)).isEqualTo(5 | DerivationPath.HARDENED);
+        assertThat(Ed25519IndexPolicy.effectiveIndex(5 | DerivationPath.HARDENED))
+                .isEqualTo(5 | DerivationPath.HARDENED);
         assertThat(Ed25519IndexPolicy.effectiveIndex(0x7fffffff)).isEqualTo(0xffffffff);
     }
 }

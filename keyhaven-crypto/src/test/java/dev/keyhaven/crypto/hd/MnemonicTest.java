@@ -112,7 +112,8 @@ class MnemonicTest {
     @Test
     void rejectsWordCountsBip39DoesNotAllow() {
         assertRejected(ABANDON_ABOUT + " abandon").hasMessage("mnemonic has 13 words; expected 12, 15, 18, 21 or 24");
-        assertRejected("abandon ".repeat(10) + "about").hasMessage("mnemonic has 11 words; expected 12, 15, 18, 21 or 24");
+        assertRejected("abandon ".repeat(10) + "about")
+                .hasMessage("mnemonic has 11 words; expected 12, 15, 18, 21 or 24");
         assertRejected("zoo").hasMessage("mnemonic has 1 word; expected 12, 15, 18, 21 or 24");
         assertRejected(" \n\t ").hasMessage("mnemonic has 0 words; expected 12, 15, 18, 21 or 24");
     }
