@@ -2,6 +2,7 @@ package dev.keyhaven.crypto.address;
 
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.KeyCurve;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 
@@ -20,7 +21,7 @@ final class EthereumEncoder implements AddressEncoder {
      * more.
      */
     static String checksum(String lowercaseHex) {
-        byte[] hash = Digests.keccak256(lowercaseHex.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        byte[] hash = Digests.keccak256(lowercaseHex.getBytes(StandardCharsets.US_ASCII));
         char[] out = lowercaseHex.toCharArray();
         for (int i = 0; i < out.length; i++) {
             int nibble = (hash[i / 2] >>> (i % 2 == 0 ? 4 : 0)) & 0xf;
