@@ -195,6 +195,39 @@ public final class KeyhavenClient {
                 Map.of("threshold", threshold, "userIds", userIds), "updateRootQuorumResult");
     }
 
+    public Activity createWallet(String walletName, List<Requests.WalletAccountParams> accounts) {
+        return submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
+                Map.of("walletName", walletName, "accounts", accounts), "createWalletResult");
+    }
+
+    public Activity createWalletAccounts(String walletId, List<Requests.WalletAccountParams> accounts) {
+        return submit("create_wallet_accounts", "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
+                Map.of("walletId", walletId, "accounts", accounts), "createWalletAccountsResult");
+    }
+
+    public Activity createPrivateKeys(List<Requests.PrivateKeyParams> privateKeys) {
+        return submit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
+                Map.of("privateKeys", privateKeys), "createPrivateKeysResultV2");
+    }
+
+    /** {@code sign_raw_payload} (V2); the result holds {@code r}, {@code s} and {@code v}. */
+    public Activity signRawPayload(String signWith, String payload, String encoding, String hashFunction) {
+        return submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", Map.of("signWith", signWith,
+                "payload", payload, "encoding", encoding, "hashFunction", hashFunction), "signRawPayloadResult");
+    }
+
+    public JsonNode getWallet(String walletId) {
+        return query("get_wallet", Map.of("walletId", walletId)).path("wallet");
+    }
+
+    public JsonNode listWallets() {
+        return query("list_wallets", Map.of()).path("wallets");
+    }
+
+    public JsonNode getPrivateKey(String privateKeyId) {
+        return query("get_private_key", Map.of("privateKeyId", privateKeyId)).path("privateKey");
+    }
+
     public JsonNode getUser(String userId) {
         return query("get_user", Map.of("userId", userId)).path("user");
     }

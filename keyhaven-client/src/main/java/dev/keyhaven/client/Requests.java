@@ -53,4 +53,24 @@ public final class Requests {
             return new RootUserParams(userName, null, null, apiKeys, List.of(), List.of());
         }
     }
+
+    /** {@code v1WalletAccountParams}; {@code name} may be null. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record WalletAccountParams(String curve, String pathFormat, String path, String addressFormat,
+            String name) {
+        /** A BIP-32 account without a name. */
+        public static WalletAccountParams of(String curve, String path, String addressFormat) {
+            return new WalletAccountParams(curve, "PATH_FORMAT_BIP32", path, addressFormat, null);
+        }
+
+        /** The Ethereum account at {@code m/44'/60'/0'/0/index}. */
+        public static WalletAccountParams ethereum(int index) {
+            return of("CURVE_SECP256K1", "m/44'/60'/0'/0/" + index, "ADDRESS_FORMAT_ETHEREUM");
+        }
+    }
+
+    /** {@code v1PrivateKeyParams}. */
+    public record PrivateKeyParams(String privateKeyName, String curve, List<String> privateKeyTags,
+            List<String> addressFormats) {
+    }
 }

@@ -55,7 +55,8 @@ class ArchitectureTest {
     void theActivityEngineKnowsNoFeature() {
         noClasses().that().resideInAPackage(ROOT + ".activity..").should().dependOnClassesThat()
                 .resideInAnyPackage(ROOT + ".user..", ROOT + ".organization..", ROOT + ".policy..",
-                        ROOT + ".webauthn..", ROOT + ".auth..")
+                        ROOT + ".webauthn..", ROOT + ".auth..", ROOT + ".wallet..", ROOT + ".privatekey..",
+                        ROOT + ".signing..", ROOT + ".custody..")
                 .check(classes);
     }
 
@@ -64,7 +65,20 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage(ROOT + ".api..").should().dependOnClassesThat()
                 .resideInAnyPackage(ROOT + ".activity..", ROOT + ".auth..", ROOT + ".user..",
                         ROOT + ".organization..", ROOT + ".policy..", ROOT + ".store..", ROOT + ".http..",
-                        ROOT + ".webauthn..", ROOT + ".tx..")
+                        ROOT + ".webauthn..", ROOT + ".tx..", ROOT + ".custody..", ROOT + ".wallet..",
+                        ROOT + ".privatekey..", ROOT + ".signing..")
+                .check(classes);
+    }
+
+    @Test
+    void onlyCustodyHandlesPrivateKeyMaterial() {
+        // Features hold public keys and sealed blobs; opening, deriving and signing happen in custody. The app's
+        // key files (the root user's API key pair, written once at bootstrap) are the one other holder.
+        noClasses().that().resideOutsideOfPackages(ROOT + ".custody..", ROOT + ".app..").should()
+                .dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.SecretBytes")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.hd.Mnemonic")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.hd.HdKeys")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.sign.PayloadSigner")
                 .check(classes);
     }
 

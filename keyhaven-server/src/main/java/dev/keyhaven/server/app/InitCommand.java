@@ -53,7 +53,7 @@ final class InitCommand implements Callable<Integer> {
             return 2;
         }
         KeyhavenConfig config = KeyhavenConfig.defaults(store.preparedDataDirectory())
-                .withDatabaseUrl(store.databaseUrl());
+                .withDatabaseUrl(store.databaseUrl()).withMasterKeyFile(store.masterKeyFile());
         try (Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC())) {
             RootOrganizationSetup.Created created = keyhaven.rootSetup().initialize(organizationName, userName, key);
             Map<String, String> out = new LinkedHashMap<>();

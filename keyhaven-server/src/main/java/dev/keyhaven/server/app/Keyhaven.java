@@ -13,7 +13,32 @@ import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.http.ApiServer;
 import dev.keyhaven.server.http.HttpMetrics;
+import dev.keyhaven.server.custody.Custody;
+import dev.keyhaven.server.custody.KeySealer;
+import dev.keyhaven.server.custody.MasterKey;
+import dev.keyhaven.server.custody.MasterKeyGuard;
 import dev.keyhaven.server.organization.CreateSubOrganizationHandler;
+import dev.keyhaven.server.privatekey.CreatePrivateKeyTagHandler;
+import dev.keyhaven.server.privatekey.CreatePrivateKeysHandler;
+import dev.keyhaven.server.privatekey.DeletePrivateKeyTagsHandler;
+import dev.keyhaven.server.privatekey.DeletePrivateKeysHandler;
+import dev.keyhaven.server.privatekey.PrivateKeyQueries;
+import dev.keyhaven.server.privatekey.PrivateKeyTags;
+import dev.keyhaven.server.privatekey.UpdatePrivateKeyTagHandler;
+import dev.keyhaven.server.signing.SignRawPayloadHandler;
+import dev.keyhaven.server.signing.SignRawPayloadsHandler;
+import dev.keyhaven.server.signing.SigningKeys;
+import dev.keyhaven.server.store.JdbcCustodyRepository;
+import dev.keyhaven.server.store.JdbcPrivateKeyRepository;
+import dev.keyhaven.server.store.JdbcWalletRepository;
+import dev.keyhaven.server.wallet.AccountCreator;
+import dev.keyhaven.server.wallet.CreateWalletAccountsHandler;
+import dev.keyhaven.server.wallet.CreateWalletHandler;
+import dev.keyhaven.server.wallet.DeleteWalletAccountsHandler;
+import dev.keyhaven.server.wallet.DeleteWalletsHandler;
+import dev.keyhaven.server.wallet.UpdateWalletHandler;
+import dev.keyhaven.server.wallet.WalletCreator;
+import dev.keyhaven.server.wallet.WalletQueries;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.organization.RootOrganizationSetup;
 import dev.keyhaven.server.organization.UpdateOrganizationNameHandler;
@@ -100,6 +125,15 @@ public final class Keyhaven implements AutoCloseable {
         AllowedOrigins webAuthnOrigins = AllowedOrigins.of(config.webAuthnOrigins());
         PasskeyRegistrar passkeyRegistrar = new PasskeyRegistrar(webAuthnOrigins);
 
+        MasterKey masterKey = new MasterKeyGuard(transactor, new JdbcCustodyRepository(), random, clock)
+                .open(config.effectiveMasterKeyFile(), config.masterKeyFile().isPresent());
+        Custody custody = new Custody(new KeySealer(masterKey, random), random);
+        var wallets = new JdbcWalletRepository();
+        var privateKeys = new JdbcPrivateKeyRepository();
+        AccountCreator accountCreator = new AccountCreator(wallets);
+        WalletCreator walletCreator = new WalletCreator(wallets, accountCreator, custody);
+        SigningKeys signingKeys = new SigningKeys(wallets, privateKeys);
+
         Credentials credentials = new Credentials(users, config.limits());
         UserCreator userCreator = new UserCreator(users, credentials, config.limits());
         UserUpdater userUpdater = new UserUpdater(users);
@@ -117,12 +151,26 @@ public final class Keyhaven implements AutoCloseable {
                 new CreateUserTagHandler(users, config.limits()),
                 new UpdateUserTagHandler(users),
                 new DeleteUserTagsHandler(users),
-                new CreateSubOrganizationHandler(organizations, userCreator, passkeyRegistrar),
+                new CreateSubOrganizationHandler(organizations, userCreator, passkeyRegistrar, walletCreator),
                 new UpdateRootQuorumHandler(organizations, users),
-                new UpdateOrganizationNameHandler(organizations));
+                new UpdateOrganizationNameHandler(organizations),
+                new CreateWalletHandler(walletCreator),
+                new CreateWalletAccountsHandler(wallets, accountCreator, custody),
+                new UpdateWalletHandler(wallets),
+                new DeleteWalletsHandler(wallets),
+                new DeleteWalletAccountsHandler(wallets),
+                new CreatePrivateKeysHandler(privateKeys, new PrivateKeyTags(users), custody),
+                new DeletePrivateKeysHandler(privateKeys),
+                new CreatePrivateKeyTagHandler(users, privateKeys, config.limits()),
+                new UpdatePrivateKeyTagHandler(users, privateKeys),
+                new DeletePrivateKeyTagsHandler(users, privateKeys),
+                new SignRawPayloadHandler(signingKeys, custody),
+                new SignRawPayloadsHandler(signingKeys, custody));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
+        WalletQueries walletQueries = new WalletQueries(transactor, wallets);
+        PrivateKeyQueries privateKeyQueries = new PrivateKeyQueries(transactor, privateKeys, users);
         ActivityRenderer renderer = new ActivityRenderer(json, config.activityTimestamps());
         HttpMetrics metrics = new HttpMetrics(metricsRegistry);
         ActivityService activities = new ActivityService(transactor, activityRepository, registry,
@@ -134,8 +182,8 @@ public final class Keyhaven implements AutoCloseable {
 
         ApiServer.Services services = new ApiServer.Services(authenticator, callers, activities, renderer, registry,
                 new ActivityQueries(transactor, activityRepository, renderer, json),
-                new OrganizationQueries(transactor, organizations, users), userQueries, json, metrics,
-                metricsRegistry);
+                new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
+                userQueries, walletQueries, privateKeyQueries, json, metrics, metricsRegistry);
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
         return new Keyhaven(config, database, rootSetup, services);

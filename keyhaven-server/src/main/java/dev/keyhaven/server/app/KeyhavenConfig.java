@@ -11,10 +11,13 @@ import java.util.Optional;
  * Everything {@code serve} can be told.
  *
  * @param databaseUrl a JDBC URL; empty means the embedded SQLite store in the data directory
+ * @param masterKeyFile the KEK file named by the operator; empty means {@code master.key} in the data directory,
+ *        generated on first start
  * @param databasePoolSize 0 picks the store's default
  * @param webAuthnOrigins the origins passkey ceremonies may come from, or {@code *} for any
  */
-public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, int databasePoolSize, String host,
+public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, Optional<Path> masterKeyFile,
+        int databasePoolSize, String host,
         int port, int maxBodyBytes, List<String> corsOrigins, List<String> webAuthnOrigins,
         TimestampStyle activityTimestamps, UserLimits limits, Duration shutdownGrace) {
 
@@ -26,8 +29,18 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, i
 
     /** Defaults for a data directory: embedded store, 127.0.0.1:8080. */
     public static KeyhavenConfig defaults(Path dataDirectory) {
-        return new KeyhavenConfig(dataDirectory, Optional.empty(), 0, "127.0.0.1", 8080, DEFAULT_MAX_BODY_BYTES,
+        return new KeyhavenConfig(dataDirectory, Optional.empty(), Optional.empty(), 0, "127.0.0.1", 8080, DEFAULT_MAX_BODY_BYTES,
                 List.of("*"), List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT, Duration.ofSeconds(10));
+    }
+
+    /** The KEK file: the one named, or {@code master.key} in the data directory. */
+    public Path effectiveMasterKeyFile() {
+        return masterKeyFile.orElseGet(() -> dataDirectory.resolve("master.key"));
+    }
+
+    public KeyhavenConfig withMasterKeyFile(Optional<Path> file) {
+        return new KeyhavenConfig(dataDirectory, databaseUrl, file, databasePoolSize, host, port, maxBodyBytes,
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
     }
 
     public String effectiveDatabaseUrl() {
@@ -35,32 +48,32 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, i
     }
 
     public KeyhavenConfig withPort(int newPort) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, newPort, maxBodyBytes,
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, newPort, maxBodyBytes,
                 corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
     }
 
     public KeyhavenConfig withDatabaseUrl(Optional<String> url) {
-        return new KeyhavenConfig(dataDirectory, url, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
+        return new KeyhavenConfig(dataDirectory, url, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
                 webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
     }
 
     public KeyhavenConfig withActivityTimestamps(TimestampStyle style) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
                 webAuthnOrigins, style, limits, shutdownGrace);
     }
 
     public KeyhavenConfig withLimits(UserLimits newLimits) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
                 webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace);
     }
 
     public KeyhavenConfig withMaxBodyBytes(int bytes) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, bytes, corsOrigins,
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, bytes, corsOrigins,
                 webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
     }
 
     public KeyhavenConfig withWebAuthnOrigins(List<String> origins) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
                 origins, activityTimestamps, limits, shutdownGrace);
     }
 }

@@ -85,7 +85,7 @@ final class ServeCommand implements Callable<Integer> {
         Path directory = store.preparedDataDirectory();
         UserLimits defaults = UserLimits.DEFAULT;
         KeyhavenConfig config = new KeyhavenConfig(directory,
-                store.databaseUrl(), databasePoolSize, bind, port,
+                store.databaseUrl(), store.masterKeyFile(), databasePoolSize, bind, port,
                 maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, new UserLimits(maxUsersPerOrganization,
                         defaults.longLivedApiKeysPerUser(), defaults.expiringApiKeysPerUser(),
                         defaults.authenticatorsPerUser(), defaults.tagsPerOrganization(),

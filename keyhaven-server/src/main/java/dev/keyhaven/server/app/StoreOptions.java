@@ -16,9 +16,21 @@ final class StoreOptions {
                     + "SQLite in the data directory (env: KEYHAVEN_DB_URL).")
     String databaseUrl;
 
+    @Option(names = "--master-key-file", defaultValue = "${env:KEYHAVEN_MASTER_KEY_FILE}",
+            description = "File holding the key-encryption key that seals every mnemonic and private key (32 bytes, "
+                    + "hex). Default: master.key in the data directory, generated on first start; a named file is "
+                    + "never generated. A key that does not match the database refuses to start "
+                    + "(env: KEYHAVEN_MASTER_KEY_FILE).")
+    Path masterKeyFile;
+
     /** The data directory, created (owner-only) when missing. */
     Path preparedDataDirectory() {
         return DataDirectory.prepare(dataDirectory);
+    }
+
+    /** The KEK file the operator named; empty means the default in the data directory. */
+    Optional<Path> masterKeyFile() {
+        return Optional.ofNullable(masterKeyFile);
     }
 
     /** The database URL; empty means the embedded store. */

@@ -9,7 +9,9 @@ import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.user.UserQueries;
+import dev.keyhaven.server.wallet.WalletQueries;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webserver.WebServer;
@@ -52,7 +54,8 @@ public final class ApiServer implements AutoCloseable {
     /** The services the listener dispatches to. */
     public record Services(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
             ActivityRenderer renderer, ActivityRegistry registry, ActivityQueries activityQueries,
-            OrganizationQueries organizationQueries, UserQueries userQueries, ObjectMapper json, HttpMetrics metrics,
+            OrganizationQueries organizationQueries, UserQueries userQueries, WalletQueries walletQueries,
+            PrivateKeyQueries privateKeyQueries, ObjectMapper json, HttpMetrics metrics,
             PrometheusMeterRegistry metricsRegistry) {
     }
 
@@ -62,8 +65,7 @@ public final class ApiServer implements AutoCloseable {
         AtomicBoolean ready = new AtomicBoolean(false);
         ApiEndpoint endpoint = new ApiEndpoint(services.authenticator(), services.callers(), services.activities(),
                 services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes(), ready::get);
-        List<Operation> operations = Routes.operations(services.organizationQueries(), services.userQueries(),
-                services.activityQueries(), services.registry());
+        List<Operation> operations = Routes.operations(services);
         Set<String> knownPaths = operations.stream().map(Operation::path).collect(Collectors.toSet());
         ErrorBodies errors = new ErrorBodies(services.json());
 

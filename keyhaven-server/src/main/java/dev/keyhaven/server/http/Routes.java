@@ -1,9 +1,10 @@
 package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.activity.ActivityQueries;
-import dev.keyhaven.server.activity.ActivityRegistry;
 import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.user.UserQueries;
+import dev.keyhaven.server.wallet.WalletQueries;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,8 +16,12 @@ final class Routes {
     private Routes() {
     }
 
-    static List<Operation> operations(OrganizationQueries organizations, UserQueries users,
-            ActivityQueries activities, ActivityRegistry registry) {
+    static List<Operation> operations(ApiServer.Services services) {
+        OrganizationQueries organizations = services.organizationQueries();
+        UserQueries users = services.userQueries();
+        WalletQueries wallets = services.walletQueries();
+        PrivateKeyQueries privateKeys = services.privateKeyQueries();
+        ActivityQueries activities = services.activityQueries();
         List<Operation> operations = new ArrayList<>(List.of(
                 Operation.queryWithSubOrganizationLookup("whoami", organizations::whoami),
                 Operation.query("get_organization", organizations::getOrganization),
@@ -27,9 +32,16 @@ final class Routes {
                 Operation.query("get_authenticators", users::getAuthenticators),
                 Operation.query("get_authenticator", users::getAuthenticator),
                 Operation.query("list_user_tags", users::listUserTags),
+                Operation.query("list_wallets", wallets::listWallets),
+                Operation.query("get_wallet", wallets::getWallet),
+                Operation.query("get_wallet_account", wallets::getWalletAccount),
+                Operation.query("list_wallet_accounts", wallets::listWalletAccounts),
+                Operation.query("list_private_keys", privateKeys::listPrivateKeys),
+                Operation.query("get_private_key", privateKeys::getPrivateKey),
+                Operation.query("list_private_key_tags", privateKeys::listPrivateKeyTags),
                 Operation.query("get_activity", activities::getActivity),
                 Operation.query("list_activities", activities::listActivities)));
-        registry.operations().forEach(name -> operations.add(Operation.submit(name)));
+        services.registry().operations().forEach(name -> operations.add(Operation.submit(name)));
         return List.copyOf(operations);
     }
 }

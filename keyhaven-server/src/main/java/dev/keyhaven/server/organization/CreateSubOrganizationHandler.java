@@ -13,6 +13,8 @@ import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.user.AttestationVerifier;
 import dev.keyhaven.server.user.NewUser;
 import dev.keyhaven.server.user.UserCreator;
+import dev.keyhaven.server.wallet.NewWallet;
+import dev.keyhaven.server.wallet.WalletCreator;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,15 +35,18 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     private final UserCreator users;
     private final AttestationVerifier attestations;
 
+    private final WalletCreator wallets;
+
     public CreateSubOrganizationHandler(OrganizationRepository organizations, UserCreator users,
-            AttestationVerifier attestations) {
+            AttestationVerifier attestations, WalletCreator wallets) {
         this.organizations = organizations;
+        this.wallets = wallets;
         this.users = users;
         this.attestations = attestations;
     }
 
     /** The validated parameters. */
-    public record Intent(String name, List<NewUser> rootUsers, int rootQuorumThreshold) {
+    public record Intent(String name, List<NewUser> rootUsers, int rootQuorumThreshold, Optional<NewWallet> wallet) {
     }
 
     @Override
@@ -65,7 +70,8 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
             throw ApiException.badField(p.pathOf("rootQuorumThreshold"), "is invalid: quorum threshold ("
                     + threshold + ") exceeds the number of root users (" + rootUsers.size() + ")");
         }
-        for (String unsupported : List.of("wallet", "verificationToken", "clientSignature")) {
+        Optional<NewWallet> wallet = p.optionalObject("wallet").map(NewWallet::read);
+        for (String unsupported : List.of("verificationToken", "clientSignature")) {
             if (p.has(unsupported)) {
                 throw new ApiException(ErrorCode.UNIMPLEMENTED, p.pathOf(unsupported) + " is not supported by this "
                         + "server yet", p.pathOf(unsupported));
@@ -75,7 +81,7 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
                 "disableOtpEmailAuth")) {
             p.optionalBoolean(flag, false);
         }
-        return new Intent(name, rootUsers, threshold);
+        return new Intent(name, rootUsers, threshold, wallet);
     }
 
     @Override
@@ -90,10 +96,12 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
         List<String> rootUserIds = users.create(context.tx(), id, intent.rootUsers(), context.now(), context.ids());
         organizations.setRootQuorum(context.tx(), id, new RootQuorum(intent.rootQuorumThreshold(), rootUserIds),
                 context.now());
-        return new Result(id, rootUserIds);
+        Optional<WalletCreator.Created> wallet = intent.wallet()
+                .map(w -> wallets.create(context.tx(), id, w, context.now(), context.ids()));
+        return new Result(id, wallet, rootUserIds);
     }
 
-    /** {@code createSubOrganizationResultV8} (and V7): no {@code wallet}, as none is created. */
-    public record Result(String subOrganizationId, List<String> rootUserIds) {
+    /** {@code createSubOrganizationResultV8} (and V7); {@code wallet} when one was asked for. */
+    public record Result(String subOrganizationId, Optional<WalletCreator.Created> wallet, List<String> rootUserIds) {
     }
 }

@@ -4,7 +4,9 @@ import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.user.TagType;
+import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.user.UserRepository;
+import dev.keyhaven.server.wallet.WalletQueries;
 import dev.keyhaven.server.user.WireViews;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +19,13 @@ public final class OrganizationQueries {
     private final OrganizationRepository organizations;
     private final UserRepository users;
 
-    public OrganizationQueries(Transactor transactor, OrganizationRepository organizations, UserRepository users) {
+    private final WalletQueries wallets;
+    private final PrivateKeyQueries privateKeys;
+
+    public OrganizationQueries(Transactor transactor, OrganizationRepository organizations, UserRepository users,
+            WalletQueries wallets, PrivateKeyQueries privateKeys) {
+        this.wallets = wallets;
+        this.privateKeys = privateKeys;
         this.transactor = transactor;
         this.organizations = organizations;
         this.users = users;
@@ -36,8 +44,8 @@ public final class OrganizationQueries {
     }
 
     /**
-     * {@code get_organization {organizationId}} → {@code {organizationData}}: the organization with its users, tags
-     * and root quorum. Policies, private keys, wallets, invitations, features and smart-contract interfaces are
+     * {@code get_organization {organizationId}} → {@code {organizationData}}: the organization with its users, tags,
+     * root quorum, private keys and wallets. Policies, invitations, features and smart-contract interfaces are
      * empty lists until Keyhaven manages them.
      */
     public Map<String, Object> getOrganization(Caller caller, Params body) {
@@ -50,12 +58,12 @@ public final class OrganizationQueries {
             data.put("users", WireViews.users(users.list(tx, id), users.apiKeys(tx, id, Optional.empty()),
                     users.authenticators(tx, id, Optional.empty()), users.userTagIds(tx, id)));
             data.put("policies", List.of());
-            data.put("privateKeys", List.of());
+            data.put("privateKeys", privateKeys.privateKeys(tx, id));
             data.put("invitations", List.of());
             data.put("tags", users.tags(tx, id, Optional.<TagType>empty()).stream().map(WireViews::tag).toList());
             data.put("rootQuorum", org.rootQuorum());
             data.put("features", List.of());
-            data.put("wallets", List.of());
+            data.put("wallets", wallets.wallets(tx, id));
             data.put("smartContractInterfaceReferences", List.of());
             return data;
         }));

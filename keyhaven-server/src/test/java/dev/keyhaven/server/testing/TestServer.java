@@ -93,6 +93,11 @@ public final class TestServer implements AutoCloseable {
         return ApiKeyStamper.generate(curve, RANDOM);
     }
 
+    /** The JDBC URL of this server's database, for tests that inspect or tamper with stored rows. */
+    public String databaseUrl() {
+        return databaseUrl;
+    }
+
     public StoreKind store() {
         return store;
     }

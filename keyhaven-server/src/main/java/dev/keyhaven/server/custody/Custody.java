@@ -1,0 +1,66 @@
+package dev.keyhaven.server.custody;
+
+import dev.keyhaven.crypto.KeyCurve;
+import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.hd.Mnemonic;
+import dev.keyhaven.crypto.sign.PayloadSigner;
+import dev.keyhaven.crypto.sign.Signature;
+import java.security.SecureRandom;
+
+/**
+ * The one door to key material: creates wallets and private keys, hands back only public keys and sealed blobs, and
+ * signs with a {@link KeyHandle}, opening the sealed key for the duration of one signature.
+ */
+public final class Custody {
+    /** The BIP-39 mnemonic lengths a new wallet may have. */
+    public static final java.util.Set<Integer> MNEMONIC_WORD_COUNTS = Mnemonic.WORD_COUNTS;
+
+    private final KeySealer sealer;
+    private final SecureRandom random;
+
+    public Custody(KeySealer sealer, SecureRandom random) {
+        this.sealer = sealer;
+        this.random = random;
+    }
+
+    /** A new wallet with a fresh mnemonic of {@code wordCount} words; the caller closes it. */
+    public WalletSeed createWallet(String organizationId, String walletId, int wordCount) {
+        try (Mnemonic mnemonic = Mnemonic.generate(wordCount, random)) {
+            return new WalletSeed(sealer, organizationId, walletId, mnemonic);
+        }
+    }
+
+    /** Opens a stored wallet to derive more accounts; the caller closes it. */
+    public WalletSeed openWallet(String organizationId, String walletId, SealedSecret sealedMnemonic) {
+        try (SecretBytes phrase = sealer.open(SealPurpose.WALLET_MNEMONIC, organizationId, walletId, sealedMnemonic);
+                Mnemonic mnemonic = Mnemonic.parse(phrase)) {
+            return new WalletSeed(sealer, organizationId, walletId, mnemonic);
+        }
+    }
+
+    /** A fresh random private key on {@code curve}, sealed for {@code privateKeyId}. */
+    public DerivedKey createPrivateKey(String organizationId, String privateKeyId, KeyCurve curve) {
+        try (SecretBytes key = curve.generatePrivateKey(random)) {
+            return new DerivedKey(curve.publicKey(key),
+                    sealer.seal(SealPurpose.PRIVATE_KEY, organizationId, privateKeyId, key));
+        }
+    }
+
+    /** ECDSA over a 32-byte digest with the recovery id (secp256k1, P-256). */
+    public Signature signDigest(KeyHandle handle, byte[] digest) {
+        try (SecretBytes key = open(handle)) {
+            return PayloadSigner.signDigest(handle.curve(), key, digest);
+        }
+    }
+
+    /** Pure Ed25519 over the message. */
+    public Signature signEd25519(KeyHandle handle, byte[] message) {
+        try (SecretBytes key = open(handle)) {
+            return PayloadSigner.signEd25519(key, message);
+        }
+    }
+
+    private SecretBytes open(KeyHandle handle) {
+        return sealer.open(handle.purpose(), handle.organizationId(), handle.resourceId(), handle.sealed());
+    }
+}

@@ -1,0 +1,22 @@
+package dev.keyhaven.server.custody;
+
+/**
+ * What a sealed secret is. The purpose is part of the additional authenticated data, so a wallet's mnemonic cannot
+ * be opened as if it were an account key, even by code that mixes up the rows.
+ */
+public enum SealPurpose {
+    MASTER_KEY_CHECK("master-key-check"),
+    WALLET_MNEMONIC("wallet-mnemonic"),
+    WALLET_ACCOUNT_KEY("wallet-account-key"),
+    PRIVATE_KEY("private-key");
+
+    private final String label;
+
+    SealPurpose(String label) {
+        this.label = label;
+    }
+
+    String label() {
+        return label;
+    }
+}

@@ -1,0 +1,49 @@
+package dev.keyhaven.server.signing;
+
+import dev.keyhaven.crypto.address.Addresses;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.custody.KeyHandle;
+import dev.keyhaven.server.custody.SealPurpose;
+import dev.keyhaven.server.privatekey.PrivateKey;
+import dev.keyhaven.server.privatekey.PrivateKeyRepository;
+import dev.keyhaven.server.tx.Tx;
+import dev.keyhaven.server.wallet.WalletAccount;
+import dev.keyhaven.server.wallet.WalletRepository;
+import java.util.Optional;
+
+/**
+ * Resolves {@code signWith} to a key: a wallet account's address first, then a private key's address, then a
+ * private key's id. Addresses compare by their lookup key, so an Ethereum address matches in any letter case.
+ */
+public final class SigningKeys {
+    private final WalletRepository wallets;
+    private final PrivateKeyRepository privateKeys;
+
+    public SigningKeys(WalletRepository wallets, PrivateKeyRepository privateKeys) {
+        this.wallets = wallets;
+        this.privateKeys = privateKeys;
+    }
+
+    /** The key found, with the account or private key it belongs to (policies read those). */
+    public record Resolved(KeyHandle handle, Optional<WalletAccount> account, Optional<PrivateKey> privateKey) {
+    }
+
+    public Resolved resolve(Tx tx, String organizationId, String signWith) {
+        String addressKey = Addresses.lookupKey(signWith);
+        Optional<WalletAccount> account = wallets.findAccountByAddress(tx, organizationId, addressKey);
+        if (account.isPresent()) {
+            WalletAccount a = account.get();
+            return new Resolved(new KeyHandle(a.curve(), SealPurpose.WALLET_ACCOUNT_KEY, organizationId, a.id(),
+                    wallets.sealedAccountKey(tx, organizationId, a.id())), account, Optional.empty());
+        }
+        Optional<PrivateKey> key = privateKeys.findByAddress(tx, organizationId, addressKey)
+                .or(() -> privateKeys.find(tx, organizationId, signWith));
+        if (key.isPresent()) {
+            PrivateKey k = key.get();
+            return new Resolved(new KeyHandle(k.curve(), SealPurpose.PRIVATE_KEY, organizationId, k.id(),
+                    privateKeys.sealedKey(tx, organizationId, k.id())), Optional.empty(), key);
+        }
+        throw ApiException.notFound("no wallet account or private key of this organization matches signWith '"
+                + (signWith.length() <= 128 ? signWith : signWith.substring(0, 128) + "…") + "'");
+    }
+}

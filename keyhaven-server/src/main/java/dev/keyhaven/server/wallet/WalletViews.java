@@ -1,0 +1,34 @@
+package dev.keyhaven.server.wallet;
+
+import dev.keyhaven.server.api.KeyVocabulary;
+import dev.keyhaven.server.api.WireTime;
+import java.util.Optional;
+
+/** The wire forms {@code v1Wallet} and {@code v1WalletAccount}, with every required member present. */
+public final class WalletViews {
+    private WalletViews() {
+    }
+
+    /** {@code v1Wallet}. */
+    public record WireWallet(String walletId, String walletName, WireTime createdAt, WireTime updatedAt,
+            boolean exported, boolean imported) {
+    }
+
+    /** {@code v1WalletAccount}; {@code walletDetails} only when asked for. */
+    public record WireWalletAccount(String walletAccountId, String organizationId, String walletId, String curve,
+            String pathFormat, String path, String addressFormat, String address, WireTime createdAt,
+            WireTime updatedAt, String publicKey, Optional<WireWallet> walletDetails, Optional<String> name) {
+    }
+
+    public static WireWallet wallet(Wallet w) {
+        return new WireWallet(w.id(), w.name(), WireTime.of(w.createdAt()), WireTime.of(w.updatedAt()), w.exported(),
+                w.imported());
+    }
+
+    public static WireWalletAccount account(WalletAccount a, Optional<Wallet> details) {
+        return new WireWalletAccount(a.id(), a.organizationId(), a.walletId(), KeyVocabulary.wireName(a.curve()),
+                AccountParams.PATH_FORMAT_BIP32, a.path(), KeyVocabulary.wireName(a.addressFormat()), a.address(),
+                WireTime.of(a.createdAt()), WireTime.of(a.updatedAt()), a.publicKey(), details.map(WalletViews::wallet),
+                a.name());
+    }
+}

@@ -1,0 +1,129 @@
+package dev.keyhaven.server.custody;
+
+import static dev.keyhaven.server.testing.ApiErrors.apiError;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.client.Requests.PrivateKeyParams;
+import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.server.app.Keyhaven;
+import dev.keyhaven.server.app.KeyhavenConfig;
+import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.testing.TestServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Custody at rest: the KEK is generated once into the data directory (0600), a different or missing KEK refuses
+ * to start, stored keys are sealed, and a sealed key moved to another row does not open.
+ */
+class CustodyIT {
+
+    private static KeyhavenConfig config(Path directory, String url) {
+        return KeyhavenConfig.defaults(directory).withPort(0).withDatabaseUrl(Optional.of(url));
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void theFirstStartGeneratesAKekAndLaterStartsNeedTheSameOne(StoreKind store, @TempDir Path directory)
+            throws Exception {
+        String url = store.freshDatabase(directory);
+        try {
+            Keyhaven.open(config(directory, url), Clock.systemUTC()).close();
+            Path kek = directory.resolve("master.key");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kek))).isEqualTo("rw-------");
+            String first = Files.readString(kek);
+            Keyhaven.open(config(directory, url), Clock.systemUTC()).close();
+            assertThat(Files.readString(kek)).isEqualTo(first);
+
+            Path other = directory.resolve("other.key");
+            Files.writeString(other, "11".repeat(32) + "\n");
+            assertThatThrownBy(() -> Keyhaven.open(config(directory, url).withMasterKeyFile(Optional.of(other)),
+                    Clock.systemUTC())).isInstanceOf(CustodyException.class)
+                    .hasMessageContaining("not the one this database's keys were sealed with");
+
+            Files.move(kek, directory.resolve("moved.key"));
+            assertThatThrownBy(() -> Keyhaven.open(config(directory, url), Clock.systemUTC()))
+                    .isInstanceOf(CustodyException.class).hasMessageContaining("refusing to create a new one");
+            assertThat(kek).doesNotExist();
+
+            assertThatThrownBy(() -> Keyhaven.open(config(directory, url).withMasterKeyFile(
+                    Optional.of(directory.resolve("absent.key"))), Clock.systemUTC()))
+                    .isInstanceOf(CustodyException.class).hasMessageContaining("does not exist");
+
+            Files.writeString(other, "not hex");
+            assertThatThrownBy(() -> Keyhaven.open(config(directory, url).withMasterKeyFile(Optional.of(other)),
+                    Clock.systemUTC())).isInstanceOf(CustodyException.class).hasMessageContaining("hex digits");
+
+            Keyhaven.open(config(directory, url).withMasterKeyFile(Optional.of(directory.resolve("moved.key"))),
+                    Clock.systemUTC()).close();
+        } finally {
+            store.drop(url);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void keysAreStoredSealedAndOpenOnlyInTheirOwnRow(StoreKind store) throws Exception {
+        try (TestServer server = TestServer.start(store)) {
+            KeyhavenClient root = server.rootClient();
+            var created = root.createPrivateKeys(List.of(
+                    new PrivateKeyParams("first", "CURVE_SECP256K1", List.of(), List.of()),
+                    new PrivateKeyParams("second", "CURVE_SECP256K1", List.of(), List.of()))).result()
+                    .path("privateKeys");
+            String first = created.get(0).path("privateKeyId").asString();
+            String second = created.get(1).path("privateKeyId").asString();
+            root.createWallet("sealed", List.of(WalletAccountParams.ethereum(0)));
+            String digest = "42".repeat(32);
+            assertThat(root.signRawPayload(first, digest, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP")
+                    .isCompleted()).isTrue();
+
+            String secondSealed;
+            try (Connection db = DriverManager.getConnection(server.databaseUrl())) {
+                List<String> sealed = column(db, "SELECT key_sealed FROM private_keys");
+                sealed.addAll(column(db, "SELECT key_sealed FROM wallet_accounts"));
+                sealed.addAll(column(db, "SELECT mnemonic_sealed FROM wallets"));
+                // 1 version byte + 12 nonce + 32 key + 16 tag, base64: nothing stored is a bare 32-byte key.
+                assertThat(sealed).hasSizeGreaterThanOrEqualTo(4).allSatisfy(s -> assertThat(
+                        java.util.Base64.getDecoder().decode(s).length).isGreaterThan(32 + 16));
+                secondSealed = column(db, "SELECT key_sealed FROM private_keys WHERE id = '" + second + "'")
+                        .getFirst();
+                try (PreparedStatement move = db.prepareStatement("UPDATE private_keys SET key_sealed = ? "
+                        + "WHERE id = ?")) {
+                    move.setString(1, secondSealed);
+                    move.setString(2, first);
+                    move.executeUpdate();
+                }
+            }
+            var moved = apiError(() -> root.signRawPayload(first, digest, "PAYLOAD_ENCODING_HEXADECIMAL",
+                    "HASH_FUNCTION_NO_OP"));
+            assertThat(moved.httpStatus()).isEqualTo(500);
+            assertThat(moved.getMessage()).doesNotContain(secondSealed).doesNotContain(first);
+            assertThat(root.signRawPayload(second, digest, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP")
+                    .isCompleted()).isTrue();
+        }
+    }
+
+    private static List<String> column(Connection db, String sql) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement statement = db.prepareStatement(sql); ResultSet rs = statement.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+}

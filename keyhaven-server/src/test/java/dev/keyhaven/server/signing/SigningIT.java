@@ -1,0 +1,253 @@
+package dev.keyhaven.server.signing;
+
+import static dev.keyhaven.server.testing.ApiErrors.apiError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.keyhaven.client.Activity;
+import dev.keyhaven.client.KeyhavenApiException;
+import dev.keyhaven.client.Requests.PrivateKeyParams;
+import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.crypto.Digests;
+import dev.keyhaven.crypto.EcCurve;
+import dev.keyhaven.server.testing.OnBothStores;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.bouncycastle.crypto.params.ECPublicKeyParameters;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.bouncycastle.crypto.signers.ECDSASigner;
+import org.bouncycastle.crypto.signers.Ed25519Signer;
+import org.bouncycastle.math.ec.ECAlgorithms;
+import org.bouncycastle.math.ec.ECPoint;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * sign_raw_payload (V2) and sign_raw_payloads on every curve and encoding, checked by verifying each signature
+ * with BouncyCastle directly against the account's public key (and, for secp256k1, by recovering the signer from
+ * {@code v}); plus the encoding/hash rules and the errors.
+ */
+class SigningIT extends OnBothStores {
+    private static final HexFormat HEX = HexFormat.of();
+    private static final String HEXADECIMAL = "PAYLOAD_ENCODING_HEXADECIMAL";
+    private static final String TEXT = "PAYLOAD_ENCODING_TEXT_UTF8";
+    /** The typed-data example of EIP-712 itself, whose digest the EIP gives. */
+    static final String MAIL = """
+            {"types":{"EIP712Domain":[{"name":"name","type":"string"},{"name":"version","type":"string"},\
+            {"name":"chainId","type":"uint256"},{"name":"verifyingContract","type":"address"}],\
+            "Person":[{"name":"name","type":"string"},{"name":"wallet","type":"address"}],\
+            "Mail":[{"name":"from","type":"Person"},{"name":"to","type":"Person"},{"name":"contents","type":"string"}]},\
+            "primaryType":"Mail","domain":{"name":"Ether Mail","version":"1","chainId":1,\
+            "verifyingContract":"0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC"},\
+            "message":{"from":{"name":"Cow","wallet":"0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"},\
+            "to":{"name":"Bob","wallet":"0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"},"contents":"Hello, Bob!"}}""";
+    private static final String MAIL_DIGEST = "be609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2";
+
+    private String ethAddress;
+    private String ethPublicKey;
+    private String solAddress;
+    private String solPublicKey;
+    private String p256Address;
+
+    @BeforeParameterizedClassInvocation
+    void createKeys() {
+        Activity wallet = root.createWallet("signing", List.of(WalletAccountParams.ethereum(0),
+                WalletAccountParams.of("CURVE_ED25519", "m/44'/501'/0'/0'", "ADDRESS_FORMAT_SOLANA"),
+                WalletAccountParams.of("CURVE_P256", "m/0'/0", "ADDRESS_FORMAT_COMPRESSED")));
+        JsonNode accounts = root.query("list_wallet_accounts", Map.of("walletId",
+                wallet.result().path("walletId").asString())).path("accounts");
+        ethAddress = accounts.get(0).path("address").asString();
+        ethPublicKey = accounts.get(0).path("publicKey").asString();
+        solAddress = accounts.get(1).path("address").asString();
+        solPublicKey = accounts.get(1).path("publicKey").asString();
+        p256Address = accounts.get(2).path("address").asString();
+    }
+
+    private JsonNode sign(String signWith, String payload, String encoding, String hash) {
+        Activity activity = root.signRawPayload(signWith, payload, encoding, hash);
+        assertThat(activity.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(activity.type()).isEqualTo("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2");
+        return activity.result();
+    }
+
+    @Test
+    void secp256k1SignaturesVerifyAndRecoverTheAccount() {
+        byte[] message = "hello keyhaven".getBytes(StandardCharsets.UTF_8);
+        for (String hash : List.of("HASH_FUNCTION_KECCAK256", "HASH_FUNCTION_SHA256")) {
+            JsonNode sig = sign(ethAddress, HEX.formatHex(message), HEXADECIMAL, hash);
+            byte[] digest = hash.endsWith("KECCAK256") ? Digests.keccak256(message) : Digests.sha256(message);
+            assertSignedBy(EcCurve.SECP256K1, ethPublicKey, digest, sig);
+            assertThat(sig.path("r").asString()).matches("[0-9a-f]{64}");
+            assertThat(sig.path("v").asString()).isIn("00", "01");
+            assertThat(new BigInteger(sig.path("s").asString(), 16))
+                    .isLessThanOrEqualTo(EcCurve.SECP256K1.order().shiftRight(1));
+            assertThat(ethereumAddressOf(recover(EcCurve.SECP256K1, digest, sig)))
+                    .isEqualTo(ethAddress.toLowerCase(Locale.ROOT));
+        }
+        byte[] digest = Digests.keccak256(message);
+        JsonNode prehashed = sign(ethAddress, "0x" + HEX.formatHex(digest), HEXADECIMAL, "HASH_FUNCTION_NO_OP");
+        assertSignedBy(EcCurve.SECP256K1, ethPublicKey, digest, prehashed);
+        JsonNode text = sign(ethAddress, "hello keyhaven", TEXT, "HASH_FUNCTION_KECCAK256");
+        assertThat(text).isEqualTo(sign(ethAddress, HEX.formatHex(message), HEXADECIMAL, "HASH_FUNCTION_KECCAK256"));
+    }
+
+    @Test
+    void theAddressMatchesInAnyLetterCase() {
+        JsonNode upper = sign(ethAddress.toUpperCase(Locale.ROOT).replace("0X", "0x"), "11".repeat(32), HEXADECIMAL,
+                "HASH_FUNCTION_NO_OP");
+        assertSignedBy(EcCurve.SECP256K1, ethPublicKey, HEX.parseHex("11".repeat(32)), upper);
+    }
+
+    @Test
+    void ed25519SignsTheMessageItself() {
+        byte[] message = "solana transaction bytes".getBytes(StandardCharsets.UTF_8);
+        JsonNode sig = sign(solAddress, HEX.formatHex(message), HEXADECIMAL, "HASH_FUNCTION_NOT_APPLICABLE");
+        assertThat(sig.path("v").asString()).isEqualTo("00");
+        Ed25519Signer verifier = new Ed25519Signer();
+        verifier.init(false, new Ed25519PublicKeyParameters(HEX.parseHex(solPublicKey)));
+        verifier.update(message, 0, message.length);
+        assertThat(verifier.verifySignature(HEX.parseHex(sig.path("r").asString() + sig.path("s").asString())))
+                .isTrue();
+    }
+
+    @Test
+    void p256SignsDigests() {
+        byte[] message = "p256 payload".getBytes(StandardCharsets.UTF_8);
+        JsonNode sig = sign(p256Address, HEX.formatHex(message), HEXADECIMAL, "HASH_FUNCTION_SHA256");
+        assertSignedBy(EcCurve.P256, p256Address, Digests.sha256(message), sig);
+        assertThat(HEX.formatHex(recover(EcCurve.P256, Digests.sha256(message), sig).getEncoded(true)))
+                .isEqualTo(p256Address);
+    }
+
+    @Test
+    void eip712TypedDataIsHashedAsTheStandardSays() {
+        for (String hash : List.of("HASH_FUNCTION_NO_OP", "HASH_FUNCTION_KECCAK256")) {
+            JsonNode sig = sign(ethAddress, MAIL, "PAYLOAD_ENCODING_EIP712", hash);
+            assertSignedBy(EcCurve.SECP256K1, ethPublicKey, HEX.parseHex(MAIL_DIGEST), sig);
+        }
+        assertThat(apiError(() -> root.signRawPayload(ethAddress, "{\"types\":{}}", "PAYLOAD_ENCODING_EIP712",
+                "HASH_FUNCTION_NO_OP")).getMessage()).contains("parameters.payload");
+        assertThat(apiError(() -> root.signRawPayload(ethAddress, MAIL, "PAYLOAD_ENCODING_EIP712",
+                "HASH_FUNCTION_SHA256")).getMessage()).contains("keccak");
+        assertThat(apiError(() -> root.signRawPayload(solAddress, MAIL, "PAYLOAD_ENCODING_EIP712",
+                "HASH_FUNCTION_NOT_APPLICABLE")).getMessage()).contains("CURVE_SECP256K1");
+    }
+
+    @Test
+    void eip7702AuthorizationsAreSignedOverTheirDigest() {
+        String contract = "0x" + "12".repeat(20);
+        JsonNode sig = sign(ethAddress, "{\"address\":\"" + contract + "\",\"chainId\":1,\"nonce\":7}",
+                "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION", "HASH_FUNCTION_NO_OP");
+        // keccak256(0x05 || rlp([1, address, 7])): a 22-byte-list header 0xd7, then 0x01, 0x94 + address, 0x07.
+        byte[] rlp = HEX.parseHex("05d70194" + "12".repeat(20) + "07");
+        assertSignedBy(EcCurve.SECP256K1, ethPublicKey, Digests.keccak256(rlp), sig);
+    }
+
+    @Test
+    void severalPayloadsAreSignedInOneActivity() {
+        List<String> payloads = List.of("aa".repeat(32), "bb".repeat(32), "cc".repeat(32));
+        Activity activity = root.submit("sign_raw_payloads", "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS", Map.of("signWith",
+                ethAddress, "payloads", payloads, "encoding", HEXADECIMAL, "hashFunction", "HASH_FUNCTION_NO_OP"),
+                "signRawPayloadsResult");
+        JsonNode signatures = activity.result().path("signatures");
+        assertThat(signatures.size()).isEqualTo(3);
+        for (int i = 0; i < 3; i++) {
+            assertSignedBy(EcCurve.SECP256K1, ethPublicKey, HEX.parseHex(payloads.get(i)), signatures.get(i));
+        }
+        assertThat(apiError(() -> root.submit("sign_raw_payloads", "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
+                Map.of("signWith", ethAddress, "payloads", List.of("aa".repeat(32), "abc"), "encoding", HEXADECIMAL,
+                        "hashFunction", "HASH_FUNCTION_NO_OP"), "signRawPayloadsResult")).getMessage())
+                .contains("parameters.payloads[1]");
+        assertThat(apiError(() -> root.submit("sign_raw_payloads", "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
+                Map.of("signWith", ethAddress, "payloads", List.of(), "encoding", HEXADECIMAL,
+                        "hashFunction", "HASH_FUNCTION_NO_OP"), "signRawPayloadsResult")).getMessage())
+                .contains("parameters.payloads");
+    }
+
+    @Test
+    void privateKeysSignByIdAndByAddress() {
+        JsonNode created = root.createPrivateKeys(List.of(new PrivateKeyParams("signer", "CURVE_SECP256K1",
+                List.of(), List.of("ADDRESS_FORMAT_ETHEREUM")))).result().path("privateKeys").get(0);
+        String id = created.path("privateKeyId").asString();
+        String address = created.path("addresses").get(0).path("address").asString();
+        String publicKey = root.getPrivateKey(id).path("publicKey").asString();
+        byte[] digest = Digests.keccak256("by id".getBytes(StandardCharsets.UTF_8));
+        assertSignedBy(EcCurve.SECP256K1, publicKey, digest, sign(id, HEX.formatHex(digest), HEXADECIMAL,
+                "HASH_FUNCTION_NO_OP"));
+        assertSignedBy(EcCurve.SECP256K1, publicKey, digest, sign(address, HEX.formatHex(digest), HEXADECIMAL,
+                "HASH_FUNCTION_NO_OP"));
+    }
+
+    @Test
+    void encodingsAndHashFunctionsThatDoNotSuitTheCurveFailNamingTheProblem() {
+        KeyhavenApiException edHash = apiError(() -> root.signRawPayload(solAddress, "abcd", HEXADECIMAL,
+                "HASH_FUNCTION_SHA256"));
+        assertThat(edHash.httpStatus()).isEqualTo(400);
+        assertThat(edHash.getMessage()).contains("HASH_FUNCTION_NOT_APPLICABLE").contains("CURVE_ED25519");
+        assertThat(apiError(() -> root.signRawPayload(ethAddress, "abcd", HEXADECIMAL,
+                "HASH_FUNCTION_NOT_APPLICABLE")).getMessage()).contains("only for CURVE_ED25519");
+        assertThat(apiError(() -> root.signRawPayload(ethAddress, "abcd", HEXADECIMAL, "HASH_FUNCTION_NO_OP"))
+                .getMessage()).contains("32 bytes");
+        assertThat(apiError(() -> root.signRawPayload(p256Address, MAIL, "PAYLOAD_ENCODING_EIP712",
+                "HASH_FUNCTION_NO_OP")).getMessage()).contains("CURVE_SECP256K1").contains("CURVE_P256");
+        List<JsonNode> failed = root.listActivities(List.of("ACTIVITY_STATUS_FAILED"),
+                List.of("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"), "1", null, null);
+        assertThat(failed.getFirst().path("failure").path("message").asString()).contains("CURVE_P256");
+    }
+
+    @Test
+    void malformedRequestsAreRejectedNamingTheField() {
+        assertThat(apiError(() -> root.signRawPayload(ethAddress, "xyz", HEXADECIMAL, "HASH_FUNCTION_KECCAK256"))
+                .getMessage()).contains("parameters.payload");
+        assertThat(apiError(() -> root.signRawPayload(ethAddress, "abc", HEXADECIMAL, "HASH_FUNCTION_KECCAK256"))
+                .getMessage()).contains("even number");
+        assertThat(apiError(() -> root.signRawPayload(ethAddress, "ab", "PAYLOAD_ENCODING_BASE64",
+                "HASH_FUNCTION_KECCAK256")).getMessage()).contains("parameters.encoding");
+        assertThat(apiError(() -> root.signRawPayload(ethAddress, "ab", HEXADECIMAL, "HASH_FUNCTION_MD5"))
+                .getMessage()).contains("parameters.hashFunction");
+        assertThat(apiError(() -> root.submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                Map.of("payload", "ab", "encoding", HEXADECIMAL, "hashFunction", "HASH_FUNCTION_KECCAK256"),
+                "signRawPayloadResult")).getMessage()).contains("parameters.signWith is required");
+        KeyhavenApiException unknown = apiError(() -> root.signRawPayload("0x" + "00".repeat(20), "ab", HEXADECIMAL,
+                "HASH_FUNCTION_KECCAK256"));
+        assertThat(unknown.httpStatus()).isEqualTo(404);
+        assertThat(unknown.getMessage()).contains("signWith");
+    }
+
+    private static void assertSignedBy(EcCurve curve, String publicKeyHex, byte[] digest, JsonNode sig) {
+        ECDSASigner verifier = new ECDSASigner();
+        ECPoint point = curve.decodePoint(HEX.parseHex(publicKeyHex));
+        verifier.init(false, new ECPublicKeyParameters(point, curve.domain()));
+        assertThat(verifier.verifySignature(digest, new BigInteger(sig.path("r").asString(), 16),
+                new BigInteger(sig.path("s").asString(), 16))).as("signature verifies").isTrue();
+        assertThat(recover(curve, digest, sig)).as("v recovers the signer").isEqualTo(point);
+    }
+
+    /** Public-key recovery (SEC 1 §4.1.6) from r, s and the recovery id v, written out here independently. */
+    private static ECPoint recover(EcCurve curve, byte[] digest, JsonNode sig) {
+        BigInteger n = curve.order();
+        BigInteger r = new BigInteger(sig.path("r").asString(), 16);
+        BigInteger s = new BigInteger(sig.path("s").asString(), 16);
+        int v = Integer.parseInt(sig.path("v").asString(), 16);
+        BigInteger x = (v & 2) == 0 ? r : r.add(n);
+        byte[] xBytes = org.bouncycastle.util.BigIntegers.asUnsignedByteArray(32, x);
+        byte[] encoded = new byte[33];
+        encoded[0] = (byte) ((v & 1) == 0 ? 0x02 : 0x03);
+        System.arraycopy(xBytes, 0, encoded, 1, 32);
+        ECPoint bigR = curve.domain().getCurve().decodePoint(encoded);
+        BigInteger e = new BigInteger(1, digest);
+        BigInteger rInv = r.modInverse(n);
+        return ECAlgorithms.sumOfTwoMultiplies(curve.domain().getG(), rInv.multiply(e).negate().mod(n), bigR,
+                rInv.multiply(s).mod(n)).normalize();
+    }
+
+    private static String ethereumAddressOf(ECPoint point) {
+        byte[] uncompressed = point.getEncoded(false);
+        byte[] hash = Digests.keccak256(java.util.Arrays.copyOfRange(uncompressed, 1, 65));
+        return "0x" + HEX.formatHex(java.util.Arrays.copyOfRange(hash, 12, 32));
+    }
+}
