@@ -242,12 +242,14 @@ class CommandLineIT {
                 "--user-name", "KEYHAVEN_USER_NAME",
                 "--api-public-key", "KEYHAVEN_API_PUBLIC_KEY",
                 "--api-key-curve", "KEYHAVEN_API_KEY_CURVE",
-                "--db-url", "KEYHAVEN_DB_URL"));
+                "--db-url", "KEYHAVEN_DB_URL",
+                "--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"));
         expected.put("serve", Map.ofEntries(
                 Map.entry("--data-dir", "KEYHAVEN_DATA_DIR"),
                 Map.entry("--port", "KEYHAVEN_PORT"),
                 Map.entry("--bind", "KEYHAVEN_BIND"),
                 Map.entry("--db-url", "KEYHAVEN_DB_URL"),
+                Map.entry("--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"),
                 Map.entry("--db-pool-size", "KEYHAVEN_DB_POOL_SIZE"),
                 Map.entry("--activity-timestamps", "KEYHAVEN_ACTIVITY_TIMESTAMPS"),
                 Map.entry("--cors-origins", "KEYHAVEN_CORS_ORIGINS"),

@@ -87,12 +87,12 @@ class OrganizationsIT extends OnBothStores {
                 .contains("subOrganizationName is required");
         assertThat(submitError(subOrg("no creds", List.of(Map.of("userName", "r", "apiKeys", List.of(),
                 "authenticators", List.of(), "oauthProviders", List.of())), 1))).contains("at least one credential");
-        KeyhavenApiException wallet = apiError(() -> root.submit("create_sub_organization",
+        KeyhavenApiException token = apiError(() -> root.submit("create_sub_organization",
                 "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8", Map.of("subOrganizationName", "w", "rootUsers",
-                        List.of(rootUser("r")), "rootQuorumThreshold", 1, "wallet", Map.of("walletName", "w",
-                                "accounts", List.of())), "createSubOrganizationResultV8"));
-        assertThat(wallet.httpStatus()).isEqualTo(501);
-        assertThat(wallet.getMessage()).contains("parameters.wallet");
+                        List.of(rootUser("r")), "rootQuorumThreshold", 1, "verificationToken", "t"),
+                "createSubOrganizationResultV8"));
+        assertThat(token.httpStatus()).isEqualTo(501);
+        assertThat(token.getMessage()).contains("parameters.verificationToken");
     }
 
     private String submitError(Map<String, Object> params) {
