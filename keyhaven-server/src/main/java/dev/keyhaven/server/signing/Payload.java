@@ -24,12 +24,6 @@ sealed interface Payload {
     record StructuredDigest(byte[] digest) implements Payload {
     }
 
-    /** Numbers stay exact (uint256 values exceed a long); the mapper is immutable and shared. */
-    JsonMapper STRUCTURED_JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .build();
-
     /**
      * Decodes {@code payload}; every problem is a 400 naming {@code field}.
      */
@@ -67,10 +61,21 @@ sealed interface Payload {
         }
     }
 
+    /** Reads structured payloads; numbers stay exact (uint256 values exceed a long). Immutable and shared. */
+    final class StructuredJson {
+        static final JsonMapper MAPPER = JsonMapper.builder()
+                .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .build();
+
+        private StructuredJson() {
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> json(String payload, String field) {
         try {
-            Object parsed = STRUCTURED_JSON.readValue(payload, Object.class);
+            Object parsed = StructuredJson.MAPPER.readValue(payload, Object.class);
             if (parsed instanceof Map<?, ?> map) {
                 return (Map<String, Object>) map;
             }
