@@ -35,6 +35,16 @@ public final class ApiException extends RuntimeException {
         return new ApiException(ErrorCode.NOT_FOUND, message);
     }
 
+    /**
+     * Fails with a 404 naming every missing id when {@code missingIds} is not empty
+     * ("no wallet found with id a, b").
+     */
+    public static void requireNoneMissing(String what, java.util.Collection<String> missingIds) {
+        if (!missingIds.isEmpty()) {
+            throw notFound("no " + what + " found with id " + String.join(", ", missingIds));
+        }
+    }
+
     public ErrorCode code() {
         return code;
     }

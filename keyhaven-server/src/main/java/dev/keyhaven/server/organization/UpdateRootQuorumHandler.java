@@ -48,9 +48,7 @@ public final class UpdateRootQuorumHandler implements ActivityHandler<RootQuorum
         // Serialised with delete_users, which must not delete a user this change makes a quorum member.
         users.lockOrganization(context.tx(), context.organizationId());
         List<String> missing = users.missingUsers(context.tx(), context.organizationId(), quorum.userIds());
-        if (!missing.isEmpty()) {
-            throw ApiException.notFound("no user found with id " + String.join(", ", missing));
-        }
+        ApiException.requireNoneMissing("user", missing);
         organizations.setRootQuorum(context.tx(), context.organizationId(), quorum, context.now());
         return Map.of();
     }

@@ -62,9 +62,7 @@ public final class CreatePrivateKeyTagHandler implements ActivityHandler<CreateP
                     + "' already exists");
         }
         List<String> missing = keys.missing(context.tx(), org, intent.privateKeyIds());
-        if (!missing.isEmpty()) {
-            throw ApiException.notFound("no private key found with id " + String.join(", ", missing));
-        }
+        ApiException.requireNoneMissing("private key", missing);
         Tag tag = new Tag(context.ids().next(), org, intent.privateKeyTagName(), TagType.TAG_TYPE_PRIVATE_KEY,
                 context.now(), context.now());
         tags.insertTag(context.tx(), tag);

@@ -47,9 +47,7 @@ public final class DeletePrivateKeysHandler implements ActivityHandler<DeletePri
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
         List<String> missing = keys.missing(context.tx(), org, intent.privateKeyIds());
-        if (!missing.isEmpty()) {
-            throw ApiException.notFound("no private key found with id " + String.join(", ", missing));
-        }
+        ApiException.requireNoneMissing("private key", missing);
         if (!intent.deleteWithoutExport()) {
             List<String> notExported = new ArrayList<>();
             for (String id : intent.privateKeyIds()) {

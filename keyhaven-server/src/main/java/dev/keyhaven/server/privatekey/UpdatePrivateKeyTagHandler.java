@@ -61,9 +61,7 @@ public final class UpdatePrivateKeyTagHandler implements ActivityHandler<UpdateP
                         + intent.privateKeyTagId()));
         List<String> missing = keys.missing(context.tx(), org,
                 Stream.concat(intent.add().stream(), intent.remove().stream()).toList());
-        if (!missing.isEmpty()) {
-            throw ApiException.notFound("no private key found with id " + String.join(", ", missing));
-        }
+        ApiException.requireNoneMissing("private key", missing);
         Optional<String> rename = intent.newName().filter(name -> !name.equals(tag.name()));
         if (rename.isPresent()
                 && tags.findTagByName(context.tx(), org, TagType.TAG_TYPE_PRIVATE_KEY, rename.get()).isPresent()) {

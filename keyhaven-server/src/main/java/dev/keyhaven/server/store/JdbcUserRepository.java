@@ -36,11 +36,7 @@ public final class JdbcUserRepository implements UserRepository {
 
     @Override
     public void lockOrganization(Tx tx, String organizationId) {
-        Dialect dialect = JdbcTx.of(tx).dialect();
-        if (dialect == Dialect.POSTGRESQL) {
-            Sql.list(tx, "SELECT id FROM organizations WHERE id = ?" + dialect.forUpdate(), rs -> rs.getString(1),
-                    organizationId);
-        }
+        Sql.lockOrganization(tx, organizationId);
     }
 
     @Override

@@ -27,11 +27,7 @@ public final class JdbcWalletRepository implements WalletRepository {
 
     @Override
     public void lockOrganization(Tx tx, String organizationId) {
-        Dialect dialect = JdbcTx.of(tx).dialect();
-        if (dialect == Dialect.POSTGRESQL) {
-            Sql.list(tx, "SELECT id FROM organizations WHERE id = ?" + dialect.forUpdate(), rs -> rs.getString(1),
-                    organizationId);
-        }
+        Sql.lockOrganization(tx, organizationId);
     }
 
     @Override

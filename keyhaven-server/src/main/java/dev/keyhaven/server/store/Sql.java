@@ -86,6 +86,18 @@ final class Sql {
         return rs.wasNull() ? Optional.empty() : Optional.of(value);
     }
 
+    /**
+     * Locks the organization's row until the transaction ends, so that limit checks of concurrent writers to the
+     * same organization run one after another. SQLite needs no row lock: its writers are serialised already.
+     */
+    static void lockOrganization(Tx tx, String organizationId) {
+        Dialect dialect = JdbcTx.of(tx).dialect();
+        if (dialect == Dialect.POSTGRESQL) {
+            list(tx, "SELECT id FROM organizations WHERE id = ?" + dialect.forUpdate(), rs -> rs.getString(1),
+                    organizationId);
+        }
+    }
+
     /** {@code ?, ?, ?} for an IN list of {@code n} values. */
     static String placeholders(int n) {
         return String.join(", ", java.util.Collections.nCopies(n, "?"));

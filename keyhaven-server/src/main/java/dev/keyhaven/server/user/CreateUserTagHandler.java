@@ -54,9 +54,7 @@ public final class CreateUserTagHandler implements ActivityHandler<CreateUserTag
             throw ApiException.badRequest("a user tag named '" + intent.userTagName() + "' already exists");
         }
         List<String> missing = users.missingUsers(context.tx(), org, intent.userIds());
-        if (!missing.isEmpty()) {
-            throw ApiException.notFound("no user found with id " + String.join(", ", missing));
-        }
+        ApiException.requireNoneMissing("user", missing);
         Tag tag = new Tag(context.ids().next(), org, intent.userTagName(), TagType.TAG_TYPE_USER, context.now(),
                 context.now());
         users.insertTag(context.tx(), tag);

@@ -41,9 +41,7 @@ public final class DeleteUsersHandler implements ActivityHandler<List<String>> {
         String org = context.organizationId();
         users.lockOrganization(context.tx(), org);
         List<String> missing = users.missingUsers(context.tx(), org, userIds);
-        if (!missing.isEmpty()) {
-            throw ApiException.notFound("no user found with id " + String.join(", ", missing));
-        }
+        ApiException.requireNoneMissing("user", missing);
         List<String> quorum = users.rootQuorumUserIds(context.tx(), org);
         List<String> inQuorum = userIds.stream().filter(quorum::contains).toList();
         if (!inQuorum.isEmpty()) {

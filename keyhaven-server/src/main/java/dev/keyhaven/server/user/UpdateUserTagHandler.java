@@ -50,9 +50,7 @@ public final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTag
                 .orElseThrow(() -> ApiException.notFound("no user tag found with id " + intent.userTagId()));
         List<String> missing = users.missingUsers(context.tx(), org,
                 java.util.stream.Stream.concat(intent.add().stream(), intent.remove().stream()).toList());
-        if (!missing.isEmpty()) {
-            throw ApiException.notFound("no user found with id " + String.join(", ", missing));
-        }
+        ApiException.requireNoneMissing("user", missing);
         if (intent.newName().isPresent() && !intent.newName().get().equals(tag.name())) {
             if (users.findTagByName(context.tx(), org, TagType.TAG_TYPE_USER, intent.newName().get()).isPresent()) {
                 throw ApiException.badRequest("a user tag named '" + intent.newName().get() + "' already exists");

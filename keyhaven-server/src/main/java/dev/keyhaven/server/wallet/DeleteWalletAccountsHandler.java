@@ -52,9 +52,7 @@ public final class DeleteWalletAccountsHandler implements ActivityHandler<Delete
         List<WalletAccount> found = wallets.findAccounts(context.tx(), org, intent.walletAccountIds());
         Set<String> foundIds = found.stream().map(WalletAccount::id).collect(Collectors.toSet());
         List<String> missing = intent.walletAccountIds().stream().filter(id -> !foundIds.contains(id)).toList();
-        if (!missing.isEmpty()) {
-            throw ApiException.notFound("no wallet account found with id " + String.join(", ", missing));
-        }
+        ApiException.requireNoneMissing("wallet account", missing);
         if (!intent.deleteWithoutExport()) {
             Map<String, Wallet> walletsById = wallets.findAll(context.tx(), org,
                     found.stream().map(WalletAccount::walletId).distinct().toList()).stream()

@@ -48,9 +48,7 @@ public final class DeleteWalletsHandler implements ActivityHandler<DeleteWallets
         List<Wallet> found = wallets.findAll(context.tx(), org, intent.walletIds());
         Set<String> foundIds = found.stream().map(Wallet::id).collect(Collectors.toSet());
         List<String> missing = intent.walletIds().stream().filter(id -> !foundIds.contains(id)).toList();
-        if (!missing.isEmpty()) {
-            throw ApiException.notFound("no wallet found with id " + String.join(", ", missing));
-        }
+        ApiException.requireNoneMissing("wallet", missing);
         if (!intent.deleteWithoutExport()) {
             List<String> notExported = found.stream().filter(w -> !w.exported()).map(Wallet::id).toList();
             if (!notExported.isEmpty()) {
