@@ -27,6 +27,7 @@ import dev.keyhaven.server.privatekey.PrivateKeyTags;
 import dev.keyhaven.server.privatekey.UpdatePrivateKeyTagHandler;
 import dev.keyhaven.server.signing.SignRawPayloadHandler;
 import dev.keyhaven.server.signing.SignRawPayloadsHandler;
+import dev.keyhaven.server.signing.SignTransactionHandler;
 import dev.keyhaven.server.signing.SigningKeys;
 import dev.keyhaven.server.store.JdbcCustodyRepository;
 import dev.keyhaven.server.store.JdbcPrivateKeyRepository;
@@ -165,7 +166,8 @@ public final class Keyhaven implements AutoCloseable {
                 new UpdatePrivateKeyTagHandler(users, privateKeys),
                 new DeletePrivateKeyTagsHandler(users, privateKeys),
                 new SignRawPayloadHandler(signingKeys, custody),
-                new SignRawPayloadsHandler(signingKeys, custody));
+                new SignRawPayloadsHandler(signingKeys, custody),
+                new SignTransactionHandler(signingKeys, custody));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);

@@ -9,6 +9,7 @@ import dev.keyhaven.client.Requests.PrivateKeyParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.EcCurve;
+import dev.keyhaven.crypto.eth.Rlp;
 import dev.keyhaven.server.testing.OnBothStores;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -197,6 +198,40 @@ class SigningIT extends OnBothStores {
         List<JsonNode> failed = root.listActivities(List.of("ACTIVITY_STATUS_FAILED"),
                 List.of("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"), "1", null, null);
         assertThat(failed.getFirst().path("failure").path("message").asString()).contains("CURVE_P256");
+    }
+
+    @Test
+    void ethereumTransactionsAreSignedAndSerialised() {
+        // EIP-1559: [chainId 1, nonce 0, tip, max fee, gas, to, value, data, accessList].
+        byte[][] fields = {Rlp.encodeInteger(BigInteger.ONE), Rlp.encodeInteger(BigInteger.ZERO),
+            Rlp.encodeInteger(BigInteger.valueOf(1_000_000_000L)), Rlp.encodeInteger(BigInteger.valueOf(3_000_000_000L)),
+            Rlp.encodeInteger(BigInteger.valueOf(21_000)), Rlp.encodeBytes(HEX.parseHex("35".repeat(20))),
+            Rlp.encodeInteger(BigInteger.TEN), Rlp.encodeBytes(new byte[0]), Rlp.encodeList()};
+        String unsigned = "02" + HEX.formatHex(Rlp.encodeList(fields));
+        Activity activity = root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith",
+                ethAddress, "type", "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction", unsigned),
+                "signTransactionResult");
+        assertThat(activity.isCompleted()).isTrue();
+        // Signing is deterministic (RFC 6979), so the raw signature of the same hash is the one in the transaction.
+        JsonNode sig = sign(ethAddress, HEX.formatHex(Digests.keccak256(HEX.parseHex(unsigned))), HEXADECIMAL,
+                "HASH_FUNCTION_NO_OP");
+        byte[][] signedFields = java.util.Arrays.copyOf(fields, fields.length + 3);
+        signedFields[fields.length] = Rlp.encodeInteger(new BigInteger(sig.path("v").asString(), 16));
+        signedFields[fields.length + 1] = Rlp.encodeInteger(new BigInteger(sig.path("r").asString(), 16));
+        signedFields[fields.length + 2] = Rlp.encodeInteger(new BigInteger(sig.path("s").asString(), 16));
+        assertThat(activity.result().path("signedTransaction").asString())
+                .isEqualTo("02" + HEX.formatHex(Rlp.encodeList(signedFields)));
+        assertSignedBy(EcCurve.SECP256K1, ethPublicKey, Digests.keccak256(HEX.parseHex(unsigned)), sig);
+
+        assertThat(apiError(() -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+                Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction", "02c0"),
+                "signTransactionResult")).getMessage()).contains("parameters.unsignedTransaction");
+        assertThat(apiError(() -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+                Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_SOLANA", "unsignedTransaction", "00"),
+                "signTransactionResult")).httpStatus()).isEqualTo(501);
+        assertThat(apiError(() -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+                Map.of("signWith", solAddress, "type", "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction", unsigned),
+                "signTransactionResult")).getMessage()).contains("CURVE_SECP256K1").contains("CURVE_ED25519");
     }
 
     @Test
