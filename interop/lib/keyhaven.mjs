@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
+import { Turnkey } from "@turnkey/sdk-server";
 
 function required(name) {
   const value = process.env[name];
@@ -47,6 +48,13 @@ export function publicKeyOf(privateKeyHex) {
 
 export function stamperFor(key) {
   return new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey });
+}
+
+/** `@turnkey/sdk-server`'s `apiClient()` for `key` (the root key unless told), with `orgId` as its default. */
+export function sdkClientFor(key = rootKey, orgId = organizationId) {
+  return new Turnkey({
+    apiBaseUrl: baseUrl, apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey, defaultOrganizationId: orgId,
+  }).apiClient();
 }
 
 /** A name no earlier run or concurrent test file uses. */
@@ -148,12 +156,56 @@ export function assertApiKeyShape(apiKey) {
   assertTimestampObject(apiKey.updatedAt, "apiKey.updatedAt");
 }
 
-export function assertTagShape(tag) {
+export function assertTagShape(tag, tagType = "TAG_TYPE_USER") {
   assert.equal(typeof tag.tagId, "string");
   assert.equal(typeof tag.tagName, "string");
-  assert.equal(tag.tagType, "TAG_TYPE_USER");
+  assert.equal(tag.tagType, tagType);
   assertTimestampObject(tag.createdAt, "tag.createdAt");
   assertTimestampObject(tag.updatedAt, "tag.updatedAt");
+}
+
+/** `v1Wallet`: every member the clients declare as required. */
+export function assertWalletShape(wallet) {
+  assert.equal(typeof wallet.walletId, "string");
+  assert.equal(typeof wallet.walletName, "string");
+  assert.equal(typeof wallet.exported, "boolean", "wallet.exported");
+  assert.equal(typeof wallet.imported, "boolean", "wallet.imported");
+  assertTimestampObject(wallet.createdAt, "wallet.createdAt");
+  assertTimestampObject(wallet.updatedAt, "wallet.updatedAt");
+}
+
+/** `v1WalletAccount`: every member the clients declare as required; `walletDetails` only when asked for. */
+export function assertWalletAccountShape(account, { walletDetails = false } = {}) {
+  for (const member of ["walletAccountId", "organizationId", "walletId", "curve", "pathFormat", "path",
+    "addressFormat", "address", "publicKey"]) {
+    assert.equal(typeof account[member], "string", `account.${member}`);
+  }
+  assert.equal(account.pathFormat, "PATH_FORMAT_BIP32");
+  assertTimestampObject(account.createdAt, "account.createdAt");
+  assertTimestampObject(account.updatedAt, "account.updatedAt");
+  if (walletDetails) {
+    assertWalletShape(account.walletDetails);
+    assert.equal(account.walletDetails.walletId, account.walletId);
+  } else {
+    assert.equal(account.walletDetails, undefined, "no walletDetails unless includeWalletDetails");
+  }
+}
+
+/** `v1PrivateKey`: every member the clients declare as required. */
+export function assertPrivateKeyShape(privateKey) {
+  for (const member of ["privateKeyId", "publicKey", "privateKeyName", "curve"]) {
+    assert.equal(typeof privateKey[member], "string", `privateKey.${member}`);
+  }
+  assert.ok(Array.isArray(privateKey.addresses), "privateKey.addresses is an array");
+  for (const address of privateKey.addresses) {
+    assert.equal(typeof address.format, "string");
+    assert.equal(typeof address.address, "string");
+  }
+  assert.ok(Array.isArray(privateKey.privateKeyTags), "privateKey.privateKeyTags is an array");
+  assert.equal(typeof privateKey.exported, "boolean", "privateKey.exported");
+  assert.equal(typeof privateKey.imported, "boolean", "privateKey.imported");
+  assertTimestampObject(privateKey.createdAt, "privateKey.createdAt");
+  assertTimestampObject(privateKey.updatedAt, "privateKey.updatedAt");
 }
 
 /**
