@@ -156,7 +156,15 @@ export function assertApiKeyShape(apiKey) {
   assertTimestampObject(apiKey.updatedAt, "apiKey.updatedAt");
 }
 
-export function assertTagShape(tag, tagType = "TAG_TYPE_USER") {
+export function assertTagShape(tag) {
+  assertTagShapeOfType(tag, "TAG_TYPE_USER");
+}
+
+export function assertPrivateKeyTagShape(tag) {
+  assertTagShapeOfType(tag, "TAG_TYPE_PRIVATE_KEY");
+}
+
+function assertTagShapeOfType(tag, tagType) {
   assert.equal(typeof tag.tagId, "string");
   assert.equal(typeof tag.tagName, "string");
   assert.equal(tag.tagType, tagType);

@@ -13,7 +13,7 @@ import {
   assertCompleted,
   assertPrivateKeyShape,
   assertRequestError,
-  assertTagShape,
+  assertPrivateKeyTagShape,
   baseUrl,
   organizationId,
   rootKey,
@@ -140,7 +140,7 @@ describe("private keys and private-key tags through @turnkey/sdk-server", () => 
     assert.deepEqual(await tagIdsOf(ids.p256), [response.privateKeyTagId]);
 
     const { privateKeyTags } = await sdk.listPrivateKeyTags({});
-    privateKeyTags.forEach((t) => assertTagShape(t, "TAG_TYPE_PRIVATE_KEY"));
+    privateKeyTags.forEach(assertPrivateKeyTagShape);
     assert.equal(privateKeyTags.find((t) => t.tagId === response.privateKeyTagId)?.tagName, name);
     assert.equal(privateKeyTags.find((t) => t.tagId === tag.id)?.tagName, tag.name);
 
