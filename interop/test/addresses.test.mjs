@@ -44,6 +44,7 @@ import * as sdkHelpers from "@turnkey/sdk-server";
 import {
   apiKeyParams,
   assertCompleted,
+  assertRequestError,
   assertWalletAccountShape,
   newKeyPair,
   sdkClientFor,
@@ -300,5 +301,12 @@ describe("addresses of every format, recomputed from the public key with the cha
     const signature = await signer.signMessage({ message: "from the sub-organization" });
     assert.equal(await recoverMessageAddress({ message: "from the sub-organization", signature }),
       result.wallet.addresses[0]);
+
+    // The parent cannot sign with the sub-organization's keys, neither there nor from its own organization.
+    const payload = { signWith: result.wallet.addresses[0], payload: "00", encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+      hashFunction: "HASH_FUNCTION_KECCAK256" };
+    await assertRequestError(sdk.signRawPayload({ ...payload, organizationId: subOrganizationId }),
+      { code: 3, turnkeyErrorCode: "INVALID_ACTIVITY_CALLER" });
+    await assertRequestError(sdk.signRawPayload(payload), { code: 5 });
   });
 });

@@ -31,9 +31,11 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { p256 } from "@noble/curves/p256";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import {
+  apiKeyParams,
   assertCompleted,
   assertRequestError,
   baseUrl,
+  newKeyPair,
   organizationId,
   rootKey,
   sdkClientFor,
@@ -91,6 +93,34 @@ const permit = {
     nonce: 7n,
     deadline: 1893456000n,
   },
+};
+
+/** Every EIP-712 member type at once: signed ints, bool, small uints, fixed and nested arrays, bytesN, a salt. */
+const kitchenSink = {
+  domain: {
+    name: "Kitchen", version: "1", chainId: 10, verifyingContract: "0x1111111111111111111111111111111111111111",
+    salt: `0x${"ab".repeat(32)}`,
+  },
+  types: {
+    Item: [
+      { name: "id", type: "bytes32" }, { name: "neg", type: "int256" }, { name: "flag", type: "bool" },
+      { name: "small", type: "uint8" }, { name: "fixed", type: "uint16[2]" }, { name: "nested", type: "string[][]" },
+      { name: "b4", type: "bytes4" }, { name: "i8", type: "int8" },
+    ],
+  },
+  primaryType: "Item",
+  message: {
+    id: `0x${"cd".repeat(32)}`, neg: -123456789012345678901234567890n, flag: true, small: 255, fixed: [1, 65535],
+    nested: [["a", "b"], [], ["ü"]], b4: "0xdeadbeef", i8: -128,
+  },
+};
+
+/** A recursive struct type, and a domain with the name alone. */
+const tree = {
+  domain: { name: "Tree" },
+  types: { Node: [{ name: "value", type: "uint256" }, { name: "children", type: "Node[]" }] },
+  primaryType: "Node",
+  message: { value: 1n, children: [{ value: 2n, children: [] }, { value: 3n, children: [{ value: 4n, children: [] }] }] },
 };
 
 describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
@@ -152,7 +182,7 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
         const walletClient = createWalletClient({
           account, transport: custom({ request: async () => assert.fail("signing needs no RPC") }),
         });
-        for (const typed of [mail, permit]) {
+        for (const typed of [mail, permit, kitchenSink, tree]) {
           const typedSignature = await walletClient.signTypedData(typed);
           assert.ok(await verifyTypedData({ ...typed, address: expected, signature: typedSignature }),
             `EIP-712 ${typed.primaryType} verifies`);
@@ -184,6 +214,11 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
         const otherChain = { ...authorization, chainId: 1 };
         assert.notEqual(await recoverAuthorizationAddress({ authorization: otherChain }), expected,
           "the chain id is part of what was signed");
+        const anyChain = await account.signAuthorization({
+          address: "0x63c0c19a282a1B52b07dD5a65b58948A07DAE32B", chainId: 0, nonce: Number.MAX_SAFE_INTEGER,
+        });
+        assert.equal(await recoverAuthorizationAddress({ authorization: anyChain }), expected,
+          "chain id 0 (any chain) and a large nonce");
       });
     }
 
@@ -195,6 +230,36 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
       }), (error) => {
         assert.equal(error.name, "TurnkeyActivityError", error.stack);
         assert.match(error.message, /sign_transaction/);
+        return true;
+      });
+    });
+
+    test("a user without permission to sign gets viem's TurnkeyActivityError for the FAILED activity", async () => {
+      const key = newKeyPair();
+      await sdk.createUsers({
+        users: [{
+          userName: unique("no-permission"), apiKeys: [apiKeyParams("key", key)], authenticators: [],
+          oauthProviders: [], userTags: [],
+        }],
+      });
+      const member = sdkClientFor(key);
+      const account = await createAccount({ client: member, organizationId, signWith: accounts.ethereum.address });
+      let activityId;
+      await assert.rejects(account.signMessage({ message: "not mine to sign" }), (error) => {
+        assert.equal(error.name, "TurnkeyActivityError", error.stack);
+        assert.equal(error.activityStatus, "ACTIVITY_STATUS_FAILED");
+        activityId = error.activityId;
+        return true;
+      });
+      const { activity } = await sdk.getActivity({ activityId });
+      assert.equal(activity.type, "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2");
+      assert.ok(activity.failure.details.some((d) => d.turnkeyErrorCode === "REQUEST_NOT_AUTHORIZED"));
+      assert.deepEqual(activity.result, {}, "no signature in a failed activity");
+
+      const signer = new TurnkeySigner({ client: member, organizationId, signWith: accounts.ethereum.address });
+      await assert.rejects(signer.signMessage("not mine to sign"), (error) => {
+        assert.equal(error.name, "TurnkeyActivityError", error.stack);
+        assert.equal(error.activityStatus, "ACTIVITY_STATUS_FAILED");
         return true;
       });
     });
@@ -229,7 +294,7 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
         const bytes = ethers.getBytes("0xc0ffee00");
         assert.equal(ethers.verifyMessage(bytes, await signer.signMessage(bytes)), expected);
 
-        for (const typed of [mail, permit]) {
+        for (const typed of [mail, permit, kitchenSink]) {
           const typedSignature = await signer.signTypedData(typed.domain, typed.types, typed.message);
           assert.equal(ethers.verifyTypedData(typed.domain, typed.types, typed.message, typedSignature), expected,
             `EIP-712 ${typed.primaryType} verifies`);

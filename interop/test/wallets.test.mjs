@@ -195,6 +195,8 @@ describe("wallets through @turnkey/sdk-server and @turnkey/http", () => {
     assert.deepEqual(mine, addresses);
     assert.deepEqual([...seen.values()].filter((a) => a.walletId === other.walletId).map((a) => a.address),
       other.addresses);
+    // An address of another wallet is not found in this one.
+    await assertRequestError(sdk.getWalletAccount({ walletId: other.walletId, address: addresses[0] }), { code: 5 });
     await sdk.deleteWallets({ walletIds: [other.walletId], deleteWithoutExport: true });
   });
 
