@@ -106,6 +106,8 @@ describe("wallets through @turnkey/sdk-server and @turnkey/http", () => {
 
     const viaHttp = await http.getWallet({ organizationId, walletId });
     assert.deepEqual(viaHttp.wallet, wallet);
+    const listedViaHttp = await http.getWallets({ organizationId });
+    assert.deepEqual(listedViaHttp.wallets.find((w) => w.walletId === walletId), wallet);
   });
 
   test("createWalletAccounts (@turnkey/http) adds accounts and returns their addresses in order", async () => {
@@ -233,6 +235,14 @@ describe("wallets through @turnkey/sdk-server and @turnkey/http", () => {
     });
     assert.deepEqual(withDetails.accounts.map((a) => a.walletAccountId), ids.slice(3, 5));
     assert.ok(withDetails.accounts.every((a) => a.walletDetails?.walletId === walletId));
+
+    // @turnkey/http sends the same query with the whole body spelled out.
+    const viaHttp = await http.getWalletAccounts({
+      organizationId, walletId, includeWalletDetails: true, paginationOptions: { limit: "2", after: ids[2] },
+    });
+    assert.deepEqual(viaHttp.accounts, withDetails.accounts);
+    const allViaHttp = await http.getWalletAccounts({ organizationId, walletId, paginationOptions: { limit: "100" } });
+    assert.deepEqual(allViaHttp.accounts, all);
   });
 
   test("bad paginationOptions are TurnkeyRequestError 3", async () => {
