@@ -412,8 +412,8 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
         }
       });
 
-    test("signRawPayloads signs every payload, in order", async () => {
-      const payloads = [0, 1, 2].map(() => bytesToHex(crypto.randomBytes(40)));
+    test("signRawPayloads signs every payload, in order, each with a low s and the right recovery id", async () => {
+      const payloads = Array.from({ length: 24 }, () => bytesToHex(crypto.randomBytes(40)));
       const response = await sdk.signRawPayloads({
         signWith: accounts.ethereum.address, payloads, encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
         hashFunction: "HASH_FUNCTION_KECCAK256",
@@ -425,8 +425,10 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
       assert.equal(result.signatures.length, payloads.length);
       result.signatures.forEach((signature, i) => {
         const digest = hexToBytes(keccak256(`0x${payloads[i]}`));
-        const recovered = new secp256k1.Signature(BigInt(`0x${signature.r}`), BigInt(`0x${signature.s}`))
-          .addRecoveryBit(Number(signature.v)).recoverPublicKey(digest);
+        const sig = new secp256k1.Signature(BigInt(`0x${signature.r}`), BigInt(`0x${signature.s}`));
+        // With s normalised into the lower half, 24 signatures all low by chance would be a 1 in 2^24 event.
+        assert.ok(!sig.hasHighS(), `signature ${i} has a low s`);
+        const recovered = sig.addRecoveryBit(Number(signature.v)).recoverPublicKey(digest);
         assert.equal(recovered.toHex(true), accounts.ethereum.publicKey, `signature ${i} is over payload ${i}`);
       });
 

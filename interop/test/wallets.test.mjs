@@ -64,6 +64,7 @@ describe("wallets through @turnkey/sdk-server and @turnkey/http", () => {
   const addedAccounts = ethereumAccounts(2, 5);
   let addresses;
   let createActivity;
+  let previewed;
 
   before(async () => {
     const response = await sdk.createWallet({ walletName, accounts: initialAccounts, mnemonicLength: 24 });
@@ -127,6 +128,24 @@ describe("wallets through @turnkey/sdk-server and @turnkey/http", () => {
     addresses.push(...result.addresses);
   });
 
+  test("createWalletAccounts with persist: false previews an address without storing the account", async () => {
+    const before = (await sdk.getWalletAccounts({ walletId, paginationOptions: { limit: "100" } })).accounts;
+    const preview = await sdk.createWalletAccounts({
+      walletId, accounts: [defaultEthereumAccountAtIndex(7)], persist: false,
+    });
+    assertCompleted(preview.activity, {
+      type: "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS", intentKey: "createWalletAccountsIntent",
+      resultKey: "createWalletAccountsResult",
+    });
+    assert.equal(preview.addresses.length, 1);
+    assert.equal(getAddress(preview.addresses[0]), preview.addresses[0]);
+    const again = await sdk.createWalletAccounts({ walletId, accounts: [defaultEthereumAccountAtIndex(7)], persist: false });
+    assert.deepEqual(again.addresses, preview.addresses, "the same seed and path give the same address");
+    assert.deepEqual((await sdk.getWalletAccounts({ walletId, paginationOptions: { limit: "100" } })).accounts, before);
+    await assertRequestError(sdk.getWalletAccount({ walletId, address: preview.addresses[0] }), { code: 5 });
+    previewed = preview.addresses[0];
+  });
+
   test("createWalletAccounts through the SDK adds an account; the same path twice is an error", async () => {
     const response = await sdk.createWalletAccounts({ walletId, accounts: [defaultEthereumAccountAtIndex(7)] });
     assertCompleted(response.activity, {
@@ -134,6 +153,7 @@ describe("wallets through @turnkey/sdk-server and @turnkey/http", () => {
       resultKey: "createWalletAccountsResult",
     });
     assert.equal(response.addresses.length, 1);
+    assert.equal(response.addresses[0], previewed, "the stored account has the previewed address");
     addresses.push(response.addresses[0]);
     await assertRequestError(sdk.createWalletAccounts({ walletId, accounts: [defaultEthereumAccountAtIndex(7)] }),
       { code: 3, turnkeyErrorCode: "REQUEST_INVALID" });
@@ -269,6 +289,8 @@ describe("wallets through @turnkey/sdk-server and @turnkey/http", () => {
     assert.equal(response.walletId, walletId);
     const { wallet } = await sdk.getWallet({ walletId });
     assert.equal(wallet.walletName, newName);
+    const same = await sdk.updateWallet({ walletId, walletName: newName });
+    assert.equal(same.activity.status, "ACTIVITY_STATUS_COMPLETED", "renaming to the current name is no conflict");
     assert.ok(BigInt(wallet.updatedAt.seconds) >= BigInt(wallet.createdAt.seconds));
     const { accounts } = await sdk.getWalletAccounts({ walletId, includeWalletDetails: true });
     assert.ok(accounts.every((a) => a.walletDetails.walletName === newName), "walletDetails follow the rename");
