@@ -16,9 +16,11 @@ import bs58 from "bs58";
 import { pubkeyToAddress } from "@cosmjs/amino";
 import { toBase64 } from "@cosmjs/encoding";
 import { Ed25519PublicKey } from "@mysten/sui/keypairs/ed25519";
+import { ed25519 } from "@noble/curves/ed25519";
 import { p256 } from "@noble/curves/p256";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { StrKey } from "@stellar/stellar-base";
+import { Address } from "@ton/core";
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from "@ton/ton";
 import rippleKeypairs from "ripple-keypairs";
 import { createAccount } from "@turnkey/viem";
@@ -256,6 +258,37 @@ describe("addresses of every format, recomputed from the public key with the cha
       assert.equal(a.address, expectedAddress(a.addressFormat, a.publicKey, a.curve));
     });
   }
+
+  test("get_wallet_account and signWith accept other spellings of TON and Ethereum addresses", async () => {
+    const ton = listed.find((a) => a.addressFormat === "ADDRESS_FORMAT_TON_V4R2");
+    const parsed = Address.parse(ton.address);
+    assert.ok(Address.isFriendly(ton.address) && Address.parseFriendly(ton.address).isBounceable);
+    const spellings = [
+      parsed.toString({ bounceable: false }), // UQ…, what Tonkeeper shows
+      parsed.toRawString(), // 0:<hex>
+      parsed.toString({ urlSafe: false }), // EQ… with + and /
+    ];
+    for (const spelling of spellings) {
+      const { account: found } = await sdk.getWalletAccount({ walletId, address: spelling });
+      assert.equal(found.walletAccountId, ton.walletAccountId, spelling);
+    }
+    const signed = await sdk.signRawPayload({
+      signWith: spellings[0], payload: "c0ffee", encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+      hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+    });
+    assert.ok(ed25519.verify(bytes(signed.r + signed.s), bytes("c0ffee"), bytes(ton.publicKey)));
+
+    const ethereum = listed.find((a) => a.addressFormat === "ADDRESS_FORMAT_ETHEREUM");
+    const { account: byLowercase } = await sdk.getWalletAccount({ walletId, address: ethereum.address.toLowerCase() });
+    assert.equal(byLowercase.walletAccountId, ethereum.walletAccountId);
+    assert.equal(byLowercase.address, ethereum.address, "reported checksummed whatever the spelling asked");
+
+    // Base58 is case-sensitive: another spelling of a Solana address is another (unknown) address.
+    const solana = listed.find((a) => a.addressFormat === "ADDRESS_FORMAT_SOLANA");
+    const swapped = [...solana.address].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
+      .join("");
+    await assertRequestError(sdk.getWalletAccount({ walletId, address: swapped }), { code: 5 });
+  });
 
   test("create_sub_organization with a wallet returns its addresses; the sub-organization's root user signs", async () => {
     const subRoot = { name: unique("sub-root"), key: newKeyPair() };

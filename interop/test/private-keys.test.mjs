@@ -3,9 +3,11 @@
 // create_private_key_tag, update_private_key_tag (all or nothing), list_private_key_tags, delete_private_key_tags and
 // delete_private_keys. Public keys are checked against the addresses with viem and bs58.
 import assert from "node:assert/strict";
+import crypto from "node:crypto";
 import { before, describe, test } from "node:test";
 import { TurnkeyClient } from "@turnkey/http";
 import { secp256k1 } from "@noble/curves/secp256k1";
+import { ed25519 } from "@noble/curves/ed25519";
 import { p256 } from "@noble/curves/p256";
 import { publicKeyToAddress } from "viem/accounts";
 import bs58 from "bs58";
@@ -106,6 +108,24 @@ describe("private keys and private-key tags through @turnkey/sdk-server", () => 
       assert.ok(listed, `${kind} key is listed`);
       assert.deepEqual(listed, (await sdk.getPrivateKey({ privateKeyId: id })).privateKey);
     }
+  });
+
+  test("each key signs raw payloads, by id and by address; @noble/curves verifies", async () => {
+    const { privateKey: sol } = await sdk.getPrivateKey({ privateKeyId: ids.sol });
+    for (const signWith of [ids.sol, sol.addresses[0].address]) {
+      const { r, s } = await sdk.signRawPayload({
+        signWith, payload: "keyhaven", encoding: "PAYLOAD_ENCODING_TEXT_UTF8", hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+      });
+      assert.ok(ed25519.verify(r + s, Buffer.from("keyhaven"), sol.publicKey), `Ed25519 by ${signWith}`);
+    }
+    const { privateKey: p } = await sdk.getPrivateKey({ privateKeyId: ids.p256 });
+    const { r, s, v } = await sdk.signRawPayload({
+      signWith: ids.p256, payload: "cafe", encoding: "PAYLOAD_ENCODING_HEXADECIMAL", hashFunction: "HASH_FUNCTION_SHA256",
+    });
+    const digest = crypto.createHash("sha256").update(Buffer.from("cafe", "hex")).digest();
+    assert.ok(p256.verify(r + s, digest, p.publicKey, { lowS: false }), "P-256 by id");
+    assert.equal(p256.Signature.fromCompact(r + s).addRecoveryBit(Number(v)).recoverPublicKey(digest).toHex(false),
+      p.publicKey);
   });
 
   test("createPrivateKeys refuses a name in use, a format the curve cannot have and an unknown tag, atomically",
