@@ -1,7 +1,8 @@
 // Standalone private keys and private-key tags through @turnkey/sdk-server's apiClient() (and @turnkey/http for a
 // whole-body request): create_private_keys (V2, with address formats and tags), get_private_key, list_private_keys,
 // create_private_key_tag, update_private_key_tag (all or nothing), list_private_key_tags, delete_private_key_tags and
-// delete_private_keys. Public keys are checked against the addresses with viem and bs58.
+// delete_private_keys. Public keys are checked against the addresses with viem and bs58, and each key's raw signatures
+// with @noble/curves.
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import { before, describe, test } from "node:test";

@@ -273,7 +273,9 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
         assert.match(error.message, /Turnkey error 5/);
         return true;
       });
-      await assert.rejects(createAccount({ client: sdk, organizationId, signWith: crypto.randomUUID() }));
+      // A private key id that names nothing: createAccount's get_private_key look-up fails.
+      await assertRequestError(createAccount({ client: sdk, organizationId, signWith: crypto.randomUUID() }),
+        { code: 5 });
     });
   });
 
