@@ -290,7 +290,8 @@ describe("addresses of every format, recomputed from the public key with the cha
     await assertRequestError(sdk.getWalletAccount({ walletId, address: swapped }), { code: 5 });
   });
 
-  test("create_sub_organization with a wallet returns its addresses; the sub-organization's root user signs", async () => {
+  test("create_sub_organization with a wallet returns its addresses; its root user signs, the parent cannot",
+    async () => {
     const subRoot = { name: unique("sub-root"), key: newKeyPair() };
     const walletAccounts = [
       ...DEFAULT_ETHEREUM_ACCOUNTS, ...DEFAULT_SOLANA_ACCOUNTS, ...sdkHelpers.DEFAULT_BITCOIN_MAINNET_P2WPKH_ACCOUNTS,

@@ -54,7 +54,10 @@ describe("private keys and private-key tags through @turnkey/sdk-server", () => 
           privateKeyName: names.eth, curve: "CURVE_SECP256K1", privateKeyTags: [tag.id],
           addressFormats: ["ADDRESS_FORMAT_ETHEREUM", "ADDRESS_FORMAT_COMPRESSED", "ADDRESS_FORMAT_UNCOMPRESSED"],
         },
-        { privateKeyName: names.sol, curve: "CURVE_ED25519", privateKeyTags: [], addressFormats: ["ADDRESS_FORMAT_SOLANA"] },
+        {
+          privateKeyName: names.sol, curve: "CURVE_ED25519", privateKeyTags: [],
+          addressFormats: ["ADDRESS_FORMAT_SOLANA"],
+        },
         { privateKeyName: names.p256, curve: "CURVE_P256", privateKeyTags: [], addressFormats: [] },
       ],
     });
@@ -115,13 +118,15 @@ describe("private keys and private-key tags through @turnkey/sdk-server", () => 
     const { privateKey: sol } = await sdk.getPrivateKey({ privateKeyId: ids.sol });
     for (const signWith of [ids.sol, sol.addresses[0].address]) {
       const { r, s } = await sdk.signRawPayload({
-        signWith, payload: "keyhaven", encoding: "PAYLOAD_ENCODING_TEXT_UTF8", hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+        signWith, payload: "keyhaven", encoding: "PAYLOAD_ENCODING_TEXT_UTF8",
+        hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
       });
       assert.ok(ed25519.verify(r + s, Buffer.from("keyhaven"), sol.publicKey), `Ed25519 by ${signWith}`);
     }
     const { privateKey: p } = await sdk.getPrivateKey({ privateKeyId: ids.p256 });
     const { r, s, v } = await sdk.signRawPayload({
-      signWith: ids.p256, payload: "cafe", encoding: "PAYLOAD_ENCODING_HEXADECIMAL", hashFunction: "HASH_FUNCTION_SHA256",
+      signWith: ids.p256, payload: "cafe", encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+      hashFunction: "HASH_FUNCTION_SHA256",
     });
     const digest = crypto.createHash("sha256").update(Buffer.from("cafe", "hex")).digest();
     assert.ok(p256.verify(r + s, digest, p.publicKey, { lowS: false }), "P-256 by id");
@@ -142,7 +147,9 @@ describe("private keys and private-key tags through @turnkey/sdk-server", () => 
       ];
       for (const [bad, expected] of cases) {
         await assertRequestError(sdk.createPrivateKeys({
-          privateKeys: [{ privateKeyName: fresh, curve: "CURVE_SECP256K1", privateKeyTags: [], addressFormats: [] }, bad],
+          privateKeys: [
+            { privateKeyName: fresh, curve: "CURVE_SECP256K1", privateKeyTags: [], addressFormats: [] }, bad,
+          ],
         }), expected);
       }
       const { privateKeys } = await sdk.getPrivateKeys();
@@ -173,7 +180,8 @@ describe("private keys and private-key tags through @turnkey/sdk-server", () => 
   test("updatePrivateKeyTag renames, adds and removes keys", async () => {
     const newName = unique("pk-tag-renamed");
     const response = await sdk.updatePrivateKeyTag({
-      privateKeyTagId: tag.id, newPrivateKeyTagName: newName, addPrivateKeyIds: [ids.sol], removePrivateKeyIds: [ids.eth],
+      privateKeyTagId: tag.id, newPrivateKeyTagName: newName, addPrivateKeyIds: [ids.sol],
+      removePrivateKeyIds: [ids.eth],
     });
     const result = assertCompleted(response.activity, {
       type: "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG", intentKey: "updatePrivateKeyTagIntent",

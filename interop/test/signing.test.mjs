@@ -46,6 +46,7 @@ import {
 const sdk = sdkClientFor();
 const http = new TurnkeyClient({ baseUrl }, stamperFor(rootKey));
 
+const bip32 = (curve, path, addressFormat) => ({ curve, pathFormat: "PATH_FORMAT_BIP32", path, addressFormat });
 const sha256 = (bytes) => new Uint8Array(crypto.createHash("sha256").update(bytes).digest());
 const hexToBytes = (hex) => new Uint8Array(Buffer.from(hex.replace(/^0x/, ""), "hex"));
 const bytesToHex = (bytes) => Buffer.from(bytes).toString("hex");
@@ -120,7 +121,9 @@ const tree = {
   domain: { name: "Tree" },
   types: { Node: [{ name: "value", type: "uint256" }, { name: "children", type: "Node[]" }] },
   primaryType: "Node",
-  message: { value: 1n, children: [{ value: 2n, children: [] }, { value: 3n, children: [{ value: 4n, children: [] }] }] },
+  message: {
+    value: 1n, children: [{ value: 2n, children: [] }, { value: 3n, children: [{ value: 4n, children: [] }] }],
+  },
 };
 
 describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
@@ -132,10 +135,10 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
     const wallet = await sdk.createWallet({
       walletName: unique("signing-wallet"),
       accounts: [
-        { curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/60'/0'/0/0", addressFormat: "ADDRESS_FORMAT_ETHEREUM" },
-        { curve: "CURVE_ED25519", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/501'/0'/0'", addressFormat: "ADDRESS_FORMAT_SOLANA" },
-        { curve: "CURVE_P256", pathFormat: "PATH_FORMAT_BIP32", path: "m/0'/0", addressFormat: "ADDRESS_FORMAT_COMPRESSED" },
-        { curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/0'/1", addressFormat: "ADDRESS_FORMAT_COMPRESSED" },
+        bip32("CURVE_SECP256K1", "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_ETHEREUM"),
+        bip32("CURVE_ED25519", "m/44'/501'/0'/0'", "ADDRESS_FORMAT_SOLANA"),
+        bip32("CURVE_P256", "m/0'/0", "ADDRESS_FORMAT_COMPRESSED"),
+        bip32("CURVE_SECP256K1", "m/0'/1", "ADDRESS_FORMAT_COMPRESSED"),
       ],
     });
     const { accounts: listed } = await sdk.getWalletAccounts({ walletId: wallet.walletId });
@@ -156,7 +159,8 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
   describe("@turnkey/viem createAccount", () => {
     const signers = [
       ["a wallet account's address, sdk-server client", () => ({ client: sdk, signWith: accounts.ethereum.address })],
-      ["a wallet account's address, @turnkey/http client", () => ({ client: http, signWith: accounts.ethereum.address })],
+      ["a wallet account's address, @turnkey/http client",
+        () => ({ client: http, signWith: accounts.ethereum.address })],
       ["a private key id, sdk-server client", () => ({ client: sdk, signWith: privateKey.privateKeyId })],
       ["a private key id, @turnkey/http client", () => ({ client: http, signWith: privateKey.privateKeyId })],
     ];
@@ -321,7 +325,8 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
     const signRawPayload = async (params) => {
       const response = await sdk.signRawPayload(params);
       const result = assertCompleted(response.activity, {
-        type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", intentKey: "signRawPayloadIntentV2", resultKey: "signRawPayloadResult",
+        type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", intentKey: "signRawPayloadIntentV2",
+        resultKey: "signRawPayloadResult",
       });
       assert.deepEqual({ r: response.r, s: response.s, v: response.v }, result);
       assert.match(result.r, /^[0-9a-f]{64}$/);
@@ -347,7 +352,8 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
         signWith: accounts.solana.address, payload: text, encoding: "PAYLOAD_ENCODING_TEXT_UTF8",
         hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
       });
-      assert.ok(ed25519.verify(hexToBytes(textSignature.r + textSignature.s), new TextEncoder().encode(text), publicKey));
+      assert.ok(ed25519.verify(hexToBytes(textSignature.r + textSignature.s), new TextEncoder().encode(text),
+        publicKey));
 
       const again = await signRawPayload({
         signWith: accounts.solana.address, payload: text, encoding: "PAYLOAD_ENCODING_TEXT_UTF8",

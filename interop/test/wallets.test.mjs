@@ -139,7 +139,9 @@ describe("wallets through @turnkey/sdk-server and @turnkey/http", () => {
     });
     assert.equal(preview.addresses.length, 1);
     assert.equal(getAddress(preview.addresses[0]), preview.addresses[0]);
-    const again = await sdk.createWalletAccounts({ walletId, accounts: [defaultEthereumAccountAtIndex(7)], persist: false });
+    const again = await sdk.createWalletAccounts({
+      walletId, accounts: [defaultEthereumAccountAtIndex(7)], persist: false,
+    });
     assert.deepEqual(again.addresses, preview.addresses, "the same seed and path give the same address");
     assert.deepEqual((await sdk.getWalletAccounts({ walletId, paginationOptions: { limit: "100" } })).accounts, before);
     await assertRequestError(sdk.getWalletAccount({ walletId, address: preview.addresses[0] }), { code: 5 });
