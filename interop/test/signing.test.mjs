@@ -4,7 +4,8 @@
 //   signTypedData (EIP-712), sign({hash}), signAuthorization (EIP-7702), all verified and recovered with viem;
 // - @turnkey/ethers TurnkeySigner: signMessage and signTypedData, verified with ethers v6;
 // - sign_raw_payload / sign_raw_payloads through the SDK for Ed25519, P-256 and secp256k1, verified with @noble/curves.
-// sign_transaction is not implemented by Keyhaven yet: both signers must fail cleanly rather than return garbage.
+// - signTransaction through both signers (sign_transaction for TRANSACTION_TYPE_ETHEREUM), recovered with viem and
+//   ethers; other transaction types are refused as not implemented.
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import { before, describe, test } from "node:test";
@@ -14,6 +15,8 @@ import { TurnkeySigner } from "@turnkey/ethers";
 import { ethers } from "ethers";
 import {
   createWalletClient,
+  parseTransaction,
+  recoverTransactionAddress,
   custom,
   getTypesForEIP712Domain,
   hashMessage,
@@ -21,6 +24,7 @@ import {
   recoverAddress,
   recoverMessageAddress,
   recoverTypedDataAddress,
+  serializeTransaction,
   toHex,
   verifyMessage,
   verifyTypedData,
@@ -226,17 +230,64 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
       });
     }
 
-    test("signTransaction fails cleanly: Keyhaven does not implement sign_transaction yet", async () => {
-      const account = await createAccount({ client: sdk, organizationId, signWith: accounts.ethereum.address });
-      await assert.rejects(account.signTransaction({
-        type: "eip1559", chainId: 1, nonce: 0, to: "0x000000000000000000000000000000000000dEaD", value: 1n,
-        gas: 21000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n,
-      }), (error) => {
-        assert.equal(error.name, "TurnkeyActivityError", error.stack);
-        assert.match(error.message, /sign_transaction/);
-        return true;
+    for (const [what, config] of [
+      ["a wallet account's address, sdk-server client", () => ({ client: sdk, signWith: accounts.ethereum.address })],
+      ["a private key id, @turnkey/http client", () => ({ client: http, signWith: privateKey.privateKeyId })],
+    ]) {
+      test(`signTransaction (legacy, EIP-155, EIP-2930, EIP-1559, EIP-7702) with ${what}`, async () => {
+        const { client, signWith } = config();
+        const expected = signWith.startsWith("0x") ? accounts.ethereum.address : privateKey.ethereumAddress;
+        const account = await createAccount({ client, organizationId, signWith });
+        const authorization = await account.signAuthorization({
+          contractAddress: "0x63c0c19a282a1B52b07dD5a65b58948A07DAE32B", chainId: 1, nonce: 8,
+        });
+        const common = { to: "0x000000000000000000000000000000000000dEaD", value: 10n ** 18n + 1n, data: "0xc0ffee" };
+        const transactions = [
+          { type: "legacy", nonce: 0, gas: 21000n, gasPrice: 2n * 10n ** 9n, ...common }, // pre-EIP-155: v 27/28
+          { type: "legacy", chainId: 1, nonce: 1, gas: 21000n, gasPrice: 2n * 10n ** 9n, ...common },
+          {
+            type: "eip2930", chainId: 137, nonce: 2, gas: 50000n, gasPrice: 30n * 10n ** 9n, ...common,
+            accessList: [{
+              address: "0x1111111111111111111111111111111111111111",
+              storageKeys: [`0x${"00".repeat(31)}01`],
+            }],
+          },
+          {
+            type: "eip1559", chainId: 8453, nonce: 3, gas: 60000n, maxFeePerGas: 10n ** 10n,
+            maxPriorityFeePerGas: 10n ** 9n, ...common,
+          },
+          {
+            type: "eip7702", chainId: 1, nonce: 9, gas: 100000n, maxFeePerGas: 10n ** 10n,
+            maxPriorityFeePerGas: 10n ** 9n, ...common, authorizationList: [authorization],
+          },
+        ];
+        for (const transaction of transactions) {
+          const signed = await account.signTransaction(transaction);
+          assert.equal(await recoverTransactionAddress({ serializedTransaction: signed }), expected,
+            `${transaction.type} ${transaction.chainId ?? "without chain id"} recovers the signer`);
+          const parsed = parseTransaction(signed);
+          assert.equal(parsed.type, transaction.type);
+          assert.equal(parsed.to, transaction.to.toLowerCase(), `${transaction.type}: to is kept`);
+          for (const field of ["value", "data", "nonce", "gas", "chainId", "gasPrice", "maxFeePerGas"]) {
+            if (transaction[field] !== undefined) {
+              assert.equal(parsed[field], transaction[field], `${transaction.type}: ${field} is kept`);
+            }
+          }
+          if (transaction.accessList) {
+            assert.deepEqual(parsed.accessList, transaction.accessList);
+          }
+          if (transaction.authorizationList) {
+            assert.equal(await recoverAuthorizationAddress({ authorization: parsed.authorizationList[0] }), expected);
+          }
+          if (transaction.type === "legacy" && transaction.chainId === undefined) {
+            assert.ok(parsed.v === 27n || parsed.v === 28n, `an unprotected legacy transaction has v 27/28: ${
+              parsed.v}`);
+          } else if (transaction.type === "legacy") {
+            assert.ok(parsed.v === 37n || parsed.v === 38n, `EIP-155 on chain 1 puts v at 37/38: ${parsed.v}`);
+          }
+        }
       });
-    });
+    }
 
     test("a user without permission to sign gets viem's TurnkeyActivityError for the FAILED activity", async () => {
       const key = newKeyPair();
@@ -308,16 +359,28 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
       });
     }
 
-    test("signTransaction fails cleanly: Keyhaven does not implement sign_transaction yet", async () => {
+    test("signTransaction (EIP-1559 and EIP-155 legacy), checked with ethers' Transaction", async () => {
       const signer = new TurnkeySigner({ client: sdk, organizationId, signWith: accounts.ethereum.address });
-      await assert.rejects(signer.signTransaction({
-        type: 2, chainId: 1, nonce: 0, to: "0x000000000000000000000000000000000000dEaD", value: 1n,
-        gasLimit: 21000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n,
-      }), (error) => {
-        assert.equal(error.name, "TurnkeyActivityError", error.stack);
-        assert.match(error.message, /sign_transaction/);
-        return true;
-      });
+      for (const request of [
+        {
+          type: 2, chainId: 10, nonce: 5, to: "0x000000000000000000000000000000000000dEaD", value: 12345n,
+          gasLimit: 21000n, maxFeePerGas: 3n * 10n ** 9n, maxPriorityFeePerGas: 10n ** 9n, data: "0x",
+        },
+        {
+          type: 0, chainId: 56, nonce: 6, to: "0x000000000000000000000000000000000000dEaD", value: 1n,
+          gasLimit: 21000n, gasPrice: 5n * 10n ** 9n, data: "0xabcdef",
+        },
+      ]) {
+        const signed = await signer.signTransaction({ ...request, from: accounts.ethereum.address });
+        const transaction = ethers.Transaction.from(signed);
+        assert.equal(transaction.from, accounts.ethereum.address, `type ${request.type} recovers the signer`);
+        assert.equal(transaction.type, request.type);
+        assert.equal(transaction.chainId, BigInt(request.chainId));
+        assert.equal(transaction.nonce, request.nonce);
+        assert.equal(transaction.value, request.value);
+        assert.equal(transaction.data, request.data);
+        assert.equal(transaction.to, request.to);
+      }
     });
   });
 
@@ -474,6 +537,36 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
       await assertRequestError(sdk.signRawPayloads({
         ...base, signWith: accounts.ethereum.address, payloads: [], hashFunction: "HASH_FUNCTION_KECCAK256",
       }), invalid);
+    });
+
+    test("signTransaction through the SDK: the activity, and what it refuses", async () => {
+      const unsigned = serializeTransaction({
+        type: "eip1559", chainId: 1, nonce: 0, to: "0x000000000000000000000000000000000000dEaD", value: 1n,
+        gas: 21000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n,
+      });
+      const response = await sdk.signTransaction({
+        signWith: accounts.ethereum.address, type: "TRANSACTION_TYPE_ETHEREUM", unsignedTransaction: unsigned.slice(2),
+      });
+      const result = assertCompleted(response.activity, {
+        type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", intentKey: "signTransactionIntentV2",
+        resultKey: "signTransactionResult",
+      });
+      assert.equal(response.signedTransaction, result.signedTransaction);
+      assert.match(result.signedTransaction, /^02[0-9a-f]+$/, "hex without 0x, as the signers expect");
+      assert.equal(await recoverTransactionAddress({ serializedTransaction: `0x${result.signedTransaction}` }),
+        accounts.ethereum.address);
+
+      const base = { signWith: accounts.ethereum.address, type: "TRANSACTION_TYPE_ETHEREUM" };
+      await assertRequestError(sdk.signTransaction({ ...base, unsignedTransaction: "deadbeef" }),
+        { code: 3, turnkeyErrorCode: "REQUEST_INVALID" });
+      await assertRequestError(sdk.signTransaction({ ...base, unsignedTransaction: result.signedTransaction }),
+        { code: 3, turnkeyErrorCode: "REQUEST_INVALID" }); // already signed: Keyhaven reads the RLP strictly
+      await assertRequestError(sdk.signTransaction({
+        ...base, signWith: accounts.solana.address, unsignedTransaction: unsigned.slice(2),
+      }), { code: 3, turnkeyErrorCode: "REQUEST_INVALID", message: /SECP256K1/ });
+      await assertRequestError(sdk.signTransaction({
+        signWith: accounts.solana.address, type: "TRANSACTION_TYPE_SOLANA", unsignedTransaction: "00",
+      }), { code: 12 });
     });
 
     test("a deleted wallet's accounts can no longer sign", async () => {
