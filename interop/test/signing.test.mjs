@@ -280,8 +280,8 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
             assert.equal(await recoverAuthorizationAddress({ authorization: parsed.authorizationList[0] }), expected);
           }
           if (transaction.type === "legacy" && transaction.chainId === undefined) {
-            assert.ok(parsed.v === 27n || parsed.v === 28n, `an unprotected legacy transaction has v 27/28: ${
-              parsed.v}`);
+            const { v } = parsed;
+            assert.ok(v === 27n || v === 28n, `an unprotected legacy transaction has v 27/28: ${v}`);
           } else if (transaction.type === "legacy") {
             assert.ok(parsed.v === 37n || parsed.v === 38n, `EIP-155 on chain 1 puts v at 37/38: ${parsed.v}`);
           }
