@@ -15,10 +15,31 @@ public enum KeyCurve {
     P256(EcCurve.P256),
     ED25519(null);
 
+    private static final String WIRE_PREFIX = "CURVE_";
+
     private final EcCurve ecCurve;
 
     KeyCurve(EcCurve ecCurve) {
         this.ecCurve = ecCurve;
+    }
+
+    /** {@code CURVE_SECP256K1} and so on, as the API names curves. */
+    public String wireName() {
+        return WIRE_PREFIX + name();
+    }
+
+    /** The curve whose wire name is {@code wireName}, if any. */
+    public static Optional<KeyCurve> fromWire(String wireName) {
+        if (wireName == null || !wireName.startsWith(WIRE_PREFIX)) {
+            return Optional.empty();
+        }
+        String name = wireName.substring(WIRE_PREFIX.length());
+        for (KeyCurve curve : values()) {
+            if (curve.name().equals(name)) {
+                return Optional.of(curve);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The short-Weierstrass curve behind an ECDSA key; empty for Ed25519. */

@@ -25,8 +25,9 @@ public final class Custody {
 
     /** A new wallet with a fresh mnemonic of {@code wordCount} words; the caller closes it. */
     public WalletSeed createWallet(String organizationId, String walletId, int wordCount) {
-        try (Mnemonic mnemonic = Mnemonic.generate(wordCount, random)) {
-            return new WalletSeed(sealer, organizationId, walletId, mnemonic);
+        try (Mnemonic mnemonic = Mnemonic.generate(wordCount, random); SecretBytes phrase = mnemonic.phrase()) {
+            return new WalletSeed(sealer, organizationId,
+                    sealer.seal(SealPurpose.WALLET_MNEMONIC, organizationId, walletId, phrase), mnemonic.toSeed());
         }
     }
 
@@ -34,7 +35,7 @@ public final class Custody {
     public WalletSeed openWallet(String organizationId, String walletId, SealedSecret sealedMnemonic) {
         try (SecretBytes phrase = sealer.open(SealPurpose.WALLET_MNEMONIC, organizationId, walletId, sealedMnemonic);
                 Mnemonic mnemonic = Mnemonic.parse(phrase)) {
-            return new WalletSeed(sealer, organizationId, walletId, mnemonic);
+            return new WalletSeed(sealer, organizationId, sealedMnemonic, mnemonic.toSeed());
         }
     }
 

@@ -4,7 +4,6 @@ import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.crypto.hd.DerivationPath;
 import dev.keyhaven.crypto.hd.HdKeys;
-import dev.keyhaven.crypto.hd.Mnemonic;
 
 /**
  * An opened wallet: its mnemonic, sealed for storage, and its BIP-39 seed, computed once (PBKDF2 with 2048 rounds
@@ -17,13 +16,12 @@ public final class WalletSeed implements AutoCloseable {
     private final SealedSecret sealedMnemonic;
     private final SecretBytes seed;
 
-    WalletSeed(KeySealer sealer, String organizationId, String walletId, Mnemonic mnemonic) {
+    /** Takes ownership of {@code seed}, the seed of the mnemonic that {@code sealedMnemonic} holds. */
+    WalletSeed(KeySealer sealer, String organizationId, SealedSecret sealedMnemonic, SecretBytes seed) {
         this.sealer = sealer;
         this.organizationId = organizationId;
-        try (SecretBytes phrase = mnemonic.phrase()) {
-            this.sealedMnemonic = sealer.seal(SealPurpose.WALLET_MNEMONIC, organizationId, walletId, phrase);
-        }
-        this.seed = mnemonic.toSeed();
+        this.sealedMnemonic = sealedMnemonic;
+        this.seed = seed;
     }
 
     /** The mnemonic sealed for this wallet, as stored with it. */

@@ -11,7 +11,6 @@ import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
-import dev.keyhaven.server.api.KeyVocabulary;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.Custody;
 import dev.keyhaven.server.custody.DerivedKey;
@@ -77,8 +76,8 @@ public final class CreatePrivateKeysHandler implements ActivityHandler<List<Priv
             }
             for (AddressFormat format : params.addressFormats()) {
                 if (!format.supports(params.curve())) {
-                    throw ApiException.badRequest(label + ": address format " + KeyVocabulary.wireName(format)
-                            + " does not support curve " + KeyVocabulary.wireName(params.curve()));
+                    throw ApiException.badRequest(label + ": address format " + format.wireName()
+                            + " does not support curve " + params.curve().wireName());
                 }
             }
             tags.requireAll(context.tx(), org, params.privateKeyTags());
@@ -91,7 +90,7 @@ public final class CreatePrivateKeysHandler implements ActivityHandler<List<Priv
                     addresses, false, false, context.now(), context.now()), key.sealedKey());
             params.privateKeyTags().forEach(tagId -> keys.tag(context.tx(), tagId, id));
             created.add(new Created(id, addresses.stream()
-                    .map(a -> new WireAddress(KeyVocabulary.wireName(a.format()), a.address())).toList()));
+                    .map(a -> new WireAddress(a.format().wireName(), a.address())).toList()));
         }
         return new Result(created);
     }

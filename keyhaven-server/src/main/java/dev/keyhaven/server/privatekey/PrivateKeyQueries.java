@@ -2,7 +2,6 @@ package dev.keyhaven.server.privatekey;
 
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
-import dev.keyhaven.server.api.KeyVocabulary;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.api.WireTime;
 import dev.keyhaven.server.tx.Transactor;
@@ -60,9 +59,9 @@ public final class PrivateKeyQueries {
     }
 
     static WirePrivateKey view(PrivateKey k, List<String> tagIds) {
-        return new WirePrivateKey(k.id(), k.publicKey(), k.name(), KeyVocabulary.wireName(k.curve()),
+        return new WirePrivateKey(k.id(), k.publicKey(), k.name(), k.curve().wireName(),
                 k.addresses().stream().map(a -> new CreatePrivateKeysHandler.WireAddress(
-                        KeyVocabulary.wireName(a.format()), a.address())).toList(),
+                        a.format().wireName(), a.address())).toList(),
                 tagIds, WireTime.of(k.createdAt()), WireTime.of(k.updatedAt()), k.exported(), k.imported());
     }
 }

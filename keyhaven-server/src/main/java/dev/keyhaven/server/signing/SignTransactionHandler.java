@@ -11,7 +11,6 @@ import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
-import dev.keyhaven.server.api.KeyVocabulary;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.Custody;
 import java.util.HexFormat;
@@ -75,7 +74,7 @@ public final class SignTransactionHandler implements ActivityHandler<SignTransac
         SigningKeys.Resolved key = keys.resolve(context.tx(), context.organizationId(), intent.signWith());
         if (key.handle().curve() != KeyCurve.SECP256K1) {
             throw ApiException.badRequest("TRANSACTION_TYPE_ETHEREUM needs a CURVE_SECP256K1 key, not "
-                    + KeyVocabulary.wireName(key.handle().curve()));
+                    + key.handle().curve().wireName());
         }
         EthereumTransaction tx = intent.transaction();
         return new Result(HexFormat.of().formatHex(tx.withSignature(custody.signDigest(key.handle(),

@@ -3,7 +3,6 @@ package dev.keyhaven.server.signing;
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.server.api.ApiException;
-import dev.keyhaven.server.api.KeyVocabulary;
 
 /**
  * What a key actually signs: a 32-byte digest (ECDSA) or the message itself (Ed25519). The rules for which
@@ -27,7 +26,7 @@ sealed interface Signable {
 
     /** Applies the rules above, failing the activity with a message naming what does not fit. */
     static Signable of(KeyCurve curve, PayloadEncoding encoding, HashFunction hash, Payload payload) {
-        String curveName = KeyVocabulary.wireName(curve);
+        String curveName = curve.wireName();
         if (curve == KeyCurve.ED25519) {
             if (hash != HashFunction.HASH_FUNCTION_NOT_APPLICABLE) {
                 throw ApiException.badRequest("hash function " + hash.wireName() + " does not apply to " + curveName

@@ -1,7 +1,8 @@
 package dev.keyhaven.server.store;
 
+import dev.keyhaven.crypto.address.AddressFormat;
+import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.address.Addresses;
-import dev.keyhaven.server.api.KeyVocabulary;
 import dev.keyhaven.server.custody.SealedSecret;
 import dev.keyhaven.server.privatekey.PrivateKey;
 import dev.keyhaven.server.privatekey.PrivateKeyAddress;
@@ -27,13 +28,13 @@ public final class JdbcPrivateKeyRepository implements PrivateKeyRepository {
     @Override
     public void insert(Tx tx, PrivateKey k, SealedSecret sealedKey) {
         Sql.update(tx, "INSERT INTO private_keys (" + COLUMNS + ", key_sealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                k.id(), k.organizationId(), k.name(), KeyVocabulary.wireName(k.curve()), k.publicKey(), k.exported(),
+                k.id(), k.organizationId(), k.name(), k.curve().wireName(), k.publicKey(), k.exported(),
                 k.imported(), k.createdAt(), k.updatedAt(), sealedKey.base64());
         for (int i = 0; i < k.addresses().size(); i++) {
             PrivateKeyAddress a = k.addresses().get(i);
             Sql.update(tx, "INSERT INTO private_key_addresses (private_key_id, position, organization_id, "
                     + "address_format, address, address_key) VALUES (?, ?, ?, ?, ?, ?)", k.id(), i,
-                    k.organizationId(), KeyVocabulary.wireName(a.format()), a.address(),
+                    k.organizationId(), a.format().wireName(), a.address(),
                     Addresses.lookupKey(a.address()));
         }
     }
@@ -138,7 +139,7 @@ public final class JdbcPrivateKeyRepository implements PrivateKeyRepository {
         Sql.list(tx, "SELECT private_key_id, address_format, address FROM private_key_addresses WHERE private_key_id "
                 + "IN (" + Sql.placeholders(ids.size()) + ") ORDER BY private_key_id, position", rs -> {
                     addresses.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(new PrivateKeyAddress(
-                            KeyVocabulary.addressFormat(rs.getString(2)).orElseThrow(), rs.getString(3)));
+                            AddressFormat.fromWire(rs.getString(2)).orElseThrow(), rs.getString(3)));
                     return null;
                 }, ids.toArray());
         return keys.stream().map(k -> new PrivateKey(k.id(), k.organizationId(), k.name(), k.curve(), k.publicKey(),
@@ -148,7 +149,7 @@ public final class JdbcPrivateKeyRepository implements PrivateKeyRepository {
 
     private static PrivateKey key(ResultSet rs) throws SQLException {
         return new PrivateKey(rs.getString("id"), rs.getString("organization_id"), rs.getString("name"),
-                KeyVocabulary.curve(rs.getString("curve")).orElseThrow(), rs.getString("public_key"), List.of(),
+                KeyCurve.fromWire(rs.getString("curve")).orElseThrow(), rs.getString("public_key"), List.of(),
                 rs.getBoolean("exported"), rs.getBoolean("imported"), Sql.instant(rs, "created_at"),
                 Sql.instant(rs, "updated_at"));
     }

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.store;
 
-import dev.keyhaven.server.api.KeyVocabulary;
+import dev.keyhaven.crypto.address.AddressFormat;
+import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.server.api.Pagination;
 import dev.keyhaven.server.custody.SealedSecret;
 import dev.keyhaven.server.tx.Tx;
@@ -94,8 +95,8 @@ public final class JdbcWalletRepository implements WalletRepository {
     public void insertAccount(Tx tx, WalletAccount a, SealedSecret sealedKey) {
         Sql.update(tx, "INSERT INTO wallet_accounts (" + ACCOUNT_COLUMNS + ", path_format, address_key, key_sealed) "
                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", a.id(), a.organizationId(), a.walletId(),
-                KeyVocabulary.wireName(a.curve()), a.path(), a.canonicalPath(),
-                KeyVocabulary.wireName(a.addressFormat()), a.address(), a.publicKey(), a.name(), a.exported(),
+                a.curve().wireName(), a.path(), a.canonicalPath(),
+                a.addressFormat().wireName(), a.address(), a.publicKey(), a.name(), a.exported(),
                 a.createdAt(), a.updatedAt(), "PATH_FORMAT_BIP32", Addresses.lookupKey(a.address()),
                 sealedKey.base64());
     }
@@ -196,8 +197,8 @@ public final class JdbcWalletRepository implements WalletRepository {
 
     private static WalletAccount account(ResultSet rs) throws SQLException {
         return new WalletAccount(rs.getString("id"), rs.getString("organization_id"), rs.getString("wallet_id"),
-                KeyVocabulary.curve(rs.getString("curve")).orElseThrow(), rs.getString("path"),
-                rs.getString("canonical_path"), KeyVocabulary.addressFormat(rs.getString("address_format"))
+                KeyCurve.fromWire(rs.getString("curve")).orElseThrow(), rs.getString("path"),
+                rs.getString("canonical_path"), AddressFormat.fromWire(rs.getString("address_format"))
                         .orElseThrow(), rs.getString("address"), rs.getString("public_key"),
                 Optional.ofNullable(rs.getString("name")), rs.getBoolean("exported"), Sql.instant(rs, "created_at"),
                 Sql.instant(rs, "updated_at"));

@@ -4,7 +4,6 @@ import dev.keyhaven.crypto.address.Addresses;
 import dev.keyhaven.crypto.address.IncompatibleCurveException;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Ids;
-import dev.keyhaven.server.api.KeyVocabulary;
 import dev.keyhaven.server.custody.DerivedKey;
 import dev.keyhaven.server.custody.WalletSeed;
 import dev.keyhaven.server.tx.Tx;
@@ -38,8 +37,8 @@ public final class AccountCreator {
         for (int i = 0; i < accounts.size(); i++) {
             AccountParams params = accounts.get(i);
             String label = "accounts[" + i + "]";
-            String curve = KeyVocabulary.wireName(params.curve());
-            String format = KeyVocabulary.wireName(params.addressFormat());
+            String curve = params.curve().wireName();
+            String format = params.addressFormat().wireName();
             if (!params.addressFormat().supports(params.curve())) {
                 throw ApiException.badRequest(label + ": address format " + format + " does not support curve "
                         + curve);

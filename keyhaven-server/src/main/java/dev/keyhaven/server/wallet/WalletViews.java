@@ -1,6 +1,5 @@
 package dev.keyhaven.server.wallet;
 
-import dev.keyhaven.server.api.KeyVocabulary;
 import dev.keyhaven.server.api.WireTime;
 import java.util.Optional;
 
@@ -26,8 +25,8 @@ public final class WalletViews {
     }
 
     public static WireWalletAccount account(WalletAccount a, Optional<Wallet> details) {
-        return new WireWalletAccount(a.id(), a.organizationId(), a.walletId(), KeyVocabulary.wireName(a.curve()),
-                AccountParams.PATH_FORMAT_BIP32, a.path(), KeyVocabulary.wireName(a.addressFormat()), a.address(),
+        return new WireWalletAccount(a.id(), a.organizationId(), a.walletId(), a.curve().wireName(),
+                AccountParams.PATH_FORMAT_BIP32, a.path(), a.addressFormat().wireName(), a.address(),
                 WireTime.of(a.createdAt()), WireTime.of(a.updatedAt()), a.publicKey(), details.map(WalletViews::wallet),
                 a.name());
     }
