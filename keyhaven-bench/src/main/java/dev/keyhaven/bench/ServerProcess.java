@@ -69,6 +69,10 @@ final class ServerProcess implements AutoCloseable {
         return ProcessHandle.current().info().command().orElse("java");
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     String url() {
         return url;
     }
