@@ -140,7 +140,8 @@ public final class Benchmark {
             System.out.println(halfLoadHeader());
             halfLoad.forEach(pair -> System.out.println(halfLoadRow(pair[0], pair[1])));
         }
-        System.out.println("\nCPU per request (from /proc; 'other' is CPU used by anything else on the machine):\n");
+        System.out.println("\nCPU per request (from /proc; 'other processes' is CPU used by anything else on the "
+                + "machine, e.g. a build: such a run is noisy):\n");
         System.out.println(LoadResult.cpuHeader());
         for (LoadResult r : closed) {
             System.out.println(r.cpuRow());

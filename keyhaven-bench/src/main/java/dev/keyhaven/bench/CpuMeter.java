@@ -4,35 +4,38 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Where the machine's CPU went during a measurement, from Linux's {@code /proc}: the server process, every process
- * named {@code postgres}, this driver, and the rest ("other": anything else on the machine, e.g. a build, which
- * makes a run noisy). Off Linux every figure is NaN.
+ * named {@code postgres}, this driver, kernel threads (e.g. the journal and block I/O workers behind an fsync),
+ * and every other process ("other": e.g. a build running at the same time, which makes a run noisy). Per-process
+ * figures are exact; the machine total comes from {@code /proc/stat}, which is sampled at each timer tick and can
+ * disagree with them by a few tenths of a core when the load comes in short bursts. A process that starts and
+ * exits within the measurement is missed by the per-process figures. Off Linux every figure is NaN.
  */
 final class CpuMeter {
     /** USER_HZ; 100 on every Linux the project runs on ({@code getconf CLK_TCK}). */
     private static final double TICKS_PER_SECOND = 100.0;
 
     private final long serverPid;
+    private final long driverPid = ProcessHandle.current().pid();
 
     CpuMeter(long serverPid) {
         this.serverPid = serverPid;
     }
 
-    /** Cumulative CPU ticks at one moment. */
-    record Snapshot(long nanos, long machineBusy, long machineSteal, long server, long postgres, long driver) {
+    /** Cumulative CPU ticks at one moment; {@code others} and {@code kernel} per process id. */
+    record Snapshot(long nanos, long machineBusy, long machineSteal, long server, long postgres, long driver,
+            Map<Long, Long> kernel, Map<Long, Long> others) {
     }
 
     /** CPU use between two snapshots, in cores (1.0 = one core fully busy). */
-    record Usage(double seconds, double machine, double steal, double server, double postgres, double driver) {
+    record Usage(double seconds, double machine, double steal, double server, double postgres, double driver,
+            double kernel, double other) {
         static final Usage UNKNOWN = new Usage(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN);
-
-        /** Busy time not accounted for by the server, PostgreSQL or the driver. */
-        double other() {
-            return machine - server - postgres - driver;
-        }
+                Double.NaN, Double.NaN, Double.NaN);
 
         /** Microseconds of CPU per request of {@code cores}, at {@code throughput} requests per second. */
         static double microsPerRequest(double cores, double throughput) {
@@ -43,8 +46,32 @@ final class CpuMeter {
     Snapshot take() {
         try {
             long[] machine = machine();
-            return new Snapshot(System.nanoTime(), machine[0], machine[1], process(serverPid), postgres(),
-                    process(ProcessHandle.current().pid()));
+            long server = 0;
+            long postgres = 0;
+            long driver = 0;
+            Map<Long, Long> kernel = new HashMap<>();
+            Map<Long, Long> others = new HashMap<>();
+            try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+                for (Path p : processes) {
+                    long pid = Long.parseLong(p.getFileName().toString());
+                    long ticks = ticks(pid);
+                    if (ticks < 0) {
+                        continue;
+                    }
+                    if (pid == serverPid) {
+                        server = ticks;
+                    } else if (pid == driverPid) {
+                        driver = ticks;
+                    } else if (isPostgres(p)) {
+                        postgres += ticks;
+                    } else if (isKernelThread(p)) {
+                        kernel.put(pid, ticks);
+                    } else {
+                        others.put(pid, ticks);
+                    }
+                }
+            }
+            return new Snapshot(System.nanoTime(), machine[0], machine[1], server, postgres, driver, kernel, others);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -58,7 +85,20 @@ final class CpuMeter {
         double scale = TICKS_PER_SECOND * seconds;
         return new Usage(seconds, (to.machineBusy() - from.machineBusy()) / scale,
                 (to.machineSteal() - from.machineSteal()) / scale, (to.server() - from.server()) / scale,
-                (to.postgres() - from.postgres()) / scale, (to.driver() - from.driver()) / scale);
+                (to.postgres() - from.postgres()) / scale, (to.driver() - from.driver()) / scale,
+                delta(from.kernel(), to.kernel()) / scale, delta(from.others(), to.others()) / scale);
+    }
+
+    /** Ticks used by the processes present in both snapshots. */
+    private static long delta(Map<Long, Long> from, Map<Long, Long> to) {
+        long total = 0;
+        for (Map.Entry<Long, Long> e : to.entrySet()) {
+            Long before = from.get(e.getKey());
+            if (before != null && e.getValue() >= before) {
+                total += e.getValue() - before;
+            }
+        }
+        return total;
     }
 
     /** Busy and steal ticks of all CPUs: the first line of /proc/stat. */
@@ -70,31 +110,32 @@ final class CpuMeter {
         return new long[] {busy, Long.parseLong(f[8])};
     }
 
-    /** utime + stime of one process (all its threads), or 0 when it is gone. */
-    private static long process(long pid) {
+    /** utime + stime of one process (all its threads), or -1 when it is gone. */
+    private static long ticks(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
             // The command name is in parentheses and may hold spaces; fields 14 and 15 (utime, stime) follow it.
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return Long.parseLong(f[11]) + Long.parseLong(f[12]);
         } catch (IOException | RuntimeException e) {
-            return 0;
+            return -1;
         }
     }
 
-    private static long postgres() throws IOException {
-        long total = 0;
-        try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
-            for (Path p : processes) {
-                try {
-                    if (Files.readString(p.resolve("comm")).trim().equals("postgres")) {
-                        total += process(Long.parseLong(p.getFileName().toString()));
-                    }
-                } catch (IOException | RuntimeException gone) {
-                    // The process exited while being read.
-                }
-            }
+    private static boolean isPostgres(Path process) {
+        try {
+            return Files.readString(process.resolve("comm")).trim().equals("postgres");
+        } catch (IOException | RuntimeException gone) {
+            return false;
         }
-        return total;
+    }
+
+    /** Kernel threads have an empty command line. */
+    private static boolean isKernelThread(Path process) {
+        try {
+            return Files.readAllBytes(process.resolve("cmdline")).length == 0;
+        } catch (IOException | RuntimeException gone) {
+            return false;
+        }
     }
 }

@@ -69,16 +69,18 @@ record LoadResult(String operation, String store, String mode, int concurrency, 
         double rate = throughput();
         String load = mode.equals("open") ? String.format(Locale.ROOT, "open %,.0f/s", targetRate)
                 : "closed c=" + concurrency;
-        return String.format(Locale.ROOT, "| %s | %s | %s | %,.0f | %.2f | %.0f | %.0f | %.0f | %.2f | %.2f | %s |",
-                operation, store, load, rate, cpu.machine(), CpuMeter.Usage.microsPerRequest(cpu.server(), rate),
+        return String.format(Locale.ROOT,
+                "| %s | %s | %s | %,.0f | %.2f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %s |", operation, store,
+                load, rate, cpu.machine(), CpuMeter.Usage.microsPerRequest(cpu.server(), rate),
                 CpuMeter.Usage.microsPerRequest(cpu.postgres(), rate),
+                CpuMeter.Usage.microsPerRequest(cpu.kernel(), rate),
                 CpuMeter.Usage.microsPerRequest(cpu.driver(), rate), cpu.other(), cpu.steal(),
                 madeOnDemand == 0 ? "" : madeOnDemand + " stamped on demand");
     }
 
     static String cpuHeader() {
         return "| operation | store | load | req/s | machine cores busy | server µs/req | postgres µs/req "
-                + "| driver µs/req | other cores | steal cores | notes |\n"
-                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|";
+                + "| kernel threads µs/req | driver µs/req | other processes, cores | steal cores | notes |\n"
+                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|";
     }
 }
