@@ -47,17 +47,19 @@ import org.openjdk.jmh.annotations.Warmup;
  * <li>secp256k1 ECDSA with RFC 6979, low-s and the recovery id ({@link PayloadSigner#signDigest}).</li>
  * </ol>
  *
- * <p>{@link #signRequest} does all four; the other methods measure each step alone to attribute the cost. Run:
+ * <p>{@link #signRequest} does all four; the other methods measure each step alone to attribute the cost. Run one
+ * thread and two (this machine has two cores), with nothing else running:
  * <pre>
- * java -cp keyhaven-bench/target/keyhaven-bench.jar org.openjdk.jmh.Main RawCryptoBenchmark -t 1
- * java -cp keyhaven-bench/target/keyhaven-bench.jar org.openjdk.jmh.Main RawCryptoBenchmark.signRequest -t 2
+ * java -cp keyhaven-bench/target/keyhaven-bench.jar org.openjdk.jmh.Main RawCryptoBenchmark -t 1 -rf json
+ * java -cp keyhaven-bench/target/keyhaven-bench.jar org.openjdk.jmh.Main RawCryptoBenchmark -t 2 -rf json
  * </pre>
+ * The two threads share the cached API key and the curve generators, as the server's request threads do.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
+@Warmup(iterations = 5, time = 2)
+@Measurement(iterations = 10, time = 2)
 @Fork(1)
 public class RawCryptoBenchmark {
     private static final HexFormat HEX = HexFormat.of();
