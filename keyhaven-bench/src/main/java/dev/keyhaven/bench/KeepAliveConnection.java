@@ -39,6 +39,14 @@ final class KeepAliveConnection implements AutoCloseable {
 
     /** Sends one request and returns the response status; reconnects when the server closed the connection. */
     int send(byte[] request) throws IOException {
+        return send(request, null);
+    }
+
+    /**
+     * Sends one request and returns the response status, or -1 when {@code expect} is given and the response body
+     * does not contain it (e.g. an activity answered with 200 that did not complete).
+     */
+    int send(byte[] request, byte[] expect) throws IOException {
         if (socket == null) {
             socket = new Socket(host, port);
             socket.setTcpNoDelay(true);
@@ -48,14 +56,14 @@ final class KeepAliveConnection implements AutoCloseable {
         try {
             out.write(request);
             out.flush();
-            return readResponse();
+            return readResponse(expect);
         } catch (IOException e) {
             close();
             throw e;
         }
     }
 
-    private int readResponse() throws IOException {
+    private int readResponse(byte[] expect) throws IOException {
         String statusLine = readLine();
         int status = Integer.parseInt(statusLine.substring(9, 12));
         long length = -1;
@@ -72,11 +80,29 @@ final class KeepAliveConnection implements AutoCloseable {
         if (length < 0) {
             throw new IOException("response without Content-Length");
         }
-        in.skipNBytes(length);
+        boolean found = true;
+        if (expect == null) {
+            in.skipNBytes(length);
+        } else {
+            found = contains(in.readNBytes((int) length), expect);
+        }
         if (close) {
             close();
         }
-        return status;
+        return found ? status : -1;
+    }
+
+    private static boolean contains(byte[] body, byte[] expect) {
+        outer:
+        for (int i = 0; i + expect.length <= body.length; i++) {
+            for (int j = 0; j < expect.length; j++) {
+                if (body[i + j] != expect[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     private String readLine() throws IOException {

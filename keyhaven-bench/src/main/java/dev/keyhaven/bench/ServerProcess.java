@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,7 +57,9 @@ final class ServerProcess implements AutoCloseable {
                 process.destroyForcibly();
                 throw new IllegalStateException("the server did not start: " + command);
             }
-            CompletableFuture.runAsync(() -> out.lines().forEach(ignored -> { }));
+            // Its own thread: on the common pool this would hold that pool's only worker on a 2-core machine for
+            // the whole run, and the parallel stamping of requests would run on one core.
+            Thread.ofPlatform().daemon().name("server-stdout").start(() -> out.lines().forEach(ignored -> { }));
             return new ServerProcess(process, url, organization);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -67,6 +68,10 @@ final class ServerProcess implements AutoCloseable {
 
     private static String javaBinary() {
         return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    long pid() {
+        return process.pid();
     }
 
     String url() {
