@@ -7,6 +7,7 @@ import dev.keyhaven.server.custody.SealPurpose;
 import dev.keyhaven.server.privatekey.PrivateKey;
 import dev.keyhaven.server.privatekey.PrivateKeyRepository;
 import dev.keyhaven.server.tx.Tx;
+import dev.keyhaven.server.wallet.SealedAccount;
 import dev.keyhaven.server.wallet.WalletAccount;
 import dev.keyhaven.server.wallet.WalletRepository;
 import java.util.Optional;
@@ -30,11 +31,11 @@ public final class SigningKeys {
 
     public Resolved resolve(Tx tx, String organizationId, String signWith) {
         String addressKey = Addresses.lookupKey(signWith);
-        Optional<WalletAccount> account = wallets.findAccountByAddress(tx, organizationId, addressKey);
+        Optional<SealedAccount> account = wallets.findSealedAccountByAddress(tx, organizationId, addressKey);
         if (account.isPresent()) {
-            WalletAccount a = account.get();
+            WalletAccount a = account.get().account();
             return new Resolved(new KeyHandle(a.curve(), SealPurpose.WALLET_ACCOUNT_KEY, organizationId, a.id(),
-                    wallets.sealedAccountKey(tx, organizationId, a.id())), account, Optional.empty());
+                    account.get().sealedKey()), Optional.of(a), Optional.empty());
         }
         Optional<PrivateKey> key = privateKeys.findByAddress(tx, organizationId, addressKey)
                 .or(() -> privateKeys.find(tx, organizationId, signWith));

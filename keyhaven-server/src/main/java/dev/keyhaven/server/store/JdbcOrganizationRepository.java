@@ -23,8 +23,21 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
     @Override
     public Optional<Organization> find(Tx tx, String organizationId) {
-        return Sql.one(tx, "SELECT " + COLUMNS + " FROM organizations WHERE id = ?", rs -> map(tx, rs),
-                organizationId);
+        // One statement for the organization and its root quorum: every activity's authorization reads both.
+        record Row(Organization organization, String memberId) {
+        }
+        List<Row> rows = Sql.list(tx, "SELECT o.id, o.name, o.parent_id, o.root_quorum_threshold, o.created_at, "
+                + "o.updated_at, m.user_id FROM organizations o "
+                + "LEFT JOIN root_quorum_members m ON m.organization_id = o.id "
+                + "LEFT JOIN users u ON u.id = m.user_id WHERE o.id = ? ORDER BY u.created_at, u.id",
+                rs -> new Row(organization(rs, List.of()), rs.getString("user_id")), organizationId);
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Organization first = rows.getFirst().organization();
+        List<String> members = rows.stream().map(Row::memberId).filter(java.util.Objects::nonNull).toList();
+        return Optional.of(new Organization(first.id(), first.name(), first.parentId(),
+                new RootQuorum(first.rootQuorum().threshold(), members), first.createdAt(), first.updatedAt()));
     }
 
     @Override
@@ -71,8 +84,13 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
         List<String> members = Sql.list(tx, "SELECT m.user_id FROM root_quorum_members m "
                 + "JOIN users u ON u.id = m.user_id WHERE m.organization_id = ? ORDER BY u.created_at, u.id",
                 r -> r.getString(1), id);
-        return new Organization(id, rs.getString("name"), Optional.ofNullable(rs.getString("parent_id")),
-                new RootQuorum(rs.getInt("root_quorum_threshold"), members), Sql.instant(rs, "created_at"),
+        return organization(rs, members);
+    }
+
+    private static Organization organization(ResultSet rs, List<String> rootQuorumMembers) throws SQLException {
+        return new Organization(rs.getString("id"), rs.getString("name"),
+                Optional.ofNullable(rs.getString("parent_id")),
+                new RootQuorum(rs.getInt("root_quorum_threshold"), rootQuorumMembers), Sql.instant(rs, "created_at"),
                 Sql.instant(rs, "updated_at"));
     }
 }

@@ -5,6 +5,7 @@ import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.server.api.Pagination;
 import dev.keyhaven.server.custody.SealedSecret;
 import dev.keyhaven.server.tx.Tx;
+import dev.keyhaven.server.wallet.SealedAccount;
 import dev.keyhaven.server.wallet.Wallet;
 import dev.keyhaven.server.wallet.WalletAccount;
 import dev.keyhaven.server.wallet.WalletRepository;
@@ -140,9 +141,10 @@ public final class JdbcWalletRepository implements WalletRepository {
     }
 
     @Override
-    public SealedSecret sealedAccountKey(Tx tx, String organizationId, String accountId) {
-        return Sql.one(tx, "SELECT key_sealed FROM wallet_accounts WHERE organization_id = ? AND id = ?",
-                rs -> new SealedSecret(rs.getString(1)), organizationId, accountId).orElseThrow();
+    public Optional<SealedAccount> findSealedAccountByAddress(Tx tx, String organizationId, String addressKey) {
+        return Sql.list(tx, "SELECT " + ACCOUNT_COLUMNS + ", key_sealed FROM wallet_accounts WHERE organization_id = ? "
+                + "AND address_key = ? ORDER BY id LIMIT 1", rs -> new SealedAccount(account(rs),
+                        new SealedSecret(rs.getString("key_sealed"))), organizationId, addressKey).stream().findFirst();
     }
 
     @Override

@@ -51,8 +51,8 @@ public interface WalletRepository {
     /** The account of a wallet at a path (compared in canonical form), the oldest if there are several formats. */
     Optional<WalletAccount> findAccountByPath(Tx tx, String organizationId, String walletId, String canonicalPath);
 
-    /** The sealed private key of an account. */
-    SealedSecret sealedAccountKey(Tx tx, String organizationId, String accountId);
+    /** The account whose address this is, with its sealed key, in one statement (the signing path). */
+    Optional<SealedAccount> findSealedAccountByAddress(Tx tx, String organizationId, String addressKey);
 
     /**
      * One page of accounts in id order (ids are time-ordered, so this is creation order and total): of one wallet,
