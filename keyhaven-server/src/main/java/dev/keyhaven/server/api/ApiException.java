@@ -45,6 +45,17 @@ public final class ApiException extends RuntimeException {
         }
     }
 
+    /**
+     * Deleting key material that was never exported loses it for good, so it needs {@code deleteWithoutExport}:
+     * fails with a 400 naming every such id ("wallet has not been exported: a, b").
+     */
+    public static void requireExported(String what, java.util.Collection<String> notExportedIds) {
+        if (!notExportedIds.isEmpty()) {
+            throw badRequest(what + " has not been exported: " + String.join(", ", notExportedIds)
+                    + " (export it first, or set deleteWithoutExport to delete it for good)");
+        }
+    }
+
     public ErrorCode code() {
         return code;
     }

@@ -55,10 +55,7 @@ public final class DeletePrivateKeysHandler implements ActivityHandler<DeletePri
                     notExported.add(id);
                 }
             }
-            if (!notExported.isEmpty()) {
-                throw ApiException.badRequest("private key has not been exported: " + String.join(", ", notExported)
-                        + " (export it first, or set deleteWithoutExport to delete it for good)");
-            }
+            ApiException.requireExported("private key", notExported);
         }
         intent.privateKeyIds().forEach(id -> keys.delete(context.tx(), org, id));
         return new Result(intent.privateKeyIds());

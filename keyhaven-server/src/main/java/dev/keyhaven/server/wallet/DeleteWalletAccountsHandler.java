@@ -60,10 +60,7 @@ public final class DeleteWalletAccountsHandler implements ActivityHandler<Delete
             List<String> notExported = found.stream()
                     .filter(a -> !a.exported() && !walletsById.get(a.walletId()).exported())
                     .map(WalletAccount::id).toList();
-            if (!notExported.isEmpty()) {
-                throw ApiException.badRequest("wallet account has not been exported: " + String.join(", ", notExported)
-                        + " (export it first, or set deleteWithoutExport to delete its key for good)");
-            }
+            ApiException.requireExported("wallet account", notExported);
         }
         intent.walletAccountIds().forEach(id -> wallets.deleteAccount(context.tx(), org, id));
         return new Result(intent.walletAccountIds());

@@ -51,10 +51,7 @@ public final class DeleteWalletsHandler implements ActivityHandler<DeleteWallets
         ApiException.requireNoneMissing("wallet", missing);
         if (!intent.deleteWithoutExport()) {
             List<String> notExported = found.stream().filter(w -> !w.exported()).map(Wallet::id).toList();
-            if (!notExported.isEmpty()) {
-                throw ApiException.badRequest("wallet has not been exported: " + String.join(", ", notExported)
-                        + " (export it first, or set deleteWithoutExport to delete its keys for good)");
-            }
+            ApiException.requireExported("wallet", notExported);
         }
         intent.walletIds().forEach(id -> wallets.delete(context.tx(), org, id));
         return new Result(intent.walletIds());
