@@ -3,11 +3,11 @@ package dev.keyhaven.server.activity;
 import java.util.List;
 
 /**
- * What a handler is: the operation it serves ({@code /public/v1/submit/<operation>}), what it acts on, and the
- * activity types it accepts, newest first (the first is the current version).
+ * What a handler is: the operation it serves ({@code /public/v1/submit/<operation>}), what it acts on, the activity
+ * types it accepts, newest first (the first is the current version), and what executing it changes.
  */
 public record ActivitySpec(String operation, ActivityResource resource, ActivityAction action,
-        List<ActivityVersion> versions) {
+        List<ActivityVersion> versions, ActivityEffect effect) {
 
     public ActivitySpec {
         if (versions.isEmpty()) {
@@ -18,6 +18,11 @@ public record ActivitySpec(String operation, ActivityResource resource, Activity
 
     public static ActivitySpec of(String operation, ActivityResource resource, ActivityAction action,
             ActivityVersion... versions) {
-        return new ActivitySpec(operation, resource, action, List.of(versions));
+        return new ActivitySpec(operation, resource, action, List.of(versions), ActivityEffect.CHANGES_ORGANIZATION);
+    }
+
+    /** This spec for a handler whose execution changes what {@code effect} says. */
+    public ActivitySpec withEffect(ActivityEffect effect) {
+        return new ActivitySpec(operation, resource, action, versions, effect);
     }
 }

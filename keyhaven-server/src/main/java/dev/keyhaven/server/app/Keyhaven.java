@@ -29,6 +29,7 @@ import dev.keyhaven.server.signing.SignRawPayloadHandler;
 import dev.keyhaven.server.signing.SignRawPayloadsHandler;
 import dev.keyhaven.server.signing.SignTransactionHandler;
 import dev.keyhaven.server.signing.SigningKeys;
+import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.store.JdbcCustodyRepository;
 import dev.keyhaven.server.store.JdbcPrivateKeyRepository;
 import dev.keyhaven.server.store.JdbcWalletRepository;
@@ -50,6 +51,7 @@ import dev.keyhaven.server.store.JdbcActivityRepository;
 import dev.keyhaven.server.store.JdbcCallerDirectory;
 import dev.keyhaven.server.store.JdbcOrganizationRepository;
 import dev.keyhaven.server.store.JdbcPasskeyRepository;
+import dev.keyhaven.server.store.JdbcStateVersions;
 import dev.keyhaven.server.store.JdbcUserRepository;
 import dev.keyhaven.server.user.CreateApiKeysHandler;
 import dev.keyhaven.server.user.CreateAuthenticatorsHandler;
@@ -84,6 +86,9 @@ import tools.jackson.databind.ObjectMapper;
  * This is the only class that names concrete implementations.
  */
 public final class Keyhaven implements AutoCloseable {
+    /** Organizations whose state (credentials, voters, quorum, signing keys) is remembered between requests. */
+    private static final int REMEMBERED_ORGANIZATIONS = 10_000;
+
     private final KeyhavenConfig config;
     private final Database database;
     private final RootOrganizationSetup rootSetup;
@@ -175,14 +180,17 @@ public final class Keyhaven implements AutoCloseable {
         PrivateKeyQueries privateKeyQueries = new PrivateKeyQueries(transactor, privateKeys, users);
         ActivityRenderer renderer = new ActivityRenderer(json, config.activityTimestamps());
         HttpMetrics metrics = new HttpMetrics(metricsRegistry);
-        ActivityService activities = new ActivityService(transactor, activityRepository, registry,
+        OrganizationStates states = new OrganizationStates(transactor, new JdbcStateVersions(),
+                REMEMBERED_ORGANIZATIONS);
+        ActivityService activities = new ActivityService(transactor, states, activityRepository, registry,
                 new RootQuorumAuthorizer(organizations), new UserSnapshots(userQueries, json), metrics, json, clock,
                 ids);
         RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
                 new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json));
         CallerResolver callers = new CallerResolver(transactor, new JdbcCallerDirectory(), clock);
 
-        ApiServer.Services services = new ApiServer.Services(authenticator, callers, activities, renderer, registry,
+        ApiServer.Services services = new ApiServer.Services(authenticator, callers, activities, states, renderer,
+                registry,
                 new ActivityQueries(transactor, activityRepository, renderer, json),
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
                 userQueries, walletQueries, privateKeyQueries, json, metrics, metricsRegistry);

@@ -3,6 +3,7 @@ package dev.keyhaven.server.auth;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.state.OrganizationState;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
 import java.time.Clock;
@@ -61,6 +62,28 @@ public final class CallerResolver {
                     new Caller.CredentialRef(match.credentialId(), match.credentialType(), stamp.credentialKey()),
                     stamp.record());
         });
+    }
+
+    /**
+     * Resolves the caller of an activity that runs on {@code state}: a credential of the organization's own users is
+     * looked up through the state (and remembered with it), anything else as {@link #resolve} does.
+     */
+    public Caller resolveAt(VerifiedStamp stamp, OrganizationState state, Scope scope) {
+        Optional<CallerDirectory.CredentialMatch> own = state.get(new OwnCredential(stamp.kind(),
+                stamp.credentialKey()), tx -> directory.credential(tx, state.organizationId(), stamp.kind(),
+                        stamp.credentialKey()));
+        if (own.isEmpty()) {
+            return resolve(stamp, state.organizationId(), scope);
+        }
+        CallerDirectory.CredentialMatch match = own.get();
+        checkUsable(stamp, match);
+        return new Caller(state.organizationId(), match.organizationId(), match.userId(),
+                new Caller.CredentialRef(match.credentialId(), match.credentialType(), stamp.credentialKey()),
+                stamp.record());
+    }
+
+    /** The lookup of a credential among the organization's own users. */
+    private record OwnCredential(VerifiedStamp.Kind kind, String credentialKey) {
     }
 
     /** The credential when no user of the target organization holds it: the parent's users, then sub-organizations. */

@@ -11,6 +11,9 @@ import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.auth.StampHeaders;
 import dev.keyhaven.server.auth.VerifiedStamp;
+import dev.keyhaven.server.state.OrganizationState;
+import dev.keyhaven.server.state.OrganizationStates;
+import dev.keyhaven.server.state.StaleStateException;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -38,10 +41,13 @@ import tools.jackson.databind.ObjectMapper;
 final class ApiEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(ApiEndpoint.class);
     static final String JSON = "application/json";
+    /** Runs on a remembered state before an activity falls back to a write transaction for all of it. */
+    private static final int ATTEMPTS_ON_REMEMBERED_STATE = 3;
 
     private final RequestAuthenticator authenticator;
     private final CallerResolver callers;
     private final ActivityService activities;
+    private final OrganizationStates states;
     private final ActivityRenderer renderer;
     private final ObjectMapper json;
     private final ErrorBodies errors;
@@ -56,11 +62,12 @@ final class ApiEndpoint {
      *        processed, so a client may safely retry it elsewhere
      */
     ApiEndpoint(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
-            ActivityRenderer renderer, ObjectMapper json, HttpMetrics metrics, Cors cors, int maxBodyBytes,
-            BooleanSupplier accepting) {
+            OrganizationStates states, ActivityRenderer renderer, ObjectMapper json, HttpMetrics metrics, Cors cors,
+            int maxBodyBytes, BooleanSupplier accepting) {
         this.authenticator = authenticator;
         this.callers = callers;
         this.activities = activities;
+        this.states = states;
         this.renderer = renderer;
         this.json = json;
         this.errors = new ErrorBodies(json);
@@ -114,17 +121,48 @@ final class ApiEndpoint {
         byte[] body = readBody(request);
         VerifiedStamp stamp = authenticator.verify(stampHeaders(request), body);
         Params params = Params.of(parse(body), "");
-        Caller caller = callers.resolve(stamp, params.requiredString("organizationId"), operation.scope());
-        outcome.organizationId = caller.organizationId();
+        String organizationId = params.requiredString("organizationId");
         return switch (operation.kind()) {
-            case QUERY -> json.writeValueAsBytes(operation.query().orElseThrow().handle(caller, params));
+            case QUERY -> {
+                Caller caller = callers.resolve(stamp, organizationId, operation.scope());
+                outcome.organizationId = caller.organizationId();
+                yield json.writeValueAsBytes(operation.query().orElseThrow().handle(caller, params));
+            }
             case SUBMIT -> {
-                Activity activity = activities.submit(operation.name(), caller, body, params);
+                Activity activity = submit(operation, stamp, organizationId, body, params, outcome);
                 outcome.activityId = activity.id();
                 outcome.activityStatus = activity.status().wireName();
                 yield json.writeValueAsBytes(renderer.response(activity));
             }
         };
+    }
+
+    /**
+     * Submits an activity. One that changes nothing but its own record (signing) runs on the organization's
+     * remembered state and starts again on a fresh one if the organization changed meanwhile; after a few such races
+     * it runs like any other activity, in one write transaction.
+     */
+    private Activity submit(Operation operation, VerifiedStamp stamp, String organizationId, byte[] body,
+            Params params, Outcome outcome) {
+        if (activities.runsOnRememberedState(operation.name())) {
+            CallerResolver.checkOrganizationId(organizationId);
+            for (int attempt = 0; attempt < ATTEMPTS_ON_REMEMBERED_STATE; attempt++) {
+                Optional<OrganizationState> state = states.current(organizationId);
+                if (state.isEmpty()) {
+                    break;
+                }
+                try {
+                    Caller caller = callers.resolveAt(stamp, state.get(), operation.scope());
+                    outcome.organizationId = caller.organizationId();
+                    return activities.submitAt(state.get(), operation.name(), caller, body, params);
+                } catch (StaleStateException changedMeanwhile) {
+                    // Start again on the organization's new state.
+                }
+            }
+        }
+        Caller caller = callers.resolve(stamp, organizationId, operation.scope());
+        outcome.organizationId = caller.organizationId();
+        return activities.submit(operation.name(), caller, body, params);
     }
 
     private byte[] readBody(ServerRequest request) {

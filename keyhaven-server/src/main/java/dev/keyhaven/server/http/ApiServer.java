@@ -7,6 +7,7 @@ import dev.keyhaven.server.activity.ActivityService;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.auth.CallerResolver;
+import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
@@ -54,7 +55,7 @@ public final class ApiServer implements AutoCloseable {
 
     /** The services the listener dispatches to. */
     public record Services(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
-            ActivityRenderer renderer, ActivityRegistry registry, ActivityQueries activityQueries,
+            OrganizationStates states, ActivityRenderer renderer, ActivityRegistry registry, ActivityQueries activityQueries,
             OrganizationQueries organizationQueries, UserQueries userQueries, WalletQueries walletQueries,
             PrivateKeyQueries privateKeyQueries, ObjectMapper json, HttpMetrics metrics,
             PrometheusMeterRegistry metricsRegistry) {
@@ -65,7 +66,7 @@ public final class ApiServer implements AutoCloseable {
         Cors cors = new Cors(settings.corsOrigins());
         AtomicBoolean ready = new AtomicBoolean(false);
         ApiEndpoint endpoint = new ApiEndpoint(services.authenticator(), services.callers(), services.activities(),
-                services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes(), ready::get);
+                services.states(), services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes(), ready::get);
         List<Operation> operations = Routes.operations(services);
         Set<String> knownPaths = operations.stream().map(Operation::path).collect(Collectors.toSet());
         ErrorBodies errors = new ErrorBodies(services.json());

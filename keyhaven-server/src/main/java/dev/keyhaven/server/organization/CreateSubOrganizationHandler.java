@@ -1,6 +1,7 @@
 package dev.keyhaven.server.organization;
 
 import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityEffect;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
@@ -29,7 +30,8 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
             new ActivityVersion(ActivityType.CREATE_SUB_ORGANIZATION_V8, "createSubOrganizationIntentV8",
                     "createSubOrganizationResultV8"),
             new ActivityVersion(ActivityType.CREATE_SUB_ORGANIZATION_V7, "createSubOrganizationIntentV7",
-                    "createSubOrganizationResultV7"));
+                    "createSubOrganizationResultV7"))
+            .withEffect(ActivityEffect.CREATES_ORGANIZATION);
 
     private final OrganizationRepository organizations;
     private final UserCreator users;

@@ -7,7 +7,7 @@ import dev.keyhaven.server.activity.Decision;
 import dev.keyhaven.server.organization.Organization;
 import dev.keyhaven.server.organization.OrganizationRepository;
 import dev.keyhaven.server.organization.RootQuorum;
-import dev.keyhaven.server.tx.Tx;
+import dev.keyhaven.server.state.StateReads;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -24,13 +24,18 @@ public final class RootQuorumAuthorizer implements Authorizer {
 
     private final OrganizationRepository organizations;
 
+    /** The lookup of the organization with its root quorum. */
+    private record OrganizationLookup() {
+    }
+
     public RootQuorumAuthorizer(OrganizationRepository organizations) {
         this.organizations = organizations;
     }
 
     @Override
-    public Decision decide(Tx tx, AuthorizationRequest request) {
-        Organization org = organizations.find(tx, request.organizationId()).orElseThrow();
+    public Decision decide(StateReads organization, AuthorizationRequest request) {
+        Organization org = organization.get(new OrganizationLookup(),
+                tx -> organizations.find(tx, organization.organizationId()).orElseThrow());
         RootQuorum quorum = org.rootQuorum();
         long rootApprovals = request.approverUserIds().stream().filter(quorum.userIds()::contains).count();
         if (rootApprovals >= quorum.threshold()) {

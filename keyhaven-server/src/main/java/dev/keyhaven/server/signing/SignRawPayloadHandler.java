@@ -1,6 +1,7 @@
 package dev.keyhaven.server.signing;
 
 import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityEffect;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
@@ -15,7 +16,8 @@ import java.util.List;
 public final class SignRawPayloadHandler implements ActivityHandler<SignRequest> {
     private static final ActivitySpec SPEC = ActivitySpec.of("sign_raw_payload", ActivityResource.PRIVATE_KEY,
             ActivityAction.SIGN,
-            new ActivityVersion(ActivityType.SIGN_RAW_PAYLOAD_V2, "signRawPayloadIntentV2", "signRawPayloadResult"));
+            new ActivityVersion(ActivityType.SIGN_RAW_PAYLOAD_V2, "signRawPayloadIntentV2", "signRawPayloadResult"))
+            .withEffect(ActivityEffect.NONE);
 
     private final SigningKeys keys;
     private final Custody custody;
@@ -37,7 +39,7 @@ public final class SignRawPayloadHandler implements ActivityHandler<SignRequest>
 
     @Override
     public Object execute(ActivityContext context, SignRequest request) {
-        SigningKeys.Resolved key = keys.resolve(context.tx(), context.organizationId(), request.signWith());
+        SigningKeys.Resolved key = keys.resolve(context.reads(), request.signWith());
         return SignRequest.WireSignature.of(request.sign(custody, key.handle()).getFirst());
     }
 }

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.signing;
 
 import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityEffect;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
@@ -19,7 +20,8 @@ public final class SignRawPayloadsHandler implements ActivityHandler<SignRequest
 
     private static final ActivitySpec SPEC = ActivitySpec.of("sign_raw_payloads", ActivityResource.PRIVATE_KEY,
             ActivityAction.SIGN,
-            new ActivityVersion(ActivityType.SIGN_RAW_PAYLOADS, "signRawPayloadsIntent", "signRawPayloadsResult"));
+            new ActivityVersion(ActivityType.SIGN_RAW_PAYLOADS, "signRawPayloadsIntent", "signRawPayloadsResult"))
+            .withEffect(ActivityEffect.NONE);
 
     private final SigningKeys keys;
     private final Custody custody;
@@ -48,7 +50,7 @@ public final class SignRawPayloadsHandler implements ActivityHandler<SignRequest
 
     @Override
     public Object execute(ActivityContext context, SignRequest request) {
-        SigningKeys.Resolved key = keys.resolve(context.tx(), context.organizationId(), request.signWith());
+        SigningKeys.Resolved key = keys.resolve(context.reads(), request.signWith());
         return new Result(request.sign(custody, key.handle()).stream().map(SignRequest.WireSignature::of).toList());
     }
 

@@ -3,6 +3,7 @@ package dev.keyhaven.server.signing;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.eth.EthereumTransaction;
 import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityEffect;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
@@ -24,7 +25,8 @@ import java.util.HexFormat;
 public final class SignTransactionHandler implements ActivityHandler<SignTransactionHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("sign_transaction", ActivityResource.PRIVATE_KEY,
             ActivityAction.SIGN,
-            new ActivityVersion(ActivityType.SIGN_TRANSACTION_V2, "signTransactionIntentV2", "signTransactionResult"));
+            new ActivityVersion(ActivityType.SIGN_TRANSACTION_V2, "signTransactionIntentV2", "signTransactionResult"))
+            .withEffect(ActivityEffect.NONE);
 
     private final SigningKeys keys;
     private final Custody custody;
@@ -71,7 +73,7 @@ public final class SignTransactionHandler implements ActivityHandler<SignTransac
 
     @Override
     public Object execute(ActivityContext context, Intent intent) {
-        SigningKeys.Resolved key = keys.resolve(context.tx(), context.organizationId(), intent.signWith());
+        SigningKeys.Resolved key = keys.resolve(context.reads(), intent.signWith());
         if (key.handle().curve() != KeyCurve.SECP256K1) {
             throw ApiException.badRequest("TRANSACTION_TYPE_ETHEREUM needs a CURVE_SECP256K1 key, not "
                     + key.handle().curve().wireName());

@@ -6,6 +6,7 @@ import dev.keyhaven.server.custody.KeyHandle;
 import dev.keyhaven.server.custody.SealPurpose;
 import dev.keyhaven.server.privatekey.PrivateKey;
 import dev.keyhaven.server.privatekey.PrivateKeyRepository;
+import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.tx.Tx;
 import dev.keyhaven.server.wallet.SealedAccount;
 import dev.keyhaven.server.wallet.WalletAccount;
@@ -29,22 +30,38 @@ public final class SigningKeys {
     public record Resolved(KeyHandle handle, Optional<WalletAccount> account, Optional<PrivateKey> privateKey) {
     }
 
-    public Resolved resolve(Tx tx, String organizationId, String signWith) {
+    /**
+     * The key {@code signWith} names in the organization.
+     *
+     * @throws ApiException (404) when it names none
+     */
+    public Resolved resolve(StateReads organization, String signWith) {
+        Optional<Resolved> found = organization.get(new SignWithLookup(signWith),
+                tx -> find(tx, organization.organizationId(), signWith));
+        return found.orElseThrow(() -> ApiException.notFound("no wallet account or private key of this organization "
+                + "matches signWith '" + (signWith.length() <= 128 ? signWith : signWith.substring(0, 128) + "…")
+                + "'"));
+    }
+
+    /** The lookup of a key by what {@code signWith} says; answers (sealed keys) are kept with the state. */
+    private record SignWithLookup(String signWith) {
+    }
+
+    private Optional<Resolved> find(Tx tx, String organizationId, String signWith) {
         String addressKey = Addresses.lookupKey(signWith);
         Optional<SealedAccount> account = wallets.findSealedAccountByAddress(tx, organizationId, addressKey);
         if (account.isPresent()) {
             WalletAccount a = account.get().account();
-            return new Resolved(new KeyHandle(a.curve(), SealPurpose.WALLET_ACCOUNT_KEY, organizationId, a.id(),
-                    account.get().sealedKey()), Optional.of(a), Optional.empty());
+            return Optional.of(new Resolved(new KeyHandle(a.curve(), SealPurpose.WALLET_ACCOUNT_KEY, organizationId,
+                    a.id(), account.get().sealedKey()), Optional.of(a), Optional.empty()));
         }
         Optional<PrivateKey> key = privateKeys.findByAddress(tx, organizationId, addressKey)
                 .or(() -> privateKeys.find(tx, organizationId, signWith));
         if (key.isPresent()) {
             PrivateKey k = key.get();
-            return new Resolved(new KeyHandle(k.curve(), SealPurpose.PRIVATE_KEY, organizationId, k.id(),
-                    privateKeys.sealedKey(tx, organizationId, k.id())), Optional.empty(), key);
+            return Optional.of(new Resolved(new KeyHandle(k.curve(), SealPurpose.PRIVATE_KEY, organizationId, k.id(),
+                    privateKeys.sealedKey(tx, organizationId, k.id())), Optional.empty(), key));
         }
-        throw ApiException.notFound("no wallet account or private key of this organization matches signWith '"
-                + (signWith.length() <= 128 ? signWith : signWith.substring(0, 128) + "…") + "'");
+        return Optional.empty();
     }
 }

@@ -1,7 +1,7 @@
 package dev.keyhaven.server.user;
 
 import dev.keyhaven.server.activity.VoterDirectory;
-import dev.keyhaven.server.tx.Tx;
+import dev.keyhaven.server.state.StateReads;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -16,8 +16,13 @@ public final class UserSnapshots implements VoterDirectory {
     }
 
     @Override
-    public JsonNode userSnapshot(Tx tx, String organizationId, String userId) {
-        return json.valueToTree(queries.user(tx, organizationId, userId).orElseThrow(
-                () -> new IllegalStateException("a verified caller's user must exist")));
+    public JsonNode userSnapshot(StateReads organization, String userId) {
+        return organization.get(new UserLookup(userId), tx -> json.valueToTree(
+                queries.user(tx, organization.organizationId(), userId).orElseThrow(
+                        () -> new IllegalStateException("a verified caller's user must exist"))));
+    }
+
+    /** The lookup of one user's wire form. */
+    private record UserLookup(String userId) {
     }
 }

@@ -107,6 +107,11 @@ class CustodyIT {
                     move.setString(2, first);
                     move.executeUpdate();
                 }
+                // A change made behind the server's back must advance the state version, as activities do;
+                // otherwise servers go on signing with the key they remember.
+                try (var advance = db.createStatement()) {
+                    advance.executeUpdate("UPDATE organizations SET state_version = state_version + 1");
+                }
             }
             var moved = apiError(() -> root.signRawPayload(first, digest, "PAYLOAD_ENCODING_HEXADECIMAL",
                     "HASH_FUNCTION_NO_OP"));

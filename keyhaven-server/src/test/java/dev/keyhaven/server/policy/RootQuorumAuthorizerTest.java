@@ -10,6 +10,7 @@ import dev.keyhaven.server.activity.Decision;
 import dev.keyhaven.server.organization.Organization;
 import dev.keyhaven.server.organization.OrganizationRepository;
 import dev.keyhaven.server.organization.RootQuorum;
+import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.tx.Tx;
 import java.time.Instant;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 class RootQuorumAuthorizerTest {
     private static final Tx NO_TX = new Tx() { };
+    private static final StateReads ORG = StateReads.in(NO_TX, "o");
 
     /** One organization whose quorum is {@code root1}, {@code root2} with threshold {@code threshold}. */
     private static RootQuorumAuthorizer authorizer(int threshold) {
@@ -68,35 +70,35 @@ class RootQuorumAuthorizerTest {
 
     @Test
     void enoughRootApprovalsAllowAnything() {
-        assertThat(authorizer(1).decide(NO_TX, request(ActivityType.CREATE_USERS_V4, List.of("root2"), null)))
+        assertThat(authorizer(1).decide(ORG, request(ActivityType.CREATE_USERS_V4, List.of("root2"), null)))
                 .isInstanceOf(Decision.Allow.class);
-        assertThat(authorizer(2).decide(NO_TX, request(ActivityType.UPDATE_ROOT_QUORUM, List.of("root1", "root2"),
+        assertThat(authorizer(2).decide(ORG, request(ActivityType.UPDATE_ROOT_QUORUM, List.of("root1", "root2"),
                 null))).isInstanceOf(Decision.Allow.class);
     }
 
     @Test
     void aRootUserBelowTheThresholdWaitsForConsensus() {
-        assertThat(authorizer(2).decide(NO_TX, request(ActivityType.CREATE_USERS_V4, List.of("root1"), null)))
+        assertThat(authorizer(2).decide(ORG, request(ActivityType.CREATE_USERS_V4, List.of("root1"), null)))
                 .isInstanceOf(Decision.NeedsConsensus.class);
     }
 
     @Test
     void usersManageTheirOwnCredentialsWithoutTheQuorum() {
-        assertThat(authorizer(2).decide(NO_TX, request(ActivityType.CREATE_API_KEYS_V2, List.of("alice"), "alice")))
+        assertThat(authorizer(2).decide(ORG, request(ActivityType.CREATE_API_KEYS_V2, List.of("alice"), "alice")))
                 .isInstanceOf(Decision.Allow.class);
-        assertThat(authorizer(1).decide(NO_TX, request(ActivityType.CREATE_API_KEYS_V2, List.of("alice"), "bob")))
+        assertThat(authorizer(1).decide(ORG, request(ActivityType.CREATE_API_KEYS_V2, List.of("alice"), "bob")))
                 .isInstanceOf(Decision.Deny.class);
     }
 
     @Test
     void rootQuorumOnlyActivitiesIgnoreTheOwnCredentialRule() {
-        assertThat(authorizer(1).decide(NO_TX, request(ActivityType.UPDATE_ROOT_QUORUM, List.of("alice"), "alice")))
+        assertThat(authorizer(1).decide(ORG, request(ActivityType.UPDATE_ROOT_QUORUM, List.of("alice"), "alice")))
                 .isInstanceOf(Decision.Deny.class);
     }
 
     @Test
     void everyoneElseIsDeniedImplicitly() {
-        Decision decision = authorizer(1).decide(NO_TX, request(ActivityType.CREATE_USERS_V4, List.of("alice"), null));
+        Decision decision = authorizer(1).decide(ORG, request(ActivityType.CREATE_USERS_V4, List.of("alice"), null));
         assertThat(decision).isInstanceOfSatisfying(Decision.Deny.class,
                 d -> assertThat(d.reason()).contains("implicit deny").contains("ACTIVITY_TYPE_CREATE_USERS_V4"));
     }

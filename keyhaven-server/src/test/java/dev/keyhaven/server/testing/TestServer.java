@@ -26,15 +26,19 @@ public final class TestServer implements AutoCloseable {
 
     private final StoreKind store;
     private final String databaseUrl;
+    private final KeyhavenConfig config;
+    private final boolean ownsDatabase;
     private final Keyhaven keyhaven;
     private final ApiServer server;
     private final ApiKeyStamper rootStamper;
     private final RootOrganizationSetup.Created root;
 
-    private TestServer(StoreKind store, String databaseUrl, Keyhaven keyhaven, ApiServer server,
-            ApiKeyStamper rootStamper, RootOrganizationSetup.Created root) {
+    private TestServer(StoreKind store, String databaseUrl, KeyhavenConfig config, boolean ownsDatabase,
+            Keyhaven keyhaven, ApiServer server, ApiKeyStamper rootStamper, RootOrganizationSetup.Created root) {
         this.store = store;
         this.databaseUrl = databaseUrl;
+        this.config = config;
+        this.ownsDatabase = ownsDatabase;
         this.keyhaven = keyhaven;
         this.server = server;
         this.rootStamper = rootStamper;
@@ -60,7 +64,16 @@ public final class TestServer implements AutoCloseable {
         ApiKeyStamper stamper = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, RANDOM);
         RootOrganizationSetup.Created root = keyhaven.rootSetup().initialize("Test organization", "root",
                 NewApiKey.of("root key", stamper.publicKey(), ApiKeyCurve.API_KEY_CURVE_P256));
-        return new TestServer(store, url, keyhaven, keyhaven.serve(), stamper, root);
+        return new TestServer(store, url, config, true, keyhaven, keyhaven.serve(), stamper, root);
+    }
+
+    /**
+     * A second server on this one's database and master key, as another instance of the same deployment runs;
+     * closing it leaves the database alone.
+     */
+    public TestServer peer() {
+        Keyhaven other = Keyhaven.open(config, Clock.systemUTC());
+        return new TestServer(store, databaseUrl, config, false, other, other.serve(), rootStamper, root);
     }
 
     public String baseUrl() {
@@ -105,6 +118,8 @@ public final class TestServer implements AutoCloseable {
     @Override
     public void close() {
         keyhaven.close();
-        store.drop(databaseUrl);
+        if (ownsDatabase) {
+            store.drop(databaseUrl);
+        }
     }
 }
