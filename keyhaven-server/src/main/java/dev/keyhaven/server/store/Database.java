@@ -10,13 +10,13 @@ import org.flywaydb.core.Flyway;
 
 /**
  * An open, migrated database: a connection pool, the dialect and the transactor. The embedded default is SQLite in
- * WAL mode with {@code synchronous=FULL}, so every acknowledged commit has been fsynced; PostgreSQL keeps its own
- * durability settings ({@code synchronous_commit=on} by default).
+ * WAL mode with {@code synchronous=FULL}, so every acknowledged commit has been fsynced (concurrent writers' commits
+ * are grouped); PostgreSQL keeps its own durability settings ({@code synchronous_commit=on} by default).
  */
 public final class Database implements AutoCloseable {
     private final HikariDataSource dataSource;
     private final Dialect dialect;
-    private final Transactor transactor;
+    private final JdbcTransactor transactor;
 
     private Database(HikariDataSource dataSource, Dialect dialect) {
         this.dataSource = dataSource;
@@ -77,6 +77,7 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        transactor.close();
         dataSource.close();
     }
 }

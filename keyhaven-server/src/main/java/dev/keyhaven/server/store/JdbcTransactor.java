@@ -4,36 +4,33 @@ import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.TxWork;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 
 /**
- * Transactions on a pooled {@link DataSource}. On SQLite, write transactions are serialised by an in-process lock:
- * SQLite allows one writer, and waiting on a Java lock is cheaper and fairer than its busy-retry loop; readers run
- * concurrently on their own connections (WAL mode).
+ * Transactions on a pooled {@link DataSource}. On SQLite, which allows one writer, write transactions go to the
+ * {@link GroupCommitWriter}, which runs them one after another and commits them in batches; readers run concurrently
+ * on their own connections (WAL mode). On PostgreSQL every transaction runs on its own pooled connection.
  */
-final class JdbcTransactor implements Transactor {
+final class JdbcTransactor implements Transactor, AutoCloseable {
     private final DataSource dataSource;
     private final Dialect dialect;
-    private final ReentrantLock writeLock = new ReentrantLock(true);
+    private final GroupCommitWriter sqliteWriter;
 
     JdbcTransactor(DataSource dataSource, Dialect dialect) {
         this.dataSource = dataSource;
         this.dialect = dialect;
+        this.sqliteWriter = dialect == Dialect.SQLITE ? new GroupCommitWriter(dataSource) : null;
     }
 
     @Override
     public <T> T write(TxWork<T> work) {
-        boolean serialise = dialect == Dialect.SQLITE;
-        if (serialise) {
-            writeLock.lock();
-        }
-        try {
-            return inTransaction(work);
-        } finally {
-            if (serialise) {
-                writeLock.unlock();
-            }
+        return sqliteWriter != null ? sqliteWriter.write(work) : inTransaction(work);
+    }
+
+    @Override
+    public void close() {
+        if (sqliteWriter != null) {
+            sqliteWriter.close();
         }
     }
 
