@@ -24,6 +24,16 @@ public interface ActivityRepository {
 
     void insertVote(Tx tx, String organizationId, Vote vote);
 
+    /**
+     * Inserts a new activity with its one vote (the submitter's) and returns its organization's state version as
+     * the insert saw it (in the same statement where the store allows), so that a caller that ran on another version
+     * can roll the insert back.
+     *
+     * @throws dev.keyhaven.server.tx.Transactor.ConstraintViolation when the organization already has an
+     *         activity with this fingerprint
+     */
+    long insertSeeingStateVersion(Tx tx, Activity activity);
+
     Optional<Activity> find(Tx tx, String organizationId, String activityId);
 
     Optional<Activity> findByFingerprint(Tx tx, String organizationId, String fingerprint);

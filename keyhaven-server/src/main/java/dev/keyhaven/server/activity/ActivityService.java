@@ -167,8 +167,9 @@ public final class ActivityService {
         }
         try {
             transactor.write(tx -> {
-                states.requireCurrent(tx, state);
-                record(tx, decided);
+                if (activities.insertSeeingStateVersion(tx, decided) != state.version()) {
+                    throw states.moved(state);
+                }
                 return null;
             });
         } catch (Transactor.ConstraintViolation collision) {

@@ -47,7 +47,7 @@ public final class OrganizationStates {
     public void requireCurrent(Tx tx, OrganizationState state) {
         OptionalLong now = versions.current(tx, state.organizationId());
         if (now.isEmpty() || now.getAsLong() != state.version()) {
-            throw stale(state);
+            throw moved(state);
         }
     }
 
@@ -77,7 +77,11 @@ public final class OrganizationStates {
         });
     }
 
-    private StaleStateException stale(OrganizationState state) {
+    /**
+     * The failure of a request that ran on {@code state} when a write found the organization at another version
+     * (the state is dropped); thrown inside the write transaction, it rolls the write back.
+     */
+    public StaleStateException moved(OrganizationState state) {
         latest.remove(state.organizationId(), state);
         return new StaleStateException(state.organizationId());
     }

@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,11 @@ public final class JdbcActivityRepository implements ActivityRepository {
     private static final String VOTE_COLUMNS = "id, activity_id, organization_id, user_id, user_snapshot, selection, "
             + "message, public_key, signature, scheme, created_at";
 
+    private static final String INSERT_ACTIVITY = "INSERT INTO activities (" + COLUMNS + ") VALUES ("
+            + Sql.placeholders(12) + ")";
+    private static final String INSERT_VOTE = "INSERT INTO votes (" + VOTE_COLUMNS + ") VALUES ("
+            + Sql.placeholders(11) + ")";
+
     private final ObjectMapper json;
 
     public JdbcActivityRepository(ObjectMapper json) {
@@ -39,11 +45,15 @@ public final class JdbcActivityRepository implements ActivityRepository {
 
     @Override
     public void insert(Tx tx, Activity a) {
+        Sql.update(tx, INSERT_ACTIVITY, activityValues(a).toArray());
+    }
+
+    private List<Object> activityValues(Activity a) {
         Optional<Failure> f = a.failure();
-        Sql.update(tx, "INSERT INTO activities (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", a.id(),
-                a.organizationId(), a.type().wireName(), a.status().wireName(), json.writeValueAsString(a.intent()),
-                json.writeValueAsString(a.result()), f.map(x -> x.code().name()), f.map(Failure::message),
-                f.map(Failure::reportedAsError), a.fingerprint(), a.createdAt(), a.updatedAt());
+        return Arrays.asList(a.id(), a.organizationId(), a.type().wireName(), a.status().wireName(),
+                json.writeValueAsString(a.intent()), json.writeValueAsString(a.result()), f.map(x -> x.code().name()),
+                f.map(Failure::message), f.map(Failure::reportedAsError), a.fingerprint(), a.createdAt(),
+                a.updatedAt());
     }
 
     @Override
@@ -57,9 +67,30 @@ public final class JdbcActivityRepository implements ActivityRepository {
 
     @Override
     public void insertVote(Tx tx, String organizationId, Vote v) {
-        Sql.update(tx, "INSERT INTO votes (" + VOTE_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v.id(),
-                v.activityId(), organizationId, v.userId(), json.writeValueAsString(v.user()),
+        Sql.update(tx, INSERT_VOTE, voteValues(organizationId, v).toArray());
+    }
+
+    private List<Object> voteValues(String organizationId, Vote v) {
+        return Arrays.asList(v.id(), v.activityId(), organizationId, v.userId(), json.writeValueAsString(v.user()),
                 v.selection().wireName(), v.message(), v.publicKey(), v.signature(), v.scheme(), v.createdAt());
+    }
+
+    @Override
+    public long insertSeeingStateVersion(Tx tx, Activity a) {
+        Vote v = a.votes().getFirst();
+        if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
+            // One statement, so one round trip, for the activity, its vote and the version check.
+            List<Object> args = new ArrayList<>(activityValues(a));
+            args.addAll(voteValues(a.organizationId(), v));
+            args.add(a.organizationId());
+            return Sql.one(tx, "WITH activity AS (" + INSERT_ACTIVITY + "), vote AS (" + INSERT_VOTE + ") "
+                    + "SELECT state_version FROM organizations WHERE id = ?", rs -> rs.getLong(1), args.toArray())
+                    .orElse(-1L);
+        }
+        insert(tx, a);
+        insertVote(tx, a.organizationId(), v);
+        return Sql.one(tx, "SELECT state_version FROM organizations WHERE id = ?", rs -> rs.getLong(1),
+                a.organizationId()).orElse(-1L);
     }
 
     @Override
