@@ -50,7 +50,8 @@ final class Evaluator {
                 yield Value.list(values);
             }
             case Node.Keyword(String name, int column) -> environment.lookup(name).orElseThrow(() ->
-                    new EvaluationFailure(EvaluationError.Kind.MISSING_FIELD, "missing keyword '" + name + "'", column));
+                    new EvaluationFailure(EvaluationError.Kind.MISSING_FIELD, "missing keyword '" + name + "'",
+                            column));
             case Node.Variable(String _, int slot, int _) -> variables[slot];
             case Node.Field(Node receiver, String name, int column) ->
                     access.field(evaluate(receiver), receiver, name, column);

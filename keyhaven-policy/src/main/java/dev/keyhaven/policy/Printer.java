@@ -29,7 +29,7 @@ final class Printer {
                     operands.stream().map(Printer::operand).collect(Collectors.joining(" " + operator.symbol + " "));
             case Node.Comparison(Node.ComparisonOperator operator, Node left, Node right, int _) ->
                     operand(left) + " " + operator.symbol + " " + operand(right);
-            case Node.Predicate(Node.PredicateFunction function, Node receiver, String variable, int _, Node body, int _) ->
+            case Node.Predicate(var function, Node receiver, String variable, int _, Node body, int _) ->
                     receiver(receiver) + "." + function.methodName + "(" + variable + ", " + print(body) + ")";
             case Node.Contains(Node receiver, Node element, int _) ->
                     receiver(receiver) + ".contains(" + print(element) + ")";

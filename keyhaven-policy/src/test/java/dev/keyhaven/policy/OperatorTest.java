@@ -251,7 +251,8 @@ class OperatorTest {
 
     @Test
     void predicateErrors() {
-        assertError("users.any(u, u.id)", ENV, TYPE_MISMATCH, "the predicate of 'any' evaluates to a string, not a bool");
+        assertError("users.any(u, u.id)", ENV, TYPE_MISMATCH,
+                "the predicate of 'any' evaluates to a string, not a bool");
         assertError("n.all(x, true)", ENV, TYPE_MISMATCH, "'all' needs a list, not an int");
         assertError("s.filter(c, true).count() == 0", ENV, TYPE_MISMATCH, "'filter' needs a list, not a string");
     }
@@ -268,7 +269,8 @@ class OperatorTest {
 
     @Test
     void timestamps() {
-        assertHolds("time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')", ENV);
+        assertHolds("time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')",
+                ENV);
         assertFails("time.now < Timestamp('2026-03-15T12:00:00Z')", ENV);
         assertHolds("time.now == Timestamp('2026-03-15T12:00:00Z')", ENV);
         assertHolds("time.now == Timestamp('2026-03-15t12:00:00.000+00:00')", ENV);

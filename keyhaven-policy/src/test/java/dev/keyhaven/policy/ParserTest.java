@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.math.BigInteger;
 import java.util.Collections;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,44 +18,43 @@ class ParserTest {
 
     @ParameterizedTest(name = "[{index}] {0}")
     @CsvSource(delimiterString = "¦", quoteCharacter = '`', textBlock = """
-            activity.action == 'SIGN' && (wallet.id == 'x'        ¦ expected ')'                                            ¦ 47
-            ``                                                    ¦ expected an expression                                  ¦ 1
-            `   `                                                 ¦ expected an expression                                  ¦ 4
-            activity.type == "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"  ¦ strings must use single quotes                          ¦ 18
-            activity.type == 'SIGN                                ¦ unterminated string                                     ¦ 18
-            'a\\nb' == 'x'                                        ¦ unknown escape '\\n' (only \\' and \\\\ exist)          ¦ 3
-            'abc\\                                                ¦ unterminated string                                     ¦ 1
-            a = 1                                                 ¦ expected '=='                                           ¦ 3
-            a & b                                                 ¦ expected '&&'                                           ¦ 3
-            a | b                                                 ¦ expected '||'                                           ¦ 3
-            a == -1                                               ¦ unexpected character '-'                                ¦ 6
-            a # b                                                 ¦ unexpected character '#'                                ¦ 3
-            a == 1 == true                                        ¦ comparisons cannot be chained; use parentheses          ¦ 8
-            1 < 2 < 3                                             ¦ comparisons cannot be chained; use parentheses          ¦ 7
-            a == 1 b                                              ¦ unexpected 'b'                                          ¦ 8
-            a ==                                                  ¦ expected an expression                                  ¦ 5
-            a == )                                                ¦ unexpected ')'                                          ¦ 6
-            approvers.any(user user.id == 'x')                    ¦ expected ','                                            ¦ 20
-            approvers.any('user', true)                           ¦ expected a variable name as the first argument of 'any' ¦ 15
-            approvers.any(u, u.tags.all(u, true))                 ¦ variable 'u' is already bound by an enclosing predicate ¦ 29
-            approvers.exists(u, true)                             ¦ unknown function 'exists'                               ¦ 11
-            approvers.count(1)                                    ¦ expected ')'                                            ¦ 17
-            tags.contains()                                       ¦ unexpected ')'                                          ¦ 15
-            now() > 1                                             ¦ unknown function 'now'                                  ¦ 1
-            Timestamp(1) > 1                                      ¦ expected a string literal argument                      ¦ 11
-            Timestamp('2026-01-01T00:00:00Z', 'x') > 1            ¦ 'Timestamp' takes 1 argument, not 2                     ¦ 1
-            CronSpan('0 9 * * *', '8h')                           ¦ 'CronSpan' takes 3 arguments, not 2                     ¦ 1
-            a.                                                    ¦ expected a field or function name after '.'             ¦ 3
-            a.1                                                   ¦ expected a field or function name after '.'             ¦ 3
-            x[1..]                                                ¦ unexpected ']'                                          ¦ 6
-            x[1                                                   ¦ expected ']'                                            ¦ 4
-            [1, 2                                                 ¦ expected ']'                                            ¦ 6
-            [1, ]                                                 ¦ unexpected ']'                                          ¦ 5
-            a == 115792089237316195423570985008687907853269984665640564039457584007913129639936 ¦ integer literal is larger than 2^256 - 1                ¦ 6
-            a && in                                               ¦ unexpected 'in'                                         ¦ 6
-            a é b                                                 ¦ unexpected character U+00E9                             ¦ 3
+            activity.action == 'SIGN' && (wallet.id == 'x' ¦ 47 ¦ expected ')'
+            ``                                     ¦  1 ¦ expected an expression
+            `   `                                  ¦  4 ¦ expected an expression
+            activity.type == "ACTIVITY_TYPE_SIGN_TRANSACTION_V2" ¦ 18 ¦ strings must use single quotes
+            activity.type == 'SIGN                 ¦ 18 ¦ unterminated string
+            'a\\nb' == 'x'                         ¦  3 ¦ unknown escape '\\n' (only \\' and \\\\ exist)
+            'abc\\                                 ¦  1 ¦ unterminated string
+            a = 1                                  ¦  3 ¦ expected '=='
+            a & b                                  ¦  3 ¦ expected '&&'
+            a | b                                  ¦  3 ¦ expected '||'
+            a == -1                                ¦  6 ¦ unexpected character '-'
+            a # b                                  ¦  3 ¦ unexpected character '#'
+            a == 1 == true                         ¦  8 ¦ comparisons cannot be chained; use parentheses
+            1 < 2 < 3                              ¦  7 ¦ comparisons cannot be chained; use parentheses
+            a == 1 b                               ¦  8 ¦ unexpected 'b'
+            a ==                                   ¦  5 ¦ expected an expression
+            a == )                                 ¦  6 ¦ unexpected ')'
+            approvers.any(user user.id == 'x')     ¦ 20 ¦ expected ','
+            approvers.any('user', true)            ¦ 15 ¦ expected a variable name as the first argument of 'any'
+            approvers.any(u, u.tags.all(u, true))  ¦ 29 ¦ variable 'u' is already bound by an enclosing predicate
+            approvers.exists(u, true)              ¦ 11 ¦ unknown function 'exists'
+            approvers.count(1)                     ¦ 17 ¦ expected ')'
+            tags.contains()                        ¦ 15 ¦ unexpected ')'
+            now() > 1                              ¦  1 ¦ unknown function 'now'
+            Timestamp(1) > 1                       ¦ 11 ¦ expected a string literal argument
+            Timestamp('2026-01-01T00:00:00Z', 'x') > 1 ¦  1 ¦ 'Timestamp' takes 1 argument, not 2
+            CronSpan('0 9 * * *', '8h')            ¦  1 ¦ 'CronSpan' takes 3 arguments, not 2
+            a.                                     ¦  3 ¦ expected a field or function name after '.'
+            a.1                                    ¦  3 ¦ expected a field or function name after '.'
+            x[1..]                                 ¦  6 ¦ unexpected ']'
+            x[1                                    ¦  4 ¦ expected ']'
+            [1, 2                                  ¦  6 ¦ expected ']'
+            [1, ]                                  ¦  5 ¦ unexpected ']'
+            a && in                                ¦  6 ¦ unexpected 'in'
+            a é b                                  ¦  3 ¦ unexpected character U+00E9
             """)
-    void rejectsMalformedSourcesNamingTheProblemAndColumn(String source, String problem, int column) {
+    void rejectsMalformedSourcesNamingTheProblemAndColumn(String source, int column, String problem) {
         PolicyParseException error = parseError(source);
         assertThat(error).as(source).isNotNull();
         assertThat(error.problem()).isEqualTo(problem);
@@ -65,6 +65,14 @@ class ParserTest {
     @Test
     void messageReadsLikeTheServerWillPrefixIt() {
         assertThat(parseError("activity.action == 'SIGN' && (x").getMessage()).isEqualTo("expected ')' at column 32");
+    }
+
+    @Test
+    void rejectsIntegerLiteralsWiderThan256Bits() {
+        String tooLarge = IntValue.MAX.add(BigInteger.ONE).toString();
+        assertThat(parseError("a == " + tooLarge).getMessage())
+                .isEqualTo("integer literal is larger than 2^256 - 1 at column 6");
+        assertThat(PolicyExpression.parse("a == " + IntValue.MAX)).isNotNull();
     }
 
     @Test
@@ -84,7 +92,8 @@ class ParserTest {
         assertThat(parseError("(".repeat(limit) + "true" + ")".repeat(limit)).problem())
                 .isEqualTo("expression nests deeper than 64 levels");
         assertThat(parseError("(".repeat(3_000)).problem()).isEqualTo("expression nests deeper than 64 levels");
-        assertThat(parseError("!".repeat(3_000) + "true").problem()).isEqualTo("expression nests deeper than 64 levels");
+        assertThat(parseError("!".repeat(3_000) + "true").problem())
+                .isEqualTo("expression nests deeper than 64 levels");
         assertThat(parseError("[".repeat(3_000)).problem()).isEqualTo("expression nests deeper than 64 levels");
         assertThat(parseError("a" + ".b".repeat(1_000) + " == 1").problem())
                 .isEqualTo("expression nests deeper than 64 levels");

@@ -6,7 +6,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
@@ -18,9 +17,11 @@ import java.util.Set;
  * night a window's local end moves (Turnkey's example: {@code 0 22 * * *} for 8h in New York ends at 7:00 after
  * spring-forward).
  *
- * <p>Where the zone's clocks jump, a fire is placed as {@link ZonedDateTime#ofLocal} places it: a local time skipped by
- * spring-forward fires that many minutes later (02:30 becomes 03:30), and a local time repeated by fall-back fires
- * once, at its first occurrence.
+ * <p>Turnkey does not say how fires behave where the zone's clocks jump; the choice here is that daylight saving never
+ * removes a fire. The schedule fires whenever the wall clock shows a matching minute, so a local time repeated by
+ * fall-back fires at both occurrences (and {@code * * * * *} for 1m stays active through the repeated hour). A local
+ * time skipped by spring-forward fires at the instant it would have had under the old offset, i.e. as late into the
+ * new time as it lay in the gap (02:30 fires at 03:30 after a one-hour jump).
  */
 public final class CronSpan {
     // Only region names (the IANA database), not ZoneId's other spellings such as "+05:00" or "GMT+1".
@@ -50,9 +51,7 @@ public final class CronSpan {
 
     /** Whether {@code now} lies in a window, i.e. the schedule fired in {@code (now - duration, now]}. */
     public boolean contains(Instant now) {
-        Instant opensAfter = now.minus(duration);
-        Instant fire = latestFire(now, opensAfter);
-        return fire != null && fire.isAfter(opensAfter);
+        return firesWithin(now.minus(duration), now);
     }
 
     public String cron() {
@@ -68,13 +67,12 @@ public final class CronSpan {
     }
 
     /**
-     * The latest fire at or before {@code now}, or null if there is none after {@code opensAfter}, found by walking
-     * the schedule's local date-times downwards. Local time maps to instants monotonically (see the class comment),
-     * so the first local time whose instant is not after {@code now} is the latest fire. The walk runs between the
-     * local times that {@code now} and {@code opensAfter} have under the largest and the smallest offset in use
-     * around them, which covers a fall-back hour whose first occurrence lies before {@code now}.
+     * Whether a fire lies in {@code (opensAfter, now]}, found by walking the schedule's local date-times downwards from
+     * the latest local time {@code now} can have to the earliest {@code opensAfter} can have, under the largest and the
+     * smallest offset in use around them. Every local time in between whose fire falls inside is found; those that map
+     * outside (within an offset change of either end) are skipped.
      */
-    private Instant latestFire(Instant now, Instant opensAfter) {
+    private boolean firesWithin(Instant opensAfter, Instant now) {
         ZoneRules rules = zone.getRules();
         int[] offsets = offsetRange(rules, opensAfter, now);
         LocalDateTime from = localMinute(now, offsets[1]);
@@ -91,16 +89,29 @@ public final class CronSpan {
                         minute = schedule.minuteAtOrBefore(minute - 1)) {
                     LocalDateTime local = date.atTime(hour, minute);
                     if (local.isBefore(downTo)) {
-                        return null;
+                        return false;
                     }
-                    Instant fire = ZonedDateTime.ofLocal(local, zone, null).toInstant();
-                    if (!fire.isAfter(now)) {
-                        return fire;
+                    if (firesWithin(local, rules, opensAfter, now)) {
+                        return true;
                     }
                 }
             }
         }
-        return null;
+        return false;
+    }
+
+    /** Whether local time {@code local} fires inside {@code (opensAfter, now]}, at either occurrence if it repeats. */
+    private static boolean firesWithin(LocalDateTime local, ZoneRules rules, Instant opensAfter, Instant now) {
+        ZoneOffsetTransition transition = rules.getTransition(local);
+        if (transition == null) {
+            return within(local.toInstant(rules.getOffset(local)), opensAfter, now);
+        }
+        return within(local.toInstant(transition.getOffsetBefore()), opensAfter, now)
+                || (transition.isOverlap() && within(local.toInstant(transition.getOffsetAfter()), opensAfter, now));
+    }
+
+    private static boolean within(Instant fire, Instant opensAfter, Instant now) {
+        return fire.isAfter(opensAfter) && !fire.isAfter(now);
     }
 
     /** The smallest and largest offset (seconds) in use from a day before {@code start} to a day after {@code end}. */

@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
 public final class SpanDuration {
     public static final Duration MAX = Duration.ofDays(7);
 
-    // At most 7 digits per part: more is always above MAX and would risk overflowing the sum.
-    private static final Pattern FORMAT = Pattern.compile("(?:(\\d{1,7})d)?(?:(\\d{1,7})h)?(?:(\\d{1,7})m)?");
+    private static final Pattern FORMAT = Pattern.compile("(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?");
+    /** More digits than this are over MAX in any unit; capping them keeps the sum from overflowing. */
+    private static final int MAX_DIGITS = 6;
 
     private SpanDuration() {}
 
@@ -35,6 +36,10 @@ public final class SpanDuration {
     }
 
     private static long part(String digits) {
-        return digits == null ? 0 : Long.parseLong(digits);
+        if (digits == null) {
+            return 0;
+        }
+        String significant = digits.replaceFirst("^0+(?=\\d)", "");
+        return significant.length() > MAX_DIGITS ? MAX.toMinutes() + 1 : Long.parseLong(significant);
     }
 }
