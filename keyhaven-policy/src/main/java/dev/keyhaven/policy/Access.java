@@ -22,7 +22,7 @@ final class Access {
             case StructValue(Map<String, Value> fields) -> structField(fields, receiverNode, name, column);
             case ListValue(List<Value> elements) when name.equals("count") -> Value.of(elements.size());
             default -> throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, "cannot read field '" + name
-                    + "' of '" + Printer.describe(receiverNode) + "', a " + receiver.typeName(), column);
+                    + "' of '" + Printer.describe(receiverNode) + "', " + Printer.typeOf(receiver), column);
         };
     }
 
@@ -47,9 +47,10 @@ final class Access {
             }
             case StructValue(Map<String, Value> fields) when index instanceof StringValue(String key) ->
                     structField(fields, receiverNode, key, column);
-            case StructValue _ -> throw mismatch("a struct is indexed by a string, not " + article(index), column);
-            default -> throw mismatch("cannot index '" + Printer.describe(receiverNode) + "', a "
-                    + receiver.typeName(), column);
+            case StructValue _ ->
+                    throw mismatch("a struct is indexed by a string, not " + Printer.typeOf(index), column);
+            default -> throw mismatch("cannot index '" + Printer.describe(receiverNode) + "', "
+                    + Printer.typeOf(receiver), column);
         };
     }
 
@@ -74,8 +75,8 @@ final class Access {
                 }
                 yield Value.of(text.substring(fromOffset, toOffset));
             }
-            default -> throw mismatch("cannot slice '" + Printer.describe(receiverNode) + "', a "
-                    + receiver.typeName(), column);
+            default -> throw mismatch("cannot slice '" + Printer.describe(receiverNode) + "', "
+                    + Printer.typeOf(receiver), column);
         };
     }
 
@@ -134,11 +135,7 @@ final class Access {
         if (index instanceof IntValue(BigInteger value)) {
             return value;
         }
-        throw mismatch("an index must be an int, not " + article(index), column);
-    }
-
-    private static String article(Value value) {
-        return (value instanceof IntValue ? "an " : "a ") + value.typeName();
+        throw mismatch("an index must be an int, not " + Printer.typeOf(index), column);
     }
 
     private static EvaluationFailure mismatch(String message, int column) {

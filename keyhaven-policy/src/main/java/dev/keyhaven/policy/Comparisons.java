@@ -36,7 +36,8 @@ final class Comparisons {
      */
     boolean contains(Value list, Value element, String problemIfNotList, int column) {
         if (!(list instanceof ListValue(List<Value> elements))) {
-            throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, problemIfNotList + list.typeName(), column);
+            throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, problemIfNotList + Printer.typeOf(list),
+                    column);
         }
         boolean found = false;
         for (Value candidate : elements) {

@@ -32,7 +32,7 @@ final class Evaluator {
                 return EvaluationResult.Decided.of(result);
             }
             return new EvaluationError(EvaluationError.Kind.NOT_BOOLEAN,
-                    "the expression evaluates to " + article(value) + ", not a bool", root.column());
+                    "the expression evaluates to " + Printer.typeOf(value) + ", not a bool", root.column());
         } catch (EvaluationFailure failure) {
             return failure.error();
         }
@@ -96,7 +96,7 @@ final class Evaluator {
             Value result = evaluate(predicate.body());
             if (!(result instanceof BoolValue(boolean holds))) {
                 throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, "the predicate of '" + name
-                        + "' evaluates to " + article(result) + ", not a bool", predicate.body().column());
+                        + "' evaluates to " + Printer.typeOf(result) + ", not a bool", predicate.body().column());
             }
             all &= holds;
             any |= holds;
@@ -125,7 +125,7 @@ final class Evaluator {
             return b;
         }
         throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH,
-                operator + " needs bool operands, not " + article(value), column);
+                operator + " needs bool operands, not " + Printer.typeOf(value), column);
     }
 
     private static List<Value> list(Value value, String function, int column) {
@@ -133,10 +133,6 @@ final class Evaluator {
             return elements;
         }
         throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH,
-                "'" + function + "' needs a list, not " + article(value), column);
-    }
-
-    static String article(Value value) {
-        return (value instanceof IntValue ? "an " : "a ") + value.typeName();
+                "'" + function + "' needs a list, not " + Printer.typeOf(value), column);
     }
 }

@@ -6,6 +6,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -58,7 +59,7 @@ final class Parser {
                 left = logical(Node.LogicalOperator.OR, TokenKind.OR, OR, left);
             } else if (token.kind() == TokenKind.AND && minimumPrecedence <= AND) {
                 left = logical(Node.LogicalOperator.AND, TokenKind.AND, AND, left);
-            } else if (comparisonOperator(token.kind()) != null && minimumPrecedence <= COMPARISON) {
+            } else if (minimumPrecedence <= COMPARISON && comparisonOperator(token.kind()).isPresent()) {
                 left = comparison(left);
             } else {
                 break;
@@ -83,10 +84,10 @@ final class Parser {
     private Node comparison(Node left) {
         Token operator = advance();
         Node right = expression(COMPARISON + 1);
-        if (comparisonOperator(peek().kind()) != null) {
+        if (comparisonOperator(peek().kind()).isPresent()) {
             throw new PolicyParseException("comparisons cannot be chained; use parentheses", peek().column());
         }
-        return new Node.Comparison(comparisonOperator(operator.kind()), left, right, operator.column());
+        return new Node.Comparison(comparisonOperator(operator.kind()).orElseThrow(), left, right, operator.column());
     }
 
     private Node prefix() {
@@ -244,8 +245,8 @@ final class Parser {
         return new IntValue(value);
     }
 
-    private static Node.ComparisonOperator comparisonOperator(TokenKind kind) {
-        return switch (kind) {
+    private static Optional<Node.ComparisonOperator> comparisonOperator(TokenKind kind) {
+        return Optional.ofNullable(switch (kind) {
             case EQ -> Node.ComparisonOperator.EQ;
             case NE -> Node.ComparisonOperator.NE;
             case LT -> Node.ComparisonOperator.LT;
@@ -254,7 +255,7 @@ final class Parser {
             case GE -> Node.ComparisonOperator.GE;
             case IN -> Node.ComparisonOperator.IN;
             default -> null;
-        };
+        });
     }
 
     private void enter() {

@@ -62,6 +62,11 @@ final class Printer {
         };
     }
 
+    /** The value's type with its article, for messages: "an int", "a string". */
+    static String typeOf(Value value) {
+        return (value instanceof IntValue ? "an " : "a ") + value.typeName();
+    }
+
     static String string(String content) {
         return "'" + content.replace("\\", "\\\\").replace("'", "\\'") + "'";
     }

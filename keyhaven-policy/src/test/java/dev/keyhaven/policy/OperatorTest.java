@@ -148,8 +148,8 @@ class OperatorTest {
         assertHolds("tags.contains('security')", ENV);
         assertFails("tags.contains('dev')", ENV);
         assertHolds("[[1, 2], [3]].contains([3])", ENV);
-        assertError("'ops' in 'ops,security'", ENV, TYPE_MISMATCH, "'in' needs a list on its right, not string");
-        assertError("s.contains('a9')", ENV, TYPE_MISMATCH, "'contains' needs a list, not string");
+        assertError("'ops' in 'ops,security'", ENV, TYPE_MISMATCH, "'in' needs a list on its right, not a string");
+        assertError("s.contains('a9')", ENV, TYPE_MISMATCH, "'contains' needs a list, not a string");
         assertError("1 in ['1']", ENV, TYPE_MISMATCH, "cannot compare int == string");
         // Every element is compared: a wrong-typed element after the match is still reported.
         assertError("1 in [1, 'x']", ENV, TYPE_MISMATCH);
@@ -164,7 +164,7 @@ class OperatorTest {
         assertError("tx.args.from == '0x0'", ENV, MISSING_FIELD, "missing field 'from' on 'tx.args'");
         assertError("tx.args['from'] == '0x0'", ENV, MISSING_FIELD, "missing field 'from' on 'tx.args'");
         assertError("tx.args[0] == '0x0'", ENV, TYPE_MISMATCH, "a struct is indexed by a string, not an int");
-        assertError("n.id == 1", ENV, TYPE_MISMATCH, "cannot read field 'id' of 'n', a int");
+        assertError("n.id == 1", ENV, TYPE_MISMATCH, "cannot read field 'id' of 'n', an int");
         assertError("tags.first == 'ops'", ENV, TYPE_MISMATCH, "cannot read field 'first' of 'tags', a list");
         assertError("nobody == 1", ENV, MISSING_FIELD, "missing keyword 'nobody'");
     }
@@ -178,7 +178,7 @@ class OperatorTest {
         assertError("tags[2] == 'x'", ENV, INDEX_OUT_OF_RANGE, "index 2 is out of range for 'tags' of length 2");
         assertError("s[16] == 'x'", ENV, INDEX_OUT_OF_RANGE, "index 16 is out of range for 's' of length 16");
         assertError("tags['0'] == 'ops'", ENV, TYPE_MISMATCH, "an index must be an int, not a string");
-        assertError("n[0] == 1", ENV, TYPE_MISMATCH, "cannot index 'n', a int");
+        assertError("n[0] == 1", ENV, TYPE_MISMATCH, "cannot index 'n', an int");
         assertError("tags[" + IntValue.MAX + "] == 'x'", ENV, INDEX_OUT_OF_RANGE);
     }
 
@@ -196,7 +196,7 @@ class OperatorTest {
         assertError("s[5..4] == ''", ENV, INDEX_OUT_OF_RANGE, "slice [5..4] is out of range for 's' of length 16");
         assertError("tags[0..3] == []", ENV, INDEX_OUT_OF_RANGE, "slice [0..3] is out of range for 'tags' of length 2");
         assertError("tags[2..1] == []", ENV, INDEX_OUT_OF_RANGE);
-        assertError("n[0..1] == 1", ENV, TYPE_MISMATCH, "cannot slice 'n', a int");
+        assertError("n[0..1] == 1", ENV, TYPE_MISMATCH, "cannot slice 'n', an int");
         assertError("s[0..'2'] == ''", ENV, TYPE_MISMATCH, "an index must be an int, not a string");
     }
 
