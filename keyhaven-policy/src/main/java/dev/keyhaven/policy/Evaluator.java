@@ -90,7 +90,7 @@ final class Evaluator {
         List<Value> elements = list(evaluate(predicate.receiver()), name, predicate.column());
         boolean all = true;
         boolean any = false;
-        List<Value> kept = new ArrayList<>();
+        List<Value> kept = predicate.function() == Node.PredicateFunction.FILTER ? new ArrayList<>() : List.of();
         for (Value element : elements) {
             variables[predicate.slot()] = element;
             Value result = evaluate(predicate.body());
@@ -100,7 +100,7 @@ final class Evaluator {
             }
             all &= holds;
             any |= holds;
-            if (holds) {
+            if (holds && predicate.function() == Node.PredicateFunction.FILTER) {
                 kept.add(element);
             }
         }

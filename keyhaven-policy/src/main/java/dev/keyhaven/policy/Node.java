@@ -11,10 +11,10 @@ sealed interface Node {
 
     int column();
 
-    /** {@code true}, {@code 42}, {@code 'abc'}, or a {@code Timestamp('…')} whose argument parsed. */
+    /** {@code true}, {@code 42}, {@code 'abc'}, a list of literals, or a {@code Timestamp('…')} that parsed. */
     record Literal(Value value, int column) implements Node {}
 
-    /** {@code [a, b, …]}. */
+    /** {@code [a, b, …]} with an element that is not a literal. */
     record ListLiteral(List<Node> elements, int column) implements Node {}
 
     /** A top-level name the {@link Environment} supplies, e.g. {@code activity}. */

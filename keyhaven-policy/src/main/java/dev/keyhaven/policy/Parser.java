@@ -122,6 +122,11 @@ final class Parser {
             } while (match(TokenKind.COMMA));
         }
         expect(TokenKind.RIGHT_BRACKET);
+        if (elements.stream().allMatch(Node.Literal.class::isInstance)) {
+            // An allowlist such as ['AUTH', 'OTP'] is a constant: built once here, not on every evaluation.
+            List<Value> values = elements.stream().map(element -> ((Node.Literal) element).value()).toList();
+            return new Node.Literal(Value.list(values), open.column());
+        }
         return new Node.ListLiteral(List.copyOf(elements), open.column());
     }
 
