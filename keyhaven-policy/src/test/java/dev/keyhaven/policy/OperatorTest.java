@@ -293,6 +293,35 @@ class OperatorTest {
     }
 
     @Test
+    void cronSpanIsABoolReadingTimeNow() {
+        // ENV's time.now is Sunday 2026-03-15 12:00 UTC.
+        assertHolds("CronSpan('0 12 * * *', '1h', 'UTC')", ENV);
+        assertHolds("CronSpan('0 8 * * 0', '4h1m', 'America/New_York')", ENV); // 08:00 EDT = 12:00Z
+        assertFails("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')", ENV);
+        assertHolds("!CronSpan('0 9 * * 1-5', '8h', 'UTC') && time.now < Timestamp('2027-01-01T00:00:00Z')", ENV);
+        assertHolds("CronSpan('0 9 * * 1-5', '8h', 'UTC') || CronSpan('0 0 * * 0,6', '1d', 'UTC')", ENV);
+        assertError("CronSpan('0 12 * * *', '1h', 'UTC')", Environment.empty(), MISSING_FIELD,
+                "missing keyword 'time'");
+        assertError("CronSpan('0 12 * * *', '1h', 'UTC')",
+                Environment.of(Map.of("time", Value.struct(Map.of("now", Value.of("noon"))))), TYPE_MISMATCH,
+                "'time.now' is not a timestamp");
+    }
+
+    @Test
+    void invalidCronSpanArgumentsAreEvaluationErrors() {
+        assertError("CronSpan('*/15 9-17 * * 1-5', '15m', 'UTC')", ENV, EvaluationError.Kind.INVALID_ARGUMENT,
+                "invalid CronSpan('*/15 9-17 * * 1-5', '15m', 'UTC'): minute field '*/15': step values are not"
+                        + " supported");
+        assertError("CronSpan('0 9 * * 1-5', '8d', 'UTC')", ENV, EvaluationError.Kind.INVALID_ARGUMENT,
+                "invalid CronSpan('0 9 * * 1-5', '8d', 'UTC'): duration '8d' is longer than 7 days");
+        assertError("CronSpan('0 9 * * 1-5', '8h', 'Eastern')", ENV, EvaluationError.Kind.INVALID_ARGUMENT,
+                "invalid CronSpan('0 9 * * 1-5', '8h', 'Eastern'): 'Eastern' is not an IANA time zone name like"
+                        + " America/New_York");
+        assertError("CronSpan('0 9 * * 1-5', '8h', 'UTC') || CronSpan('0 9 * * 7', '8h', 'UTC')", ENV,
+                EvaluationError.Kind.INVALID_ARGUMENT);
+    }
+
+    @Test
     void theWholeExpressionMustBeABool() {
         assertError("n", ENV, NOT_BOOLEAN, "the expression evaluates to an int, not a bool");
         assertError("tags.filter(t, true)", ENV, NOT_BOOLEAN, "the expression evaluates to a list, not a bool");
