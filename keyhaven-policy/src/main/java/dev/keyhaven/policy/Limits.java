@@ -2,8 +2,8 @@ package dev.keyhaven.policy;
 
 /**
  * The bounds that keep a hostile or careless expression from hanging or crashing the server. Turnkey documents none
- * of these; they are far above what real policies need (the longest documented example is under 600 characters and
- * nests 4 levels).
+ * of these; they are far above what real policies need (the longest documented example is under 600 characters, the
+ * deepest uses 11 levels of nesting).
  */
 public final class Limits {
     /** Longest accepted source, in characters. */
@@ -11,8 +11,8 @@ public final class Limits {
 
     /**
      * Deepest accepted nesting: parentheses, operands, call arguments, list elements and each link of an access chain
-     * ({@code a.b[0].c} is 3 deep) count one level. It bounds the recursion of the parser and of the evaluator, so
-     * neither can overflow the stack.
+     * ({@code a.b[0].c} is 3 deep) count one level. It bounds the recursion of the parser and of the evaluator to a
+     * few hundred frames, so neither can overflow a thread's stack.
      */
     public static final int MAX_NESTING_DEPTH = 64;
 

@@ -6,7 +6,10 @@ import static dev.keyhaven.policy.Evaluations.assertHolds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +54,51 @@ class EvaluationLimitsTest {
         PolicyExpression expression = PolicyExpression.parse("l.all(a, l.any(b, a == b))");
         for (int i = 0; i < 20; i++) {
             assertThat(expression.evaluate(HUNDRED)).isEqualTo(EvaluationResult.Decided.TRUE);
+        }
+    }
+
+    /**
+     * At the deepest nesting the parser and the evaluator need a few hundred frames: a quarter of the JVM's default
+     * 1 MB thread stack is enough, even for interpreted code, whose frames are the largest.
+     */
+    @Test
+    void theDeepestAcceptedExpressionsParseAndEvaluateOnASmallStack() throws InterruptedException {
+        Environment one = Environment.of(Map.of("one", Value.list(Value.of(1)),
+                "s", Value.struct(Map.of("s", Value.struct(Map.of("s", Value.of(true)))))));
+        List<String> deepest = List.of(
+                deepestAccepted(depth -> "!(", depth -> ")", "true"),
+                deepestAccepted(depth -> "one.any(v" + depth + ", ", depth -> ")", "true"),
+                deepestAccepted(depth -> "[", depth -> "][0]", "true"),
+                deepestAccepted(depth -> "(s.s.s == ", depth -> ")", "true"));
+        List<EvaluationResult> results = new CopyOnWriteArrayList<>();
+        Thread thread = new Thread(null, () -> deepest.forEach(source ->
+                results.add(PolicyExpression.parse(source).evaluate(one))), "small-stack", 256 * 1024);
+        thread.start();
+        thread.join();
+        assertThat(results).hasSize(deepest.size()).allSatisfy(result -> assertThat(result)
+                .isInstanceOfAny(EvaluationResult.Decided.class, EvaluationError.class));
+    }
+
+    /** The source nested as deep as the parser accepts: one more level is rejected. */
+    private static String deepestAccepted(IntFunction<String> open, IntFunction<String> close, String core) {
+        String deepest = null;
+        for (int depth = 1; ; depth++) {
+            StringBuilder source = new StringBuilder();
+            for (int i = 0; i < depth; i++) {
+                source.append(open.apply(i));
+            }
+            source.append(core);
+            for (int i = depth - 1; i >= 0; i--) {
+                source.append(close.apply(i));
+            }
+            try {
+                PolicyExpression.parse(source.toString());
+                deepest = source.toString();
+            } catch (PolicyParseException e) {
+                assertThat(e.problem()).isEqualTo("expression nests deeper than 64 levels");
+                assertThat(deepest).isNotNull();
+                return deepest;
+            }
         }
     }
 
