@@ -6,10 +6,11 @@ package dev.keyhaven.policy;
  */
 record Token(TokenKind kind, String text, int column) {
 
-    /** How an error message names this token: the text as written for names and numbers, the kind otherwise. */
+    /** How an error message names this token: names and numbers as written, strings as literals, others by kind. */
     String display() {
         return switch (kind) {
             case IDENTIFIER, INTEGER -> "'" + text + "'";
+            case STRING -> "string " + Printer.string(text);
             default -> kind.display;
         };
     }

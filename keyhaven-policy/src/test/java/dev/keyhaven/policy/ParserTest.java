@@ -33,6 +33,9 @@ class ParserTest {
             a == 1 == true                         ¦  8 ¦ comparisons cannot be chained; use parentheses
             1 < 2 < 3                              ¦  7 ¦ comparisons cannot be chained; use parentheses
             a == 1 b                               ¦  8 ¦ unexpected 'b'
+            a == 1 'b'                             ¦  8 ¦ unexpected string 'b'
+            a == 1 2                               ¦  8 ¦ unexpected '2'
+            a == 1 true                            ¦  8 ¦ unexpected 'true'
             a ==                                   ¦  5 ¦ expected an expression
             a == )                                 ¦  6 ¦ unexpected ')'
             approvers.any(user user.id == 'x')     ¦ 20 ¦ expected ','
