@@ -1,0 +1,138 @@
+package dev.keyhaven.policy;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Evaluates one tree against one environment; a new evaluator per evaluation holds its budget and predicate
+ * variables, so the shared tree stays immutable.
+ *
+ * <p>There is no short-circuit: {@code &&}, {@code ||}, {@code all}, {@code any}, {@code in} and {@code contains}
+ * evaluate every operand or element even when the result is already known. Turnkey's outcome for a policy with an
+ * erroring clause is an error even when the other side would decide (e.g. {@code wallet.id} when a private key signs);
+ * stopping early would turn that error into a decision depending on operand order.
+ */
+final class Evaluator {
+    private final Environment environment;
+    private final Value[] variables;
+    private final Budget budget = new Budget();
+    private final Comparisons comparisons = new Comparisons(budget);
+    private final Access access = new Access(budget);
+
+    private Evaluator(Environment environment, int variableSlots) {
+        this.environment = environment;
+        this.variables = new Value[variableSlots];
+    }
+
+    static EvaluationResult evaluate(Node root, int variableSlots, Environment environment) {
+        try {
+            Value value = new Evaluator(environment, variableSlots).evaluate(root);
+            if (value instanceof BoolValue(boolean result)) {
+                return EvaluationResult.Decided.of(result);
+            }
+            return new EvaluationError(EvaluationError.Kind.NOT_BOOLEAN,
+                    "the expression evaluates to " + Printer.typeOf(value) + ", not a bool", root.column());
+        } catch (EvaluationFailure failure) {
+            return failure.error();
+        }
+    }
+
+    private Value evaluate(Node node) {
+        budget.charge(1, node.column());
+        return switch (node) {
+            case Node.Literal(Value value, int _) -> value;
+            case Node.ListLiteral(List<Node> elements, int _) -> {
+                List<Value> values = new ArrayList<>(elements.size());
+                for (Node element : elements) {
+                    values.add(evaluate(element));
+                }
+                yield Value.list(values);
+            }
+            case Node.Keyword(String name, int column) -> environment.lookup(name).orElseThrow(() ->
+                    new EvaluationFailure(EvaluationError.Kind.MISSING_FIELD, "missing keyword '" + name + "'",
+                            column));
+            case Node.Variable(String _, int slot, int _) -> variables[slot];
+            case Node.Field(Node receiver, String name, int column) ->
+                    access.field(evaluate(receiver), receiver, name, column);
+            case Node.Index(Node receiver, Node index, int column) ->
+                    access.index(evaluate(receiver), receiver, evaluate(index), column);
+            case Node.Slice(Node receiver, Node start, Node end, int column) ->
+                    access.slice(evaluate(receiver), receiver, evaluate(start), evaluate(end), column);
+            case Node.Not(Node operand, int column) -> Value.of(!bool(evaluate(operand), "'!'", column));
+            case Node.Logical(Node.LogicalOperator operator, List<Node> operands, int column) ->
+                    Value.of(logical(operator, operands, column));
+            case Node.Comparison(Node.ComparisonOperator operator, Node left, Node right, int column) ->
+                    Value.of(comparisons.compare(operator, evaluate(left), evaluate(right), column));
+            case Node.Predicate predicate -> predicate(predicate);
+            case Node.Contains(Node receiver, Node element, int column) -> Value.of(comparisons.contains(
+                    evaluate(receiver), evaluate(element), "'contains' needs a list, not ", column));
+            case Node.Count(Node receiver, int column) -> Value.of(list(evaluate(receiver), "count", column).size());
+            case Node.InCronSpan(var span, int column) -> Value.of(span.contains(now(column)));
+            case Node.InvalidTimeCall(String call, String problem, int column) -> throw new EvaluationFailure(
+                    EvaluationError.Kind.INVALID_ARGUMENT, "invalid " + call + ": " + problem, column);
+        };
+    }
+
+    private boolean logical(Node.LogicalOperator operator, List<Node> operands, int column) {
+        String name = "'" + operator.symbol + "'";
+        boolean result = operator == Node.LogicalOperator.AND;
+        for (Node operand : operands) {
+            boolean value = bool(evaluate(operand), name, column);
+            result = operator == Node.LogicalOperator.AND ? result & value : result | value;
+        }
+        return result;
+    }
+
+    /** {@code all}, {@code any} and {@code filter}: the body is evaluated once per element, with the variable bound. */
+    private Value predicate(Node.Predicate predicate) {
+        String name = predicate.function().methodName;
+        List<Value> elements = list(evaluate(predicate.receiver()), name, predicate.column());
+        boolean all = true;
+        boolean any = false;
+        List<Value> kept = predicate.function() == Node.PredicateFunction.FILTER ? new ArrayList<>() : List.of();
+        for (Value element : elements) {
+            variables[predicate.slot()] = element;
+            Value result = evaluate(predicate.body());
+            if (!(result instanceof BoolValue(boolean holds))) {
+                throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, "the predicate of '" + name
+                        + "' evaluates to " + Printer.typeOf(result) + ", not a bool", predicate.body().column());
+            }
+            all &= holds;
+            any |= holds;
+            if (holds && predicate.function() == Node.PredicateFunction.FILTER) {
+                kept.add(element);
+            }
+        }
+        return switch (predicate.function()) {
+            case ALL -> Value.of(all);
+            case ANY -> Value.of(any);
+            case FILTER -> Value.list(kept);
+        };
+    }
+
+    /** {@code time.now}, which {@code CronSpan} reads implicitly. */
+    private Instant now(int column) {
+        Node timeNow = new Node.Field(new Node.Keyword("time", column), "now", column);
+        if (evaluate(timeNow) instanceof TimestampValue(Instant now)) {
+            return now;
+        }
+        throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, "'time.now' is not a timestamp", column);
+    }
+
+    private static boolean bool(Value value, String operator, int column) {
+        if (value instanceof BoolValue(boolean b)) {
+            return b;
+        }
+        throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH,
+                operator + " needs bool operands, not " + Printer.typeOf(value), column);
+    }
+
+    private static List<Value> list(Value value, String function, int column) {
+        if (value instanceof ListValue(List<Value> elements)) {
+            return elements;
+        }
+        throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH,
+                "'" + function + "' needs a list, not " + Printer.typeOf(value), column);
+    }
+}
