@@ -5,9 +5,10 @@ import java.util.Optional;
 
 /**
  * Executes one kind of activity. A handler parses and validates the intent before anything is written, and executes
- * it inside the activity's transaction when the authorization rules allow it. Throwing an
- * {@link dev.keyhaven.server.api.ApiException} from {@link #execute} rolls back every effect; the engine then
- * records the activity as failed and reports the error.
+ * it when the authorization rules allow it: inside the activity's transaction, or, for a handler whose
+ * {@link ActivityEffect} is {@code NONE}, outside any, reading only through {@link ActivityContext#reads()}.
+ * Throwing an {@link dev.keyhaven.server.api.ApiException} from {@link #execute} rolls back every effect; the engine
+ * then records the activity as failed and reports the error.
  *
  * @param <P> the validated parameters
  */

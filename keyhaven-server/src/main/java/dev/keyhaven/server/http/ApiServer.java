@@ -55,9 +55,9 @@ public final class ApiServer implements AutoCloseable {
 
     /** The services the listener dispatches to. */
     public record Services(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
-            OrganizationStates states, ActivityRenderer renderer, ActivityRegistry registry, ActivityQueries activityQueries,
-            OrganizationQueries organizationQueries, UserQueries userQueries, WalletQueries walletQueries,
-            PrivateKeyQueries privateKeyQueries, ObjectMapper json, HttpMetrics metrics,
+            OrganizationStates states, ActivityRenderer renderer, ActivityRegistry registry,
+            ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
+            WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, ObjectMapper json, HttpMetrics metrics,
             PrometheusMeterRegistry metricsRegistry) {
     }
 
@@ -66,7 +66,8 @@ public final class ApiServer implements AutoCloseable {
         Cors cors = new Cors(settings.corsOrigins());
         AtomicBoolean ready = new AtomicBoolean(false);
         ApiEndpoint endpoint = new ApiEndpoint(services.authenticator(), services.callers(), services.activities(),
-                services.states(), services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes(), ready::get);
+                services.states(), services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes(),
+                ready::get);
         List<Operation> operations = Routes.operations(services);
         Set<String> knownPaths = operations.stream().map(Operation::path).collect(Collectors.toSet());
         ErrorBodies errors = new ErrorBodies(services.json());
