@@ -1,5 +1,6 @@
 package dev.keyhaven.server;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -58,6 +59,12 @@ class ArchitectureTest {
                         ROOT + ".webauthn..", ROOT + ".auth..", ROOT + ".wallet..", ROOT + ".privatekey..",
                         ROOT + ".signing..", ROOT + ".custody..")
                 .check(classes);
+    }
+
+    @Test
+    void rememberedStateBuildsOnTransactionsAlone() {
+        classes().that().resideInAPackage(ROOT + ".state..").should().onlyDependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".state..", ROOT + ".tx..", "java..").check(classes);
     }
 
     @Test

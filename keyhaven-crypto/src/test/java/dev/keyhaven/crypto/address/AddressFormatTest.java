@@ -4,6 +4,7 @@ import static dev.keyhaven.crypto.KeyCurve.ED25519;
 import static dev.keyhaven.crypto.KeyCurve.P256;
 import static dev.keyhaven.crypto.KeyCurve.SECP256K1;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.keyhaven.crypto.KeyCurve;
 import java.util.Arrays;
@@ -63,7 +64,7 @@ class AddressFormatTest {
     void curvesCannotBeModified() {
         Set<KeyCurve> curves = AddressFormat.COMPRESSED.curves();
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> curves.remove(ED25519))
+        assertThatThrownBy(() -> curves.remove(ED25519))
                 .isInstanceOf(UnsupportedOperationException.class);
     }
 
