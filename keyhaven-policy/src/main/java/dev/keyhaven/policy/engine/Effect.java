@@ -1,0 +1,7 @@
+package dev.keyhaven.policy.engine;
+
+/** What a policy does to the activities it applies to. */
+public enum Effect {
+    ALLOW,
+    DENY
+}
