@@ -216,6 +216,60 @@ public final class KeyhavenClient {
                 "payload", payload, "encoding", encoding, "hashFunction", hashFunction), "signRawPayloadResult");
     }
 
+    /**
+     * {@code create_policy} (V3). {@code condition}, {@code consensus} and {@code time} may be null (omitted: always
+     * true / always active).
+     */
+    public Activity createPolicy(String policyName, String effect, String condition, String consensus, String notes,
+            String time) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("policyName", policyName);
+        parameters.put("effect", effect);
+        putUnlessNull(parameters, "condition", condition);
+        putUnlessNull(parameters, "consensus", consensus);
+        parameters.put("notes", notes);
+        putUnlessNull(parameters, "time", time);
+        return submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", parameters, "createPolicyResult");
+    }
+
+    public Activity deletePolicy(String policyId) {
+        return submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", Map.of("policyId", policyId),
+                "deletePolicyResult");
+    }
+
+    /**
+     * {@code approve_activity}: this client's user approves the activity with {@code fingerprint}. The response is
+     * that activity; {@code resultKey} is its result key (e.g. {@code signRawPayloadResult}).
+     */
+    public Activity approveActivity(String fingerprint, String resultKey) {
+        return submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", Map.of("fingerprint", fingerprint),
+                resultKey);
+    }
+
+    /** {@code reject_activity}: this client's user rejects the activity with {@code fingerprint}. */
+    public Activity rejectActivity(String fingerprint, String resultKey) {
+        return submit("reject_activity", "ACTIVITY_TYPE_REJECT_ACTIVITY", Map.of("fingerprint", fingerprint),
+                resultKey);
+    }
+
+    public JsonNode listPolicies() {
+        return query("list_policies", Map.of()).path("policies");
+    }
+
+    public JsonNode getPolicy(String policyId) {
+        return query("get_policy", Map.of("policyId", policyId)).path("policy");
+    }
+
+    public JsonNode getPolicyEvaluations(String activityId) {
+        return query("get_policy_evaluations", Map.of("activityId", activityId)).path("policyEvaluations");
+    }
+
+    private static void putUnlessNull(Map<String, Object> map, String key, Object value) {
+        if (value != null) {
+            map.put(key, value);
+        }
+    }
+
     public JsonNode getWallet(String walletId) {
         return query("get_wallet", Map.of("walletId", walletId)).path("wallet");
     }

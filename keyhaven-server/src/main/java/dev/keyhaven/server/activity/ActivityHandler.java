@@ -1,6 +1,7 @@
 package dev.keyhaven.server.activity;
 
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.state.StateReads;
 import java.util.Optional;
 
 /**
@@ -29,5 +30,14 @@ public interface ActivityHandler<P> {
      */
     default Optional<String> credentialOwner(P params) {
         return Optional.empty();
+    }
+
+    /**
+     * What policies may read about this activity: {@code activity.params} and the resources it acts on. Called only
+     * when a policy is evaluated, through {@code organization}'s lookups. A resource that does not exist is left out
+     * (execution reports it).
+     */
+    default PolicyFacts policyFacts(StateReads organization, P params) {
+        return PolicyFacts.NONE;
     }
 }

@@ -13,7 +13,7 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The read side of activities: {@code get_activity} and {@code list_activities}. */
+/** The read side of activities: {@code get_activity}, {@code list_activities}, {@code get_policy_evaluations}. */
 public final class ActivityQueries {
     private final Transactor transactor;
     private final ActivityRepository activities;
@@ -30,11 +30,7 @@ public final class ActivityQueries {
 
     /** {@code get_activity {organizationId, activityId}} → {@code {activity}}. */
     public ObjectNode getActivity(Caller caller, Params body) {
-        String activityId = body.requiredString("activityId");
-        Activity activity = transactor.read(tx -> activities.find(tx, caller.organizationId(), activityId))
-                .orElseThrow(() -> ApiException.notFound("no activity found with id " + activityId
-                        + " in organization " + caller.organizationId()));
-        return renderer.response(activity);
+        return renderer.response(find(caller, body.requiredString("activityId")), caller.userId());
     }
 
     /**
@@ -53,8 +49,40 @@ public final class ActivityQueries {
         });
         ObjectNode out = json.createObjectNode();
         ArrayNode list = out.putArray("activities");
-        found.forEach(a -> list.add(renderer.render(a)));
+        found.forEach(a -> list.add(renderer.render(a, Optional.of(caller.userId()))));
         return out;
+    }
+
+    /**
+     * {@code get_policy_evaluations {organizationId, activityId}} → {@code {policyEvaluations}}: one per vote that
+     * caused an evaluation, in voting order, each with its policies' outcomes and, without a {@code policyId}, the
+     * overall outcome (see {@link PolicyEvaluation}).
+     */
+    public ObjectNode getPolicyEvaluations(Caller caller, Params body) {
+        Activity activity = find(caller, body.requiredString("activityId"));
+        ObjectNode out = json.createObjectNode();
+        ArrayNode list = out.putArray("policyEvaluations");
+        for (Vote vote : activity.votes()) {
+            vote.evaluation().ifPresent(evaluation -> {
+                ObjectNode e = list.addObject();
+                e.put("id", evaluation.id());
+                e.put("activityId", activity.id());
+                e.put("organizationId", activity.organizationId());
+                e.put("voteId", vote.id());
+                ArrayNode outcomes = e.putArray("policyEvaluations");
+                evaluation.policies().forEach(p -> outcomes.addObject().put("policyId", p.policyId())
+                        .put("outcome", "OUTCOME_" + p.outcome().name()));
+                outcomes.addObject().put("outcome", "OUTCOME_" + evaluation.overall().name());
+                e.set("createdAt", renderer.time(vote.createdAt()));
+            });
+        }
+        return out;
+    }
+
+    private Activity find(Caller caller, String activityId) {
+        return transactor.read(tx -> activities.find(tx, caller.organizationId(), activityId))
+                .orElseThrow(() -> ApiException.notFound("no activity found with id " + activityId
+                        + " in organization " + caller.organizationId()));
     }
 
     private void checkCursor(dev.keyhaven.server.tx.Tx tx, String organizationId, Optional<String> cursor,

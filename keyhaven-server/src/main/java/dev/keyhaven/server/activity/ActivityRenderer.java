@@ -3,6 +3,7 @@ package dev.keyhaven.server.activity;
 import dev.keyhaven.server.api.WireTime;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -23,7 +24,16 @@ public final class ActivityRenderer {
         this.timestamps = timestamps;
     }
 
+    /** The activity as anyone sees it: {@code canApprove}/{@code canReject} say whether it takes votes at all. */
     public ObjectNode render(Activity activity) {
+        return render(activity, Optional.empty());
+    }
+
+    /**
+     * The activity as {@code viewer} sees it: {@code canApprove}/{@code canReject} are true while it waits for
+     * consensus and the viewer has not voted on it.
+     */
+    public ObjectNode render(Activity activity, Optional<String> viewer) {
         ObjectNode out = json.createObjectNode();
         out.put("id", activity.id());
         out.put("organizationId", activity.organizationId());
@@ -36,7 +46,8 @@ public final class ActivityRenderer {
             votes.add(renderVote(vote));
         }
         out.put("fingerprint", activity.fingerprint());
-        boolean open = activity.status() == ActivityStatus.CONSENSUS_NEEDED;
+        boolean open = activity.status() == ActivityStatus.CONSENSUS_NEEDED
+                && viewer.map(userId -> !activity.hasVoteBy(userId)).orElse(true);
         out.put("canApprove", open);
         out.put("canReject", open);
         out.set("createdAt", time(activity.createdAt()));
@@ -52,10 +63,10 @@ public final class ActivityRenderer {
         return out;
     }
 
-    /** {@code {"activity": ...}}, the response of submit operations and of get_activity. */
-    public ObjectNode response(Activity activity) {
+    /** {@code {"activity": ...}}, the response of submit operations and of get_activity, for {@code viewer}. */
+    public ObjectNode response(Activity activity, String viewer) {
         ObjectNode out = json.createObjectNode();
-        out.set("activity", render(activity));
+        out.set("activity", render(activity, Optional.of(viewer)));
         return out;
     }
 
@@ -74,7 +85,8 @@ public final class ActivityRenderer {
         return out;
     }
 
-    private JsonNode time(Instant instant) {
+    /** A timestamp in the configured style. */
+    JsonNode time(Instant instant) {
         return switch (timestamps) {
             case STRING -> json.getNodeFactory().stringNode(DateTimeFormatter.ISO_INSTANT.format(instant));
             case OBJECT -> json.valueToTree(WireTime.of(instant));

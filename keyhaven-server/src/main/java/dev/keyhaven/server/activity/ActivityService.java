@@ -1,5 +1,6 @@
 package dev.keyhaven.server.activity;
 
+import dev.keyhaven.policy.engine.Outcome;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.ErrorCode;
@@ -13,6 +14,7 @@ import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +33,16 @@ import tools.jackson.databind.node.ObjectNode;
  * organization's state version. An activity that changes nothing but its own record (signing) may instead run on
  * an {@link OrganizationState}: authorization and execution use remembered lookups, outside any transaction, and
  * the one short write transaction that records it checks the state version first.
+ *
+ * <p>Votes: an activity waiting in CONSENSUS_NEEDED collects approvals ({@code approve_activity}, or the same body
+ * stamped by another user) and rejections ({@code reject_activity}, terminal). Each vote is recorded with the policy
+ * evaluation it caused, under a lock on the activity, so that concurrent approvals execute it at most once.
  */
 public final class ActivityService {
+    /** Approvals older than this no longer count (the activity itself stays open). */
+    public static final Duration APPROVALS_EXPIRE_AFTER = Duration.ofHours(24);
+    static final String NO_TARGET = "No activity found with fingerprint. Consensus activities must target an existing "
+            + "activity by fingerprint";
     private final Transactor transactor;
     private final OrganizationStates states;
     private final ActivityRepository activities;
@@ -74,6 +84,9 @@ public final class ActivityService {
      */
     public Activity submit(String operation, Caller caller, byte[] rawBody, Params body) {
         Submission<?> submission = accept(operation, caller, rawBody, body);
+        if (submission.handler instanceof VoteHandler voting) {
+            return vote(submission.organizationId(), (String) submission.params, voting.selection(), caller);
+        }
         return inTransaction(submission);
     }
 
@@ -136,8 +149,9 @@ public final class ActivityService {
                 StateReads reads = StateReads.in(tx, s.organizationId());
                 // Recorded before executing: a byte-identical resubmission collides here, before any effect.
                 Activity pending = pending(s, reads);
-                record(tx, pending);
+                activities.insert(tx, pending);
                 Activity decided = decide(reads, Optional.of(tx), pending, s.handler, s.params, s.caller);
+                activities.insertVote(tx, decided.organizationId(), decided.votes().getLast());
                 activities.updateOutcome(tx, decided.id(), decided.status(), decided.result(), decided.failure(),
                         decided.updatedAt());
                 return decided;
@@ -196,14 +210,18 @@ public final class ActivityService {
         throw conflict;
     }
 
-    /** Decides on the activity with its current votes and, when allowed, executes it. */
+    /**
+     * Decides on the activity with its current votes and, when allowed, executes it. The evaluation is recorded with
+     * the activity's last vote, the one that caused this decision.
+     */
     private <P> Activity decide(StateReads reads, Optional<Tx> tx, Activity activity, ActivityHandler<P> handler,
             P params, Caller caller) {
-        AuthorizationRequest request = new AuthorizationRequest(activity.organizationId(), activity.type(),
-                handler.spec().resource(), handler.spec().action(), approvers(activity),
-                handler.credentialOwner(params));
-        Decision decision = authorizer.decide(reads, request);
         Instant now = now();
+        AuthorizationRequest request = new AuthorizationRequest(activity.organizationId(), activity.type(),
+                handler.spec().resource(), handler.spec().action(), approvals(activity, now), voterIds(activity),
+                handler.credentialOwner(params), () -> handler.policyFacts(reads, params), now);
+        Decision decision = authorizer.decide(reads, request);
+        Activity evaluated = withLastVoteEvaluated(activity, decision.policies(), decision.overall());
         return switch (decision) {
             case Decision.Allow allow -> {
                 ActivityContext context = new ActivityContext(tx, reads, activity.organizationId(), activity.id(),
@@ -211,13 +229,21 @@ public final class ActivityService {
                 Object result = handler.execute(context, params);
                 ObjectNode resultNode = json.createObjectNode();
                 resultNode.set(registry.version(activity.type()).orElseThrow().resultKey(), json.valueToTree(result));
-                yield activity.withOutcome(ActivityStatus.COMPLETED, resultNode, Optional.empty(), now);
+                yield evaluated.withOutcome(ActivityStatus.COMPLETED, resultNode, Optional.empty(), now);
             }
-            case Decision.NeedsConsensus consensus ->
-                activity.withOutcome(ActivityStatus.CONSENSUS_NEEDED, json.createObjectNode(), Optional.empty(), now);
-            case Decision.Deny deny -> activity.withOutcome(ActivityStatus.FAILED, json.createObjectNode(),
+            case Decision.NeedsConsensus consensus -> evaluated.withOutcome(ActivityStatus.CONSENSUS_NEEDED,
+                    json.createObjectNode(), Optional.empty(), now);
+            case Decision.Deny deny -> evaluated.withOutcome(ActivityStatus.FAILED, json.createObjectNode(),
                     Optional.of(new Failure(ErrorCode.REQUEST_NOT_AUTHORIZED, deny.reason(), false)), now);
         };
+    }
+
+    private Activity withLastVoteEvaluated(Activity activity, List<dev.keyhaven.policy.engine.PolicyOutcome> policies,
+            Outcome overall) {
+        List<Vote> votes = new ArrayList<>(activity.votes());
+        Vote last = votes.removeLast();
+        votes.add(last.withEvaluation(new PolicyEvaluation(ids.next(), policies, overall)));
+        return activity.withVotes(votes);
     }
 
     /**
@@ -229,38 +255,78 @@ public final class ActivityService {
         if (failure.isPresent() && failure.get().reportedAsError()) {
             throw new ApiException(failure.get().code(), failure.get().message());
         }
-        if (existing.status() != ActivityStatus.CONSENSUS_NEEDED || existing.hasVoteBy(caller.userId())) {
-            return existing;
+        return castVote(existing, handler, caller, VoteSelection.APPROVED).activity();
+    }
+
+    /**
+     * {@code approve_activity} / {@code reject_activity}: the caller's vote on the organization's activity with this
+     * fingerprint. A user who already voted gets the activity as it is; a vote on an activity that no longer waits
+     * for consensus is refused (400), since it would not count.
+     */
+    private Activity vote(String organizationId, String fingerprint, VoteSelection selection, Caller caller) {
+        Activity target = transactor.read(tx -> activities.findByFingerprint(tx, organizationId, fingerprint))
+                .orElseThrow(() -> ApiException.notFound(NO_TARGET));
+        ActivityHandler<?> handler = registry.forType(target.type()).orElseThrow(() -> new ApiException(
+                ErrorCode.BAD_REQUEST, "activity " + target.id() + " cannot take votes"));
+        Cast cast = castVote(target, handler, caller, selection);
+        if (!cast.counted() && !cast.activity().hasVoteBy(caller.userId())) {
+            throw ApiException.badRequest("activity " + target.id() + " is not awaiting consensus (status "
+                    + cast.activity().status().wireName() + "); the vote was not recorded");
         }
+        return cast.activity();
+    }
+
+    /** The activity after a vote, and whether the vote was recorded. */
+    private record Cast(Activity activity, boolean counted) {
+    }
+
+    /**
+     * Records {@code caller}'s vote on {@code existing} if it still waits for consensus and the caller has not voted,
+     * under a lock on the activity (and, for an activity that changes its organization, the organization's state
+     * version first, in the same order as submissions take them). An approval re-runs the authorization with every
+     * approval that counts and executes the activity when it is allowed; concurrent voters wait for the lock and
+     * then see the outcome, so the activity executes at most once. A rejection ends the activity REJECTED.
+     */
+    private <P> Cast castVote(Activity existing, ActivityHandler<P> handler, Caller caller, VoteSelection selection) {
+        if (existing.status() != ActivityStatus.CONSENSUS_NEEDED || existing.hasVoteBy(caller.userId())) {
+            return new Cast(existing, false);
+        }
+        String org = existing.organizationId();
         boolean changesOrganization = handler.spec().effect() == ActivityEffect.CHANGES_ORGANIZATION;
         try {
-            Activity voted = transactor.write(tx -> {
+            Cast cast = transactor.write(tx -> {
                 if (changesOrganization) {
-                    states.changing(tx, existing.organizationId());
+                    states.changing(tx, org);
                 }
-                Activity current = activities.lockByFingerprint(tx, existing.organizationId(), existing.fingerprint())
-                        .orElseThrow();
+                Activity current = activities.lockByFingerprint(tx, org, existing.fingerprint()).orElseThrow();
                 if (current.status() != ActivityStatus.CONSENSUS_NEEDED || current.hasVoteBy(caller.userId())) {
-                    return current;
+                    return new Cast(current, false);
                 }
-                StateReads reads = StateReads.in(tx, current.organizationId());
-                Vote vote = approval(reads, caller, current.id());
-                activities.insertVote(tx, current.organizationId(), vote);
+                StateReads reads = StateReads.in(tx, org);
                 List<Vote> votes = new ArrayList<>(current.votes());
-                votes.add(vote);
-                P params = handler.parse(Params.of(current.intent().get(intentKey(current)), "parameters"));
-                Activity decided = decide(reads, Optional.of(tx), current.withVotes(votes), handler, params, caller);
+                votes.add(vote(reads, caller, current.id(), selection));
+                Activity decided = selection == VoteSelection.REJECTED
+                        ? withLastVoteEvaluated(current.withVotes(votes), List.of(), Outcome.REJECTED)
+                                .withOutcome(ActivityStatus.REJECTED, json.createObjectNode(), Optional.empty(), now())
+                        : decide(reads, Optional.of(tx), current.withVotes(votes), handler,
+                                handler.parse(Params.of(current.intent().get(intentKey(current)), "parameters")),
+                                caller);
+                activities.insertVote(tx, org, decided.votes().getLast());
                 activities.updateOutcome(tx, decided.id(), decided.status(), decided.result(), decided.failure(),
                         decided.updatedAt());
-                return decided;
+                return new Cast(decided, true);
             });
-            if (changesOrganization) {
-                states.changed(existing.organizationId());
+            if (changesOrganization && cast.counted()) {
+                states.changed(org);
             }
-            metrics.recorded(voted.type(), voted.status());
-            return voted;
+            if (cast.counted()) {
+                metrics.recorded(cast.activity().type(), cast.activity().status());
+            }
+            return cast;
         } catch (ApiException executionFailed) {
+            // The approval allowed the activity but executing it broke a rule: the approval and the failure stand.
             transactor.write(tx -> {
+                activities.insertVote(tx, org, vote(StateReads.in(tx, org), caller, existing.id(), selection));
                 activities.updateOutcome(tx, existing.id(), ActivityStatus.FAILED, json.createObjectNode(),
                         Optional.of(new Failure(executionFailed.code(), executionFailed.getMessage(), true)), now());
                 return null;
@@ -298,7 +364,7 @@ public final class ActivityService {
         Instant now = now();
         String id = ids.next();
         return new Activity(id, s.organizationId(), s.envelope.version().type(), ActivityStatus.PENDING, s.intent,
-                json.createObjectNode(), Optional.empty(), s.fingerprint, List.of(approval(reads, s.caller, id)), now,
+                json.createObjectNode(), Optional.empty(), s.fingerprint, List.of(vote(reads, s.caller, id, VoteSelection.APPROVED)), now,
                 now);
     }
 
@@ -308,16 +374,23 @@ public final class ActivityService {
         activities.insertVote(tx, activity.organizationId(), activity.votes().getFirst());
     }
 
-    private Vote approval(StateReads reads, Caller caller, String activityId) {
+    /** The caller's vote, carried by the stamp of the current request. */
+    private Vote vote(StateReads reads, Caller caller, String activityId, VoteSelection selection) {
         Caller.StampRecord stamp = caller.stamp();
         JsonNode user = voters.userSnapshot(reads, caller.userId());
-        return new Vote(ids.next(), activityId, caller.userId(), user, VoteSelection.APPROVED, stamp.message(),
-                stamp.publicKey(), stamp.signature(), stamp.scheme(), now());
+        return new Vote(ids.next(), activityId, caller.userId(), user, selection, stamp.message(), stamp.publicKey(),
+                stamp.signature(), stamp.scheme(), now(), Optional.empty());
     }
 
-    private static List<String> approvers(Activity activity) {
-        return activity.votes().stream().filter(v -> v.selection() == VoteSelection.APPROVED).map(Vote::userId)
-                .distinct().toList();
+    /** The approvals that count at {@code now}: none older than {@link #APPROVALS_EXPIRE_AFTER}. */
+    private static List<Vote> approvals(Activity activity, Instant now) {
+        Instant oldest = now.minus(APPROVALS_EXPIRE_AFTER);
+        return activity.votes().stream()
+                .filter(v -> v.selection() == VoteSelection.APPROVED && !v.createdAt().isBefore(oldest)).toList();
+    }
+
+    private static List<String> voterIds(Activity activity) {
+        return activity.votes().stream().map(Vote::userId).distinct().toList();
     }
 
     private String intentKey(Activity activity) {

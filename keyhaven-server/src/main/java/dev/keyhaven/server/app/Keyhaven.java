@@ -45,7 +45,14 @@ import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.organization.RootOrganizationSetup;
 import dev.keyhaven.server.organization.UpdateOrganizationNameHandler;
 import dev.keyhaven.server.organization.UpdateRootQuorumHandler;
-import dev.keyhaven.server.policy.RootQuorumAuthorizer;
+import dev.keyhaven.server.activity.VoteHandler;
+import dev.keyhaven.server.policy.CreatePoliciesHandler;
+import dev.keyhaven.server.policy.CreatePolicyHandler;
+import dev.keyhaven.server.policy.DeletePoliciesHandler;
+import dev.keyhaven.server.policy.PolicyAuthorizer;
+import dev.keyhaven.server.policy.PolicyQueries;
+import dev.keyhaven.server.policy.UpdatePolicyHandler;
+import dev.keyhaven.server.store.JdbcPolicyRepository;
 import dev.keyhaven.server.store.Database;
 import dev.keyhaven.server.store.JdbcActivityRepository;
 import dev.keyhaven.server.store.JdbcCallerDirectory;
@@ -136,6 +143,7 @@ public final class Keyhaven implements AutoCloseable {
         Custody custody = new Custody(new KeySealer(masterKey, random), random);
         var wallets = new JdbcWalletRepository();
         var privateKeys = new JdbcPrivateKeyRepository();
+        var policies = new JdbcPolicyRepository();
         AccountCreator accountCreator = new AccountCreator(wallets);
         WalletCreator walletCreator = new WalletCreator(wallets, accountCreator, custody);
         SigningKeys signingKeys = new SigningKeys(wallets, privateKeys);
@@ -172,7 +180,14 @@ public final class Keyhaven implements AutoCloseable {
                 new DeletePrivateKeyTagsHandler(users, privateKeys),
                 new SignRawPayloadHandler(signingKeys, custody),
                 new SignRawPayloadsHandler(signingKeys, custody),
-                new SignTransactionHandler(signingKeys, custody));
+                new SignTransactionHandler(signingKeys, custody),
+                new CreatePolicyHandler(policies),
+                new CreatePoliciesHandler(policies),
+                new UpdatePolicyHandler(policies),
+                DeletePoliciesHandler.single(policies),
+                DeletePoliciesHandler.batch(policies),
+                VoteHandler.approve(),
+                VoteHandler.reject());
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
@@ -182,9 +197,9 @@ public final class Keyhaven implements AutoCloseable {
         HttpMetrics metrics = new HttpMetrics(metricsRegistry);
         OrganizationStates states = new OrganizationStates(transactor, new JdbcStateVersions(),
                 REMEMBERED_ORGANIZATIONS);
+        UserSnapshots voters = new UserSnapshots(userQueries, json);
         ActivityService activities = new ActivityService(transactor, states, activityRepository, registry,
-                new RootQuorumAuthorizer(organizations), new UserSnapshots(userQueries, json), metrics, json, clock,
-                ids);
+                new PolicyAuthorizer(organizations, policies, voters), voters, metrics, json, clock, ids);
         RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
                 new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json));
         CallerResolver callers = new CallerResolver(transactor, new JdbcCallerDirectory(), clock);
@@ -193,7 +208,8 @@ public final class Keyhaven implements AutoCloseable {
                 registry,
                 new ActivityQueries(transactor, activityRepository, renderer, json),
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
-                userQueries, walletQueries, privateKeyQueries, json, metrics, metricsRegistry);
+                userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
+                metricsRegistry);
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
         return new Keyhaven(config, database, rootSetup, services);

@@ -129,10 +129,10 @@ final class ApiEndpoint {
                 yield json.writeValueAsBytes(operation.query().orElseThrow().handle(caller, params));
             }
             case SUBMIT -> {
-                Activity activity = submit(operation, stamp, organizationId, body, params, outcome);
-                outcome.activityId = activity.id();
-                outcome.activityStatus = activity.status().wireName();
-                yield json.writeValueAsBytes(renderer.response(activity));
+                Submitted submitted = submit(operation, stamp, organizationId, body, params, outcome);
+                outcome.activityId = submitted.activity().id();
+                outcome.activityStatus = submitted.activity().status().wireName();
+                yield json.writeValueAsBytes(renderer.response(submitted.activity(), submitted.by().userId()));
             }
         };
     }
@@ -142,7 +142,7 @@ final class ApiEndpoint {
      * remembered state and starts again on a fresh one if the organization changed meanwhile; after a few such races
      * it runs like any other activity, in one write transaction.
      */
-    private Activity submit(Operation operation, VerifiedStamp stamp, String organizationId, byte[] body,
+    private Submitted submit(Operation operation, VerifiedStamp stamp, String organizationId, byte[] body,
             Params params, Outcome outcome) {
         if (activities.runsOnRememberedState(operation.name())) {
             CallerResolver.checkOrganizationId(organizationId);
@@ -154,7 +154,8 @@ final class ApiEndpoint {
                 try {
                     Caller caller = callers.resolveAt(stamp, state.get(), operation.scope());
                     outcome.organizationId = caller.organizationId();
-                    return activities.submitAt(state.get(), operation.name(), caller, body, params);
+                    return new Submitted(activities.submitAt(state.get(), operation.name(), caller, body, params),
+                            caller);
                 } catch (StaleStateException changedMeanwhile) {
                     // Start again on the organization's new state.
                 }
@@ -162,7 +163,11 @@ final class ApiEndpoint {
         }
         Caller caller = callers.resolve(stamp, organizationId, operation.scope());
         outcome.organizationId = caller.organizationId();
-        return activities.submit(operation.name(), caller, body, params);
+        return new Submitted(activities.submit(operation.name(), caller, body, params), caller);
+    }
+
+    /** A submitted activity and who submitted it (the response shows it as that user sees it). */
+    private record Submitted(Activity activity, Caller by) {
     }
 
     private byte[] readBody(ServerRequest request) {

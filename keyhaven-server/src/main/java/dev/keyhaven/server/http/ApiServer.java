@@ -10,6 +10,7 @@ import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
@@ -57,8 +58,8 @@ public final class ApiServer implements AutoCloseable {
     public record Services(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
             OrganizationStates states, ActivityRenderer renderer, ActivityRegistry registry,
             ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
-            WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, ObjectMapper json, HttpMetrics metrics,
-            PrometheusMeterRegistry metricsRegistry) {
+            WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
+            ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry) {
     }
 
     public static ApiServer start(Settings settings, Services services) {

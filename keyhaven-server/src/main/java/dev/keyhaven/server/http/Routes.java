@@ -2,6 +2,7 @@ package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.activity.ActivityQueries;
 import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
@@ -22,6 +23,7 @@ final class Routes {
         WalletQueries wallets = services.walletQueries();
         PrivateKeyQueries privateKeys = services.privateKeyQueries();
         ActivityQueries activities = services.activityQueries();
+        PolicyQueries policies = services.policyQueries();
         List<Operation> operations = new ArrayList<>(List.of(
                 Operation.queryWithSubOrganizationLookup("whoami", organizations::whoami),
                 Operation.query("get_organization", organizations::getOrganization),
@@ -40,7 +42,10 @@ final class Routes {
                 Operation.query("get_private_key", privateKeys::getPrivateKey),
                 Operation.query("list_private_key_tags", privateKeys::listPrivateKeyTags),
                 Operation.query("get_activity", activities::getActivity),
-                Operation.query("list_activities", activities::listActivities)));
+                Operation.query("list_activities", activities::listActivities),
+                Operation.query("get_policy_evaluations", activities::getPolicyEvaluations),
+                Operation.query("list_policies", policies::listPolicies),
+                Operation.query("get_policy", policies::getPolicy)));
         services.registry().operations().forEach(name -> operations.add(Operation.submit(name)));
         return List.copyOf(operations);
     }

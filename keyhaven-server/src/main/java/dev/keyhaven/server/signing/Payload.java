@@ -20,8 +20,11 @@ sealed interface Payload {
     record Raw(byte[] bytes) implements Payload {
     }
 
-    /** A 32-byte digest fixed by the encoding's standard (keccak-256 based). */
-    record StructuredDigest(byte[] digest) implements Payload {
+    /**
+     * A 32-byte digest fixed by the encoding's standard (keccak-256 based), with the structured data it was computed
+     * from (policies read it as {@code eth.eip_712} or {@code eth.eip_7702_authorization}).
+     */
+    record StructuredDigest(byte[] digest, Map<String, Object> data) implements Payload {
     }
 
     /**
@@ -32,15 +35,17 @@ sealed interface Payload {
             case PAYLOAD_ENCODING_HEXADECIMAL -> new Raw(hex(payload, field));
             case PAYLOAD_ENCODING_TEXT_UTF8 -> new Raw(payload.getBytes(StandardCharsets.UTF_8));
             case PAYLOAD_ENCODING_EIP712 -> {
+                Map<String, Object> typedData = json(payload, field);
                 try {
-                    yield new StructuredDigest(Eip712.hash(json(payload, field)));
+                    yield new StructuredDigest(Eip712.hash(typedData), typedData);
                 } catch (IllegalArgumentException e) {
                     throw ApiException.badField(field, "is not valid EIP-712 typed data: " + e.getMessage());
                 }
             }
             case PAYLOAD_ENCODING_EIP7702_AUTHORIZATION -> {
+                Map<String, Object> authorization = json(payload, field);
                 try {
-                    yield new StructuredDigest(Eip7702.authorizationDigest(json(payload, field)));
+                    yield new StructuredDigest(Eip7702.authorizationDigest(authorization), authorization);
                 } catch (IllegalArgumentException e) {
                     throw ApiException.badField(field, "is not a valid EIP-7702 authorization: " + e.getMessage());
                 }

@@ -8,6 +8,8 @@ import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.activity.PolicyFacts;
+import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.Custody;
 import java.util.List;
@@ -35,6 +37,11 @@ public final class SignRawPayloadHandler implements ActivityHandler<SignRequest>
     @Override
     public SignRequest parse(Params p) {
         return SignRequest.read(p, List.of(p.requiredString("payload")), "payload", true);
+    }
+
+    @Override
+    public PolicyFacts policyFacts(StateReads organization, SignRequest request) {
+        return SigningFacts.of(organization, keys, request);
     }
 
     @Override

@@ -8,6 +8,8 @@ import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.activity.PolicyFacts;
+import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.Custody;
@@ -46,6 +48,11 @@ public final class SignRawPayloadsHandler implements ActivityHandler<SignRequest
             throw ApiException.badField(p.pathOf("payloads"), "may hold at most " + MAX_PAYLOADS + " payloads");
         }
         return SignRequest.read(p, payloads, "payloads", false);
+    }
+
+    @Override
+    public PolicyFacts policyFacts(StateReads organization, SignRequest request) {
+        return SigningFacts.of(organization, keys, request);
     }
 
     @Override

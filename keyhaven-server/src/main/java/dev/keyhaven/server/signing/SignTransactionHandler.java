@@ -9,7 +9,11 @@ import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.activity.PolicyFacts;
+import dev.keyhaven.server.state.StateReads;
+import java.util.Map;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Params;
@@ -69,6 +73,16 @@ public final class SignTransactionHandler implements ActivityHandler<SignTransac
             throw ApiException.badField(p.pathOf("unsignedTransaction"), "is not an unsigned Ethereum transaction: "
                     + e.getMessage());
         }
+    }
+
+    /**
+     * {@code activity.params.type} and the key's owner. {@code eth.tx} is not bound yet, so a policy reading it is an
+     * error (and takes no part in the decision).
+     */
+    @Override
+    public PolicyFacts policyFacts(StateReads organization, Intent intent) {
+        return SigningFacts.withKeyOwner(PolicyFacts.params(Map.of("type", Value.of(intent.type().wireName()))),
+                organization, keys, intent.signWith());
     }
 
     @Override

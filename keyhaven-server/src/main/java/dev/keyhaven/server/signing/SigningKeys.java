@@ -11,6 +11,8 @@ import dev.keyhaven.server.tx.Tx;
 import dev.keyhaven.server.wallet.SealedAccount;
 import dev.keyhaven.server.wallet.WalletAccount;
 import dev.keyhaven.server.wallet.WalletRepository;
+import dev.keyhaven.server.wallet.Wallet;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -36,15 +38,38 @@ public final class SigningKeys {
      * @throws ApiException (404) when it names none
      */
     public Resolved resolve(StateReads organization, String signWith) {
-        Optional<Resolved> found = organization.get(new SignWithLookup(signWith),
-                tx -> find(tx, organization.organizationId(), signWith));
-        return found.orElseThrow(() -> ApiException.notFound("no wallet account or private key of this organization "
+        return find(organization, signWith).orElseThrow(() -> ApiException.notFound("no wallet account or private key of this organization "
                 + "matches signWith '" + (signWith.length() <= 128 ? signWith : signWith.substring(0, 128) + "…")
                 + "'"));
     }
 
+    /** The key {@code signWith} names in the organization, if any. */
+    public Optional<Resolved> find(StateReads organization, String signWith) {
+        return organization.get(new SignWithLookup(signWith), tx -> find(tx, organization.organizationId(), signWith));
+    }
+
+    /** A wallet of the organization (the owner of a wallet account, for policies). */
+    public Optional<Wallet> wallet(StateReads organization, String walletId) {
+        return organization.get(new WalletLookup(walletId),
+                tx -> wallets.find(tx, organization.organizationId(), walletId));
+    }
+
+    /** The tag ids of a private key of the organization (for policies). */
+    public List<String> privateKeyTags(StateReads organization, String privateKeyId) {
+        return organization.get(new PrivateKeyTagsLookup(), tx -> privateKeys.tagIdsByKey(tx,
+                organization.organizationId())).getOrDefault(privateKeyId, List.of());
+    }
+
     /** The lookup of a key by what {@code signWith} says; answers (sealed keys) are kept with the state. */
     private record SignWithLookup(String signWith) {
+    }
+
+    /** The lookup of a wallet by id. */
+    private record WalletLookup(String walletId) {
+    }
+
+    /** The lookup of every private key's tag ids. */
+    private record PrivateKeyTagsLookup() {
     }
 
     private Optional<Resolved> find(Tx tx, String organizationId, String signWith) {

@@ -1,10 +1,13 @@
 package dev.keyhaven.server.store;
 
+import dev.keyhaven.policy.engine.Outcome;
+import dev.keyhaven.policy.engine.PolicyOutcome;
 import dev.keyhaven.server.activity.Activity;
 import dev.keyhaven.server.activity.ActivityRepository;
 import dev.keyhaven.server.activity.ActivityStatus;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.Failure;
+import dev.keyhaven.server.activity.PolicyEvaluation;
 import dev.keyhaven.server.activity.Vote;
 import dev.keyhaven.server.activity.VoteSelection;
 import dev.keyhaven.server.api.ErrorCode;
@@ -24,18 +27,20 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Activities and votes. Intent, result and the voter snapshots are stored as JSON text. */
 public final class JdbcActivityRepository implements ActivityRepository {
     private static final String COLUMNS = "id, organization_id, type, status, intent, result, failure_code, "
             + "failure_message, failure_reported_as_error, fingerprint, created_at, updated_at";
     private static final String VOTE_COLUMNS = "id, activity_id, organization_id, user_id, user_snapshot, selection, "
-            + "message, public_key, signature, scheme, created_at";
+            + "message, public_key, signature, scheme, created_at, evaluation_id, evaluation";
 
     private static final String INSERT_ACTIVITY = "INSERT INTO activities (" + COLUMNS + ") VALUES ("
             + Sql.placeholders(12) + ")";
     private static final String INSERT_VOTE = "INSERT INTO votes (" + VOTE_COLUMNS + ") VALUES ("
-            + Sql.placeholders(11) + ")";
+            + Sql.placeholders(13) + ")";
 
     private final ObjectMapper json;
 
@@ -72,7 +77,8 @@ public final class JdbcActivityRepository implements ActivityRepository {
 
     private List<Object> voteValues(String organizationId, Vote v) {
         return Arrays.asList(v.id(), v.activityId(), organizationId, v.userId(), json.writeValueAsString(v.user()),
-                v.selection().wireName(), v.message(), v.publicKey(), v.signature(), v.scheme(), v.createdAt());
+                v.selection().wireName(), v.message(), v.publicKey(), v.signature(), v.scheme(), v.createdAt(),
+                v.evaluation().map(PolicyEvaluation::id), v.evaluation().map(this::evaluationJson));
     }
 
     @Override
@@ -184,6 +190,33 @@ public final class JdbcActivityRepository implements ActivityRepository {
                 json.readTree(rs.getString("user_snapshot")),
                 WireEnum.fromWire(VoteSelection.class, rs.getString("selection")).orElseThrow(),
                 rs.getString("message"), rs.getString("public_key"), rs.getString("signature"), rs.getString("scheme"),
-                Sql.instant(rs, "created_at"));
+                Sql.instant(rs, "created_at"), evaluation(rs.getString("evaluation_id"), rs.getString("evaluation")));
+    }
+
+    /** {@code {"overall": "ALLOW", "policies": [{"policyId": …, "outcome": …, "error": …}]}}. */
+    private String evaluationJson(PolicyEvaluation e) {
+        ObjectNode out = json.createObjectNode();
+        out.put("overall", e.overall().name());
+        ArrayNode policies = out.putArray("policies");
+        for (PolicyOutcome p : e.policies()) {
+            ObjectNode policy = policies.addObject();
+            policy.put("policyId", p.policyId());
+            policy.put("outcome", p.outcome().name());
+            p.error().ifPresent(error -> policy.put("error", error));
+        }
+        return json.writeValueAsString(out);
+    }
+
+    private Optional<PolicyEvaluation> evaluation(String id, String stored) {
+        if (id == null || stored == null) {
+            return Optional.empty();
+        }
+        JsonNode node = json.readTree(stored);
+        List<PolicyOutcome> policies = new ArrayList<>();
+        for (JsonNode p : node.path("policies")) {
+            policies.add(new PolicyOutcome(p.path("policyId").asString(), Outcome.valueOf(p.path("outcome").asString()),
+                    p.has("error") ? Optional.of(p.path("error").asString()) : Optional.empty()));
+        }
+        return Optional.of(new PolicyEvaluation(id, policies, Outcome.valueOf(node.path("overall").asString())));
     }
 }

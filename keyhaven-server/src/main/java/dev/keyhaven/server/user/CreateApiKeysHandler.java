@@ -7,6 +7,10 @@ import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
+import java.util.Map;
+import dev.keyhaven.server.state.StateReads;
+import dev.keyhaven.server.activity.PolicyFacts;
+import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import java.util.List;
@@ -48,6 +52,12 @@ public final class CreateApiKeysHandler implements ActivityHandler<CreateApiKeys
     @Override
     public Optional<String> credentialOwner(Intent intent) {
         return Optional.of(intent.userId());
+    }
+
+    /** {@code activity.params.user_id}. */
+    @Override
+    public PolicyFacts policyFacts(StateReads organization, Intent intent) {
+        return PolicyFacts.params(Map.of("user_id", Value.of(intent.userId())));
     }
 
     @Override

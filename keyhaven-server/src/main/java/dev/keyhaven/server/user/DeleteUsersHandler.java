@@ -7,6 +7,10 @@ import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
+import java.util.Map;
+import dev.keyhaven.server.state.StateReads;
+import dev.keyhaven.server.activity.PolicyFacts;
+import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import java.util.List;
@@ -34,6 +38,12 @@ public final class DeleteUsersHandler implements ActivityHandler<List<String>> {
     @Override
     public List<String> parse(Params parameters) {
         return parameters.requiredIds("userIds", "user");
+    }
+
+    /** {@code activity.params.user_ids}. */
+    @Override
+    public PolicyFacts policyFacts(StateReads organization, List<String> userIds) {
+        return PolicyFacts.params(Map.of("user_ids", Value.strings(userIds)));
     }
 
     @Override

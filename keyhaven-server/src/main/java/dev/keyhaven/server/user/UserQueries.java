@@ -5,6 +5,7 @@ import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -79,6 +80,11 @@ public final class UserQueries {
     }
 
     /** The wire form of one user, read within {@code tx}. */
+    /** The ids of the organization's users, oldest first. */
+    public List<String> userIds(Tx tx, String organizationId) {
+        return users.list(tx, organizationId).stream().map(User::id).toList();
+    }
+
     public Optional<WireViews.WireUser> user(Tx tx, String organizationId, String userId) {
         return users.find(tx, organizationId, userId).map(u -> WireViews.user(u,
                 users.apiKeys(tx, organizationId, Optional.of(userId)),

@@ -7,6 +7,10 @@ import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
+import java.util.Map;
+import dev.keyhaven.server.state.StateReads;
+import dev.keyhaven.server.activity.PolicyFacts;
+import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import java.util.Optional;
@@ -35,6 +39,19 @@ public final class UpdateWalletHandler implements ActivityHandler<UpdateWalletHa
     @Override
     public Intent parse(Params p) {
         return new Intent(p.requiredString("walletId"), p.optionalString("walletName"));
+    }
+
+    /** {@code activity.params.wallet_id} and, when it exists, {@code wallet}. */
+    @Override
+    public PolicyFacts policyFacts(StateReads organization, Intent intent) {
+        PolicyFacts facts = PolicyFacts.params(Map.of("wallet_id", Value.of(intent.walletId())));
+        return organization.get(new WalletLookup(intent.walletId()),
+                tx -> wallets.find(tx, organization.organizationId(), intent.walletId()))
+                .map(w -> facts.with("wallet", WalletViews.policyValue(w))).orElse(facts);
+    }
+
+    /** The lookup of the wallet an update names. */
+    private record WalletLookup(String walletId) {
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.keyhaven.server.wallet;
 
+import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.api.WireTime;
+import java.util.Map;
 import java.util.Optional;
 
 /** The wire forms {@code v1Wallet} and {@code v1WalletAccount}, with every required member present. */
@@ -17,6 +19,12 @@ public final class WalletViews {
     public record WireWalletAccount(String walletAccountId, String organizationId, String walletId, String curve,
             String pathFormat, String path, String addressFormat, String address, WireTime createdAt,
             WireTime updatedAt, String publicKey, Optional<WireWallet> walletDetails, Optional<String> name) {
+    }
+
+    /** The policy language's {@code wallet}: {@code id}, {@code label}, {@code imported}, {@code exported}. */
+    public static Value policyValue(Wallet w) {
+        return Value.struct(Map.of("id", Value.of(w.id()), "label", Value.of(w.name()),
+                "imported", Value.of(w.imported()), "exported", Value.of(w.exported())));
     }
 
     public static WireWallet wallet(Wallet w) {

@@ -118,7 +118,10 @@ class ActivitiesIT extends OnBothStores {
                     "userIds", List.of()));
             Activity pending = first.submitRaw("create_user_tag", body, "createUserTagResult");
             assertThat(pending.status()).isEqualTo("ACTIVITY_STATUS_CONSENSUS_NEEDED");
-            assertThat(pending.raw().path("canApprove").asBoolean()).isTrue();
+            // The submitter has voted; the second root user still can.
+            assertThat(pending.raw().path("canApprove").asBoolean()).isFalse();
+            assertThat(first.withStamper(secondKey).getActivity(pending.id()).path("canApprove").asBoolean())
+                    .isTrue();
             assertThat(pending.raw().path("result").isEmpty()).isTrue();
             assertThat(first.listUserTags()).isEmpty();
 
