@@ -55,6 +55,11 @@ public final class KeyhavenClient {
         return new KeyhavenClient(http, baseUrl, otherStamper, organizationId, clock);
     }
 
+    /** The same client taking {@code timestampMs} from another clock (tests of a server on a moved clock). */
+    public KeyhavenClient withClock(Clock otherClock) {
+        return new KeyhavenClient(http, baseUrl, stamper, organizationId, otherClock);
+    }
+
     public String organizationId() {
         return organizationId;
     }

@@ -36,4 +36,14 @@ public record Activity(String id, String organizationId, ActivityType type, Acti
     public boolean hasVoteBy(String userId) {
         return votes.stream().anyMatch(v -> v.userId().equals(userId));
     }
+
+    /**
+     * Whether the user has a vote that still counts at {@code now}: a rejection, or an approval younger than
+     * {@link ActivityService#APPROVALS_EXPIRE_AFTER}. A user whose approval expired may approve again.
+     */
+    public boolean hasCurrentVoteBy(String userId, Instant now) {
+        Instant oldest = now.minus(ActivityService.APPROVALS_EXPIRE_AFTER);
+        return votes.stream().anyMatch(v -> v.userId().equals(userId)
+                && (v.selection() == VoteSelection.REJECTED || !v.createdAt().isBefore(oldest)));
+    }
 }

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.activity;
 
 import dev.keyhaven.server.api.WireTime;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
@@ -18,10 +19,12 @@ public final class ActivityRenderer {
 
     private final ObjectMapper json;
     private final TimestampStyle timestamps;
+    private final Clock clock;
 
-    public ActivityRenderer(ObjectMapper json, TimestampStyle timestamps) {
+    public ActivityRenderer(ObjectMapper json, TimestampStyle timestamps, Clock clock) {
         this.json = json;
         this.timestamps = timestamps;
+        this.clock = clock;
     }
 
     /** The activity as anyone sees it: {@code canApprove}/{@code canReject} say whether it takes votes at all. */
@@ -31,7 +34,7 @@ public final class ActivityRenderer {
 
     /**
      * The activity as {@code viewer} sees it: {@code canApprove}/{@code canReject} are true while it waits for
-     * consensus and the viewer has not voted on it.
+     * consensus and the viewer has no vote on it that still counts.
      */
     public ObjectNode render(Activity activity, Optional<String> viewer) {
         ObjectNode out = json.createObjectNode();
@@ -47,7 +50,7 @@ public final class ActivityRenderer {
         }
         out.put("fingerprint", activity.fingerprint());
         boolean open = activity.status() == ActivityStatus.CONSENSUS_NEEDED
-                && viewer.map(userId -> !activity.hasVoteBy(userId)).orElse(true);
+                && viewer.map(userId -> !activity.hasCurrentVoteBy(userId, clock.instant())).orElse(true);
         out.put("canApprove", open);
         out.put("canReject", open);
         out.set("createdAt", time(activity.createdAt()));

@@ -218,7 +218,7 @@ public final class ActivityService {
             P params, Caller caller) {
         Instant now = now();
         AuthorizationRequest request = new AuthorizationRequest(activity.organizationId(), activity.type(),
-                handler.spec().resource(), handler.spec().action(), approvals(activity, now), voterIds(activity),
+                handler.spec().resource(), handler.spec().action(), approvals(activity, now), voterIds(activity, now),
                 handler.credentialOwner(params), () -> handler.policyFacts(reads, params), now);
         Decision decision = authorizer.decide(reads, request);
         Activity evaluated = withLastVoteEvaluated(activity, decision.policies(), decision.overall());
@@ -269,7 +269,8 @@ public final class ActivityService {
         ActivityHandler<?> handler = registry.forType(target.type()).orElseThrow(() -> new ApiException(
                 ErrorCode.BAD_REQUEST, "activity " + target.id() + " cannot take votes"));
         Cast cast = castVote(target, handler, caller, selection);
-        if (!cast.counted() && !cast.activity().hasVoteBy(caller.userId())) {
+        if (!cast.counted() && cast.activity().status() != ActivityStatus.CONSENSUS_NEEDED
+                && !cast.activity().hasVoteBy(caller.userId())) {
             throw ApiException.badRequest("activity " + target.id() + " is not awaiting consensus (status "
                     + cast.activity().status().wireName() + "); the vote was not recorded");
         }
@@ -288,7 +289,7 @@ public final class ActivityService {
      * then see the outcome, so the activity executes at most once. A rejection ends the activity REJECTED.
      */
     private <P> Cast castVote(Activity existing, ActivityHandler<P> handler, Caller caller, VoteSelection selection) {
-        if (existing.status() != ActivityStatus.CONSENSUS_NEEDED || existing.hasVoteBy(caller.userId())) {
+        if (existing.status() != ActivityStatus.CONSENSUS_NEEDED || existing.hasCurrentVoteBy(caller.userId(), now())) {
             return new Cast(existing, false);
         }
         String org = existing.organizationId();
@@ -299,7 +300,8 @@ public final class ActivityService {
                     states.changing(tx, org);
                 }
                 Activity current = activities.lockByFingerprint(tx, org, existing.fingerprint()).orElseThrow();
-                if (current.status() != ActivityStatus.CONSENSUS_NEEDED || current.hasVoteBy(caller.userId())) {
+                if (current.status() != ActivityStatus.CONSENSUS_NEEDED
+                        || current.hasCurrentVoteBy(caller.userId(), now())) {
                     return new Cast(current, false);
                 }
                 StateReads reads = StateReads.in(tx, org);
@@ -389,8 +391,10 @@ public final class ActivityService {
                 .filter(v -> v.selection() == VoteSelection.APPROVED && !v.createdAt().isBefore(oldest)).toList();
     }
 
-    private static List<String> voterIds(Activity activity) {
-        return activity.votes().stream().map(Vote::userId).distinct().toList();
+    /** The users whose votes still count: they cannot vote again. */
+    private static List<String> voterIds(Activity activity, Instant now) {
+        return activity.votes().stream().filter(v -> activity.hasCurrentVoteBy(v.userId(), now)).map(Vote::userId)
+                .distinct().toList();
     }
 
     private String intentKey(Activity activity) {

@@ -193,7 +193,7 @@ public final class Keyhaven implements AutoCloseable {
         UserQueries userQueries = new UserQueries(transactor, users);
         WalletQueries walletQueries = new WalletQueries(transactor, wallets);
         PrivateKeyQueries privateKeyQueries = new PrivateKeyQueries(transactor, privateKeys, users);
-        ActivityRenderer renderer = new ActivityRenderer(json, config.activityTimestamps());
+        ActivityRenderer renderer = new ActivityRenderer(json, config.activityTimestamps(), clock);
         HttpMetrics metrics = new HttpMetrics(metricsRegistry);
         OrganizationStates states = new OrganizationStates(transactor, new JdbcStateVersions(),
                 REMEMBERED_ORGANIZATIONS);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.JsonMappers;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -24,10 +25,10 @@ class ActivityRendererTest {
 
     @Test
     void timestampsAreRfc3339StringsByDefaultAndObjectsOnRequest() {
-        ObjectNode asString = new ActivityRenderer(JSON, TimestampStyle.STRING).render(
+        ObjectNode asString = new ActivityRenderer(JSON, TimestampStyle.STRING, Clock.systemUTC()).render(
                 activity(ActivityStatus.COMPLETED, Optional.empty()));
         assertThat(asString.path("createdAt").asString()).isEqualTo("2026-11-21T10:15:30.123456Z");
-        ObjectNode asObject = new ActivityRenderer(JSON, TimestampStyle.OBJECT).render(
+        ObjectNode asObject = new ActivityRenderer(JSON, TimestampStyle.OBJECT, Clock.systemUTC()).render(
                 activity(ActivityStatus.COMPLETED, Optional.empty()));
         assertThat(asObject.path("createdAt").path("seconds").asString())
                 .isEqualTo(Long.toString(CREATED.getEpochSecond()));
@@ -36,7 +37,8 @@ class ActivityRendererTest {
 
     @Test
     void aFailureCarriesItsGrpcCodeMessageAndTurnkeyErrorCode() {
-        ObjectNode out = new ActivityRenderer(JSON, TimestampStyle.STRING).render(activity(ActivityStatus.FAILED,
+        ObjectNode out = new ActivityRenderer(JSON, TimestampStyle.STRING, Clock.systemUTC()).render(activity(
+                ActivityStatus.FAILED,
                 Optional.of(new Failure(ErrorCode.REQUEST_NOT_AUTHORIZED, "denied", false))));
         assertThat(out.path("failure").path("code").asInt()).isEqualTo(7);
         assertThat(out.path("failure").path("message").asString()).isEqualTo("denied");
@@ -47,7 +49,7 @@ class ActivityRendererTest {
 
     @Test
     void onlyAnActivityWaitingForConsensusCanBeApprovedOrRejected() {
-        ActivityRenderer renderer = new ActivityRenderer(JSON, TimestampStyle.STRING);
+        ActivityRenderer renderer = new ActivityRenderer(JSON, TimestampStyle.STRING, Clock.systemUTC());
         assertThat(renderer.render(activity(ActivityStatus.CONSENSUS_NEEDED, Optional.empty())).path("canApprove")
                 .asBoolean()).isTrue();
         assertThat(renderer.render(activity(ActivityStatus.COMPLETED, Optional.empty())).path("canReject")

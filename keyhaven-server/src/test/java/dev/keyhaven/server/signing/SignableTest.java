@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.testing.TypedData;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class SignableTest {
     private static final Payload RAW = new Payload.Raw(MESSAGE);
     private static final Payload DIGEST = new Payload.Raw(new byte[32]);
     private static final Payload TYPED = Payload.decode(PayloadEncoding.PAYLOAD_ENCODING_EIP712,
-            SigningIT.MAIL, "payload");
+            TypedData.MAIL, "payload");
 
     private static Signable of(KeyCurve curve, PayloadEncoding encoding, HashFunction hash, Payload payload) {
         return Signable.of(curve, encoding, hash, payload);

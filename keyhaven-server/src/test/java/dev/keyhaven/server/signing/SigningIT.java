@@ -11,6 +11,7 @@ import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.eth.Rlp;
 import dev.keyhaven.server.testing.OnBothStores;
+import dev.keyhaven.server.testing.TypedData;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -36,16 +37,7 @@ class SigningIT extends OnBothStores {
     private static final HexFormat HEX = HexFormat.of();
     private static final String HEXADECIMAL = "PAYLOAD_ENCODING_HEXADECIMAL";
     private static final String TEXT = "PAYLOAD_ENCODING_TEXT_UTF8";
-    /** The typed-data example of EIP-712 itself, whose digest the EIP gives. */
-    static final String MAIL = """
-            {"types":{"EIP712Domain":[{"name":"name","type":"string"},{"name":"version","type":"string"},\
-            {"name":"chainId","type":"uint256"},{"name":"verifyingContract","type":"address"}],\
-            "Person":[{"name":"name","type":"string"},{"name":"wallet","type":"address"}],\
-            "Mail":[{"name":"from","type":"Person"},{"name":"to","type":"Person"},{"name":"contents","type":"string"}]},\
-            "primaryType":"Mail","domain":{"name":"Ether Mail","version":"1","chainId":1,\
-            "verifyingContract":"0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC"},\
-            "message":{"from":{"name":"Cow","wallet":"0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"},\
-            "to":{"name":"Bob","wallet":"0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"},"contents":"Hello, Bob!"}}""";
+    private static final String MAIL = TypedData.MAIL;
     private static final String MAIL_DIGEST = "be609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2";
 
     private String ethAddress;
