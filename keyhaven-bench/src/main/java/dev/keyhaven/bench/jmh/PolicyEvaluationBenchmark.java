@@ -5,6 +5,13 @@ import dev.keyhaven.policy.EvaluationError;
 import dev.keyhaven.policy.EvaluationResult;
 import dev.keyhaven.policy.PolicyExpression;
 import dev.keyhaven.policy.Value;
+import dev.keyhaven.policy.engine.Ballot;
+import dev.keyhaven.policy.engine.CompiledPolicy;
+import dev.keyhaven.policy.engine.Effect;
+import dev.keyhaven.policy.engine.Outcome;
+import dev.keyhaven.policy.engine.PolicyEngine;
+import dev.keyhaven.policy.engine.PolicyOutcome;
+import dev.keyhaven.policy.engine.PolicyVerdict;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,8 +45,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <pre>
  * java -cp keyhaven-bench/target/keyhaven-bench.jar org.openjdk.jmh.Main PolicyEvaluationBenchmark -t 1
  * </pre>
- * {@link #evaluateHundredPolicies} is per activity; {@link #compileHundredPolicies} is what filling the server's cache
- * of compiled policies costs once per policy version.
+ * {@link #decideWithHundredPolicies} is the engine's decision per activity (what the server runs), and
+ * {@link #evaluateHundredPolicies} the bare expressions under it; {@link #compileHundredPolicies} is what filling the
+ * server's cache of compiled policies costs once per policy text.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,6 +66,8 @@ public class PolicyEvaluationBenchmark {
     private static final int[] EXPECTED_OUTCOMES = {119, 51, 15};
 
     private List<Policy> policies;
+    private List<CompiledPolicy> compiled;
+    private Ballot ballot;
     private List<String> sources;
     private Environment activity;
 
@@ -69,10 +79,26 @@ public class PolicyEvaluationBenchmark {
         activity = signTransactionFromWallet();
         policies = new ArrayList<>();
         sources = new ArrayList<>();
+        compiled = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             String[] fields = shape(i % 20, i / 20);
-            policies.add(new Policy(compile(fields[0]), compile(fields[1]), compile(fields[2])));
+            Policy policy = new Policy(compile(fields[0]), compile(fields[1]), compile(fields[2]));
+            policies.add(policy);
+            // Shapes 3 and 17 are the documented DENY examples; the rest allow.
+            compiled.add(new CompiledPolicy("policy-" + i, i % 20 == 3 || i % 20 == 17 ? Effect.DENY : Effect.ALLOW,
+                    orTrue(policy.condition), orTrue(policy.consensus), orTrue(policy.time)));
         }
+        ballot = new Ballot() {
+            @Override
+            public Environment current() {
+                return activity;
+            }
+
+            @Override
+            public List<Environment> withMoreApprovals() {
+                return List.of(activity);
+            }
+        };
         int[] outcomes = new int[3];
         for (Policy policy : policies) {
             for (PolicyExpression expression : Arrays.asList(policy.condition, policy.consensus, policy.time)) {
@@ -100,6 +126,20 @@ public class PolicyEvaluationBenchmark {
         return held;
     }
 
+    /**
+     * The engine's whole decision for one activity, as the server makes it: every policy's time, condition and
+     * consensus through {@link PolicyEngine}, with its outcomes recorded; returns the number of ALLOW outcomes.
+     */
+    @Benchmark
+    public int decideWithHundredPolicies() {
+        PolicyVerdict verdict = PolicyEngine.evaluate(compiled, ballot);
+        int allowed = 0;
+        for (PolicyOutcome outcome : verdict.outcomes()) {
+            allowed += outcome.outcome() == Outcome.ALLOW ? 1 : 0;
+        }
+        return allowed + verdict.verdict().ordinal();
+    }
+
     @Benchmark
     public int compileHundredPolicies() {
         int keywords = 0;
@@ -112,6 +152,10 @@ public class PolicyEvaluationBenchmark {
     private int holds(PolicyExpression expression) {
         return expression != null && expression.evaluate(activity) instanceof EvaluationResult.Decided(boolean b) && b
                 ? 1 : 0;
+    }
+
+    private static PolicyExpression orTrue(PolicyExpression expression) {
+        return expression == null ? PolicyExpression.alwaysTrue() : expression;
     }
 
     private PolicyExpression compile(String source) {

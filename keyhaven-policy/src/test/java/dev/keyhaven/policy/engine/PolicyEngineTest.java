@@ -151,7 +151,8 @@ class PolicyEngineTest {
     void aPolicyOutsideItsTimeIsInactiveAndIgnored() {
         CompiledPolicy march = new CompiledPolicy("march", Effect.DENY, PolicyExpression.parse(SIGN),
                 PolicyExpression.alwaysTrue(), PolicyExpression.parse(
-                        "time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')"));
+                        "time.now >= Timestamp('2026-03-01T00:00:00Z')"
+                                + " && time.now < Timestamp('2026-04-01T00:00:00Z')"));
         CompiledPolicy april = new CompiledPolicy("april", Effect.DENY, PolicyExpression.parse(SIGN),
                 PolicyExpression.alwaysTrue(), PolicyExpression.parse("time.now >= Timestamp('2026-04-01T00:00:00Z')"));
         PolicyVerdict verdict = PolicyEngine.evaluate(List.of(april, march), signing("u1"));

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.activity;
 
 import dev.keyhaven.policy.engine.Outcome;
+import dev.keyhaven.policy.engine.PolicyOutcome;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.ErrorCode;
@@ -238,7 +239,7 @@ public final class ActivityService {
         };
     }
 
-    private Activity withLastVoteEvaluated(Activity activity, List<dev.keyhaven.policy.engine.PolicyOutcome> policies,
+    private Activity withLastVoteEvaluated(Activity activity, List<PolicyOutcome> policies,
             Outcome overall) {
         List<Vote> votes = new ArrayList<>(activity.votes());
         Vote last = votes.removeLast();
@@ -289,7 +290,8 @@ public final class ActivityService {
      * then see the outcome, so the activity executes at most once. A rejection ends the activity REJECTED.
      */
     private <P> Cast castVote(Activity existing, ActivityHandler<P> handler, Caller caller, VoteSelection selection) {
-        if (existing.status() != ActivityStatus.CONSENSUS_NEEDED || existing.hasCurrentVoteBy(caller.userId(), now())) {
+        if (existing.status() != ActivityStatus.CONSENSUS_NEEDED
+                || existing.hasCurrentVoteBy(caller.userId(), now())) {
             return new Cast(existing, false);
         }
         String org = existing.organizationId();
@@ -318,7 +320,8 @@ public final class ActivityService {
                         decided.updatedAt());
                 return new Cast(decided, true);
             });
-            if (changesOrganization && cast.counted()) {
+            if (changesOrganization) {
+                // The version advanced in the committed transaction even when the vote did not count.
                 states.changed(org);
             }
             if (cast.counted()) {
@@ -366,8 +369,8 @@ public final class ActivityService {
         Instant now = now();
         String id = ids.next();
         return new Activity(id, s.organizationId(), s.envelope.version().type(), ActivityStatus.PENDING, s.intent,
-                json.createObjectNode(), Optional.empty(), s.fingerprint, List.of(vote(reads, s.caller, id, VoteSelection.APPROVED)), now,
-                now);
+                json.createObjectNode(), Optional.empty(), s.fingerprint,
+                List.of(vote(reads, s.caller, id, VoteSelection.APPROVED)), now, now);
     }
 
     /** Inserts a new activity with its one vote (the submitter's). */
