@@ -6,6 +6,7 @@ import dev.keyhaven.policy.EvaluationResult;
 import dev.keyhaven.policy.PolicyExpression;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Evaluates an organization's policies for one activity, in Turnkey's order (turnkey-api.md §4, step 3): a policy
@@ -43,27 +44,14 @@ public final class PolicyEngine {
     /** The outcome from the current approvals; REQUIRES_CONSENSUS here means "not met yet" and is checked after. */
     private static PolicyOutcome outcomeOf(CompiledPolicy policy, Ballot ballot) {
         String id = policy.id();
-        switch (policy.time().evaluate(ballot.current())) {
-            case EvaluationError error -> {
-                return PolicyOutcome.failed(id, "time", error);
-            }
-            case EvaluationResult.Decided(boolean active) when !active -> {
-                return PolicyOutcome.of(id, Outcome.TIME_INACTIVE);
-            }
-            case EvaluationResult.Decided active -> {
-                // go on to the condition
-            }
+        Optional<PolicyOutcome> inactive = unless(id, "time", policy.time(), Outcome.TIME_INACTIVE, ballot);
+        if (inactive.isPresent()) {
+            return inactive.get();
         }
-        switch (policy.condition().evaluate(ballot.current())) {
-            case EvaluationError error -> {
-                return PolicyOutcome.failed(id, "condition", error);
-            }
-            case EvaluationResult.Decided(boolean applies) when !applies -> {
-                return PolicyOutcome.of(id, Outcome.DENY_IMPLICIT);
-            }
-            case EvaluationResult.Decided applies -> {
-                // go on to the consensus
-            }
+        Optional<PolicyOutcome> notApplicable = unless(id, "condition", policy.condition(), Outcome.DENY_IMPLICIT,
+                ballot);
+        if (notApplicable.isPresent()) {
+            return notApplicable.get();
         }
         return switch (policy.consensus().evaluate(ballot.current())) {
             case EvaluationError error -> PolicyOutcome.failed(id, "consensus", error);
@@ -72,6 +60,16 @@ public final class PolicyEngine {
             case EvaluationResult.Decided notMet ->
                 PolicyOutcome.of(id, policy.effect() == Effect.ALLOW ? Outcome.REQUIRES_CONSENSUS
                         : Outcome.DENY_IMPLICIT);
+        };
+    }
+
+    /** Empty when {@code expression} holds; else {@code outcome}, or ERROR when it fails to evaluate. */
+    private static Optional<PolicyOutcome> unless(String id, String field, PolicyExpression expression,
+            Outcome outcome, Ballot ballot) {
+        return switch (expression.evaluate(ballot.current())) {
+            case EvaluationError error -> Optional.of(PolicyOutcome.failed(id, field, error));
+            case EvaluationResult.Decided(boolean holds) ->
+                holds ? Optional.empty() : Optional.of(PolicyOutcome.of(id, outcome));
         };
     }
 
