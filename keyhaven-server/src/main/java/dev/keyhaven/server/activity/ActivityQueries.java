@@ -4,6 +4,7 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.Pagination;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.api.WireTime;
 import dev.keyhaven.server.tx.Transactor;
 import java.util.EnumSet;
 import java.util.List;
@@ -56,7 +57,7 @@ public final class ActivityQueries {
     /**
      * {@code get_policy_evaluations {organizationId, activityId}} → {@code {policyEvaluations}}: one per vote that
      * caused an evaluation, in voting order, each with its policies' outcomes and, without a {@code policyId}, the
-     * overall outcome (see {@link PolicyEvaluation}).
+     * overall outcome (see {@link PolicyEvaluation}); {@code createdAt} is a timestamp object, as the SDK's type says.
      */
     public ObjectNode getPolicyEvaluations(Caller caller, Params body) {
         Activity activity = find(caller, body.requiredString("activityId"));
@@ -73,7 +74,7 @@ public final class ActivityQueries {
                 evaluation.policies().forEach(p -> outcomes.addObject().put("policyId", p.policyId())
                         .put("outcome", "OUTCOME_" + p.outcome().name()));
                 outcomes.addObject().put("outcome", "OUTCOME_" + evaluation.overall().name());
-                e.set("createdAt", renderer.time(vote.createdAt()));
+                e.set("createdAt", json.valueToTree(WireTime.of(vote.createdAt())));
             });
         }
         return out;

@@ -88,8 +88,7 @@ public final class ActivityRenderer {
         return out;
     }
 
-    /** A timestamp in the configured style. */
-    JsonNode time(Instant instant) {
+    private JsonNode time(Instant instant) {
         return switch (timestamps) {
             case STRING -> json.getNodeFactory().stringNode(DateTimeFormatter.ISO_INSTANT.format(instant));
             case OBJECT -> json.valueToTree(WireTime.of(instant));

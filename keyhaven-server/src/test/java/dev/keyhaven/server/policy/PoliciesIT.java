@@ -320,6 +320,7 @@ class PoliciesIT extends OnBothStores {
         JsonNode evaluations = root.getPolicyEvaluations(pending.id());
         assertThat(evaluations).hasSize(2);
         assertThat(evaluations.get(0).path("policyEvaluations").toString()).contains("OUTCOME_REQUIRES_CONSENSUS");
+        assertThat(evaluations.get(0).path("createdAt").path("seconds").asString()).isNotEmpty();
         assertThat(evaluations.get(1).path("policyEvaluations").toString()).contains("\"OUTCOME_ALLOW\"");
     }
 
