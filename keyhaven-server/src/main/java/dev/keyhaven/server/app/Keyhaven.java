@@ -13,7 +13,12 @@ import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.http.ApiServer;
 import dev.keyhaven.server.http.HttpMetrics;
+import dev.keyhaven.server.custody.BundleSigner;
 import dev.keyhaven.server.custody.Custody;
+import dev.keyhaven.server.custody.KeyTransfer;
+import dev.keyhaven.server.export.ExportPrivateKeyHandler;
+import dev.keyhaven.server.export.ExportWalletAccountHandler;
+import dev.keyhaven.server.export.ExportWalletHandler;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.MasterKeyGuard;
@@ -93,15 +98,17 @@ public final class Keyhaven implements AutoCloseable {
     private final Database database;
     private final RootOrganizationSetup rootSetup;
     private final ApiServer.Services services;
+    private final BundleSigner bundleSigner;
     private ApiServer server;
     private boolean closed;
 
     private Keyhaven(KeyhavenConfig config, Database database, RootOrganizationSetup rootSetup,
-            ApiServer.Services services) {
+            ApiServer.Services services, BundleSigner bundleSigner) {
         this.config = config;
         this.database = database;
         this.rootSetup = rootSetup;
         this.services = services;
+        this.bundleSigner = bundleSigner;
     }
 
     /** Opens (and migrates) the database and builds every service; nothing listens yet. */
@@ -131,9 +138,13 @@ public final class Keyhaven implements AutoCloseable {
         AllowedOrigins webAuthnOrigins = AllowedOrigins.of(config.webAuthnOrigins());
         PasskeyRegistrar passkeyRegistrar = new PasskeyRegistrar(webAuthnOrigins);
 
-        MasterKey masterKey = new MasterKeyGuard(transactor, new JdbcCustodyRepository(), random, clock)
+        var custodyRepository = new JdbcCustodyRepository();
+        MasterKey masterKey = new MasterKeyGuard(transactor, custodyRepository, random, clock)
                 .open(config.effectiveMasterKeyFile(), config.masterKeyFile().isPresent());
-        Custody custody = new Custody(new KeySealer(masterKey, random), random);
+        KeySealer sealer = new KeySealer(masterKey, random);
+        Custody custody = new Custody(sealer, random);
+        BundleSigner bundleSigner = BundleSigner.load(transactor, custodyRepository, sealer, random, clock);
+        KeyTransfer keyTransfer = new KeyTransfer(sealer, bundleSigner, random);
         var wallets = new JdbcWalletRepository();
         var privateKeys = new JdbcPrivateKeyRepository();
         AccountCreator accountCreator = new AccountCreator(wallets);
@@ -172,7 +183,10 @@ public final class Keyhaven implements AutoCloseable {
                 new DeletePrivateKeyTagsHandler(users, privateKeys),
                 new SignRawPayloadHandler(signingKeys, custody),
                 new SignRawPayloadsHandler(signingKeys, custody),
-                new SignTransactionHandler(signingKeys, custody));
+                new SignTransactionHandler(signingKeys, custody),
+                new ExportWalletHandler(wallets, keyTransfer),
+                new ExportWalletAccountHandler(wallets, keyTransfer),
+                new ExportPrivateKeyHandler(privateKeys, keyTransfer));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
@@ -193,14 +207,20 @@ public final class Keyhaven implements AutoCloseable {
                 registry,
                 new ActivityQueries(transactor, activityRepository, renderer, json),
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
-                userQueries, walletQueries, privateKeyQueries, json, metrics, metricsRegistry);
+                userQueries, walletQueries, privateKeyQueries, json, metrics, metricsRegistry,
+                bundleSigner.publicKeyHex());
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
-        return new Keyhaven(config, database, rootSetup, services);
+        return new Keyhaven(config, database, rootSetup, services, bundleSigner);
     }
 
     public RootOrganizationSetup rootSetup() {
         return rootSetup;
+    }
+
+    /** The bundle signer's public key (hex, uncompressed): what clients pin to trust export and import bundles. */
+    public String bundleSignerPublicKey() {
+        return bundleSigner.publicKeyHex();
     }
 
     /** Starts the API listener. */
@@ -226,6 +246,7 @@ public final class Keyhaven implements AutoCloseable {
                 server.close();
             }
         } finally {
+            bundleSigner.close();
             database.close();
         }
     }
