@@ -55,6 +55,11 @@ public final class KeyhavenClient {
         return new KeyhavenClient(http, baseUrl, otherStamper, organizationId, clock);
     }
 
+    /** The same client taking {@code timestampMs} from another clock (a server whose clock a test moves). */
+    public KeyhavenClient withClock(Clock otherClock) {
+        return new KeyhavenClient(http, baseUrl, stamper, organizationId, otherClock);
+    }
+
     public String organizationId() {
         return organizationId;
     }

@@ -19,6 +19,13 @@ import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.export.ExportPrivateKeyHandler;
 import dev.keyhaven.server.export.ExportWalletAccountHandler;
 import dev.keyhaven.server.export.ExportWalletHandler;
+import dev.keyhaven.server.keyimport.ImportKind;
+import dev.keyhaven.server.keyimport.ImportPrivateKeyHandler;
+import dev.keyhaven.server.keyimport.ImportTargets;
+import dev.keyhaven.server.keyimport.ImportWalletHandler;
+import dev.keyhaven.server.keyimport.InitImportHandler;
+import dev.keyhaven.server.privatekey.PrivateKeyCreator;
+import dev.keyhaven.server.store.JdbcImportTargetRepository;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.MasterKeyGuard;
@@ -154,6 +161,7 @@ public final class Keyhaven implements AutoCloseable {
         Credentials credentials = new Credentials(users, config.limits());
         UserCreator userCreator = new UserCreator(users, credentials, config.limits());
         UserUpdater userUpdater = new UserUpdater(users);
+        ImportTargets importTargets = new ImportTargets(new JdbcImportTargetRepository(), users, keyTransfer);
         List<ActivityHandler<?>> handlers = List.of(
                 new CreateUsersHandler(userCreator, passkeyRegistrar),
                 new DeleteUsersHandler(users),
@@ -186,7 +194,11 @@ public final class Keyhaven implements AutoCloseable {
                 new SignTransactionHandler(signingKeys, custody),
                 new ExportWalletHandler(wallets, keyTransfer),
                 new ExportWalletAccountHandler(wallets, keyTransfer),
-                new ExportPrivateKeyHandler(privateKeys, keyTransfer));
+                new ExportPrivateKeyHandler(privateKeys, keyTransfer),
+                new InitImportHandler(importTargets, ImportKind.WALLET),
+                new ImportWalletHandler(importTargets, walletCreator),
+                new InitImportHandler(importTargets, ImportKind.PRIVATE_KEY),
+                new ImportPrivateKeyHandler(importTargets, new PrivateKeyCreator(privateKeys)));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
