@@ -130,3 +130,83 @@ describe("export through @turnkey/sdk-server, opened with @turnkey/crypto", () =
       { code: 3, message: /targetPublicKey/ });
   });
 });
+
+describe("import through @turnkey/sdk-server, encrypted with @turnkey/crypto", () => {
+  let userId;
+
+  before(async () => {
+    userId = (await sdk.getWhoami({ organizationId })).userId;
+  });
+
+  test("initImportWallet + encryptWalletToBundle + importWallet: the BIP-39 vector's addresses", async () => {
+    const init = await sdk.initImportWallet({ userId });
+    assertCompleted(init.activity, {
+      type: "ACTIVITY_TYPE_INIT_IMPORT_WALLET", intentKey: "initImportWalletIntent",
+      resultKey: "initImportWalletResult",
+    });
+    const encryptedBundle = await encryptWalletToBundle({
+      mnemonic: ABANDON, importBundle: init.importBundle, userId, organizationId,
+      dangerouslyOverrideSignerPublicKey: signer,
+    });
+    const walletName = unique("imported");
+    const response = await sdk.importWallet({ userId, walletName, encryptedBundle,
+      accounts: [ETH_ACCOUNT, SOL_ACCOUNT] });
+    assertCompleted(response.activity, {
+      type: "ACTIVITY_TYPE_IMPORT_WALLET", intentKey: "importWalletIntent", resultKey: "importWalletResult",
+    });
+    assert.deepEqual(response.addresses, [ABANDON_ETH, ABANDON_SOL]);
+    const { wallet } = await sdk.getWallet({ walletId: response.walletId });
+    assert.equal(wallet.imported, true);
+    assert.equal(wallet.walletName, walletName);
+    // The target served this one import.
+    await assertRequestError(sdk.importWallet({ userId, walletName: unique("again"), encryptedBundle,
+      accounts: [ETH_ACCOUNT] }), { code: 3, message: /no import target/ });
+    await sdk.deleteWallets({ walletIds: [response.walletId], deleteWithoutExport: true });
+  });
+
+  test("encryptWalletToBundle refuses a target bundle when the pinned signer is another key", async () => {
+    const init = await sdk.initImportWallet({ userId });
+    await assert.rejects(encryptWalletToBundle({
+      mnemonic: ABANDON, importBundle: init.importBundle, userId, organizationId,
+      dangerouslyOverrideSignerPublicKey: generateP256KeyPair().publicKeyUncompressed,
+    }), /does not match signer key/);
+    // Without an override the production Turnkey signer is expected, which this bundle is not signed by.
+    await assert.rejects(encryptWalletToBundle({
+      mnemonic: ABANDON, importBundle: init.importBundle, userId, organizationId,
+    }), /does not match signer key/);
+  });
+
+  test("initImportPrivateKey + encryptPrivateKeyToBundle + importPrivateKey (HEXADECIMAL and SOLANA)", async () => {
+    const ethKey = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
+    let init = await sdk.initImportPrivateKey({ userId });
+    assertCompleted(init.activity, {
+      type: "ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY", intentKey: "initImportPrivateKeyIntent",
+      resultKey: "initImportPrivateKeyResult",
+    });
+    let encryptedBundle = await encryptPrivateKeyToBundle({
+      privateKey: `0x${ethKey}`, keyFormat: "HEXADECIMAL", importBundle: init.importBundle, userId, organizationId,
+      dangerouslyOverrideSignerPublicKey: signer,
+    });
+    const eth = await sdk.importPrivateKey({ userId, privateKeyName: unique("imported-eth"), encryptedBundle,
+      curve: "CURVE_SECP256K1", addressFormats: ["ADDRESS_FORMAT_ETHEREUM"] });
+    assertCompleted(eth.activity, {
+      type: "ACTIVITY_TYPE_IMPORT_PRIVATE_KEY", intentKey: "importPrivateKeyIntent",
+      resultKey: "importPrivateKeyResult",
+    });
+    assert.equal(eth.addresses[0].address, privateKeyToAccount(`0x${ethKey}`).address);
+    assert.equal((await sdk.getPrivateKey({ privateKeyId: eth.privateKeyId })).privateKey.imported, true);
+
+    const seed = generateP256KeyPair().privateKey; // any 32 random bytes make an Ed25519 seed
+    const solanaKey = bs58.encode(new Uint8Array([...Buffer.from(seed, "hex"),
+      ...ed25519.getPublicKey(Buffer.from(seed, "hex"))]));
+    init = await sdk.initImportPrivateKey({ userId });
+    encryptedBundle = await encryptPrivateKeyToBundle({
+      privateKey: solanaKey, keyFormat: "SOLANA", importBundle: init.importBundle, userId, organizationId,
+      dangerouslyOverrideSignerPublicKey: signer,
+    });
+    const sol = await sdk.importPrivateKey({ userId, privateKeyName: unique("imported-sol"), encryptedBundle,
+      curve: "CURVE_ED25519", addressFormats: ["ADDRESS_FORMAT_SOLANA"] });
+    assert.equal(sol.addresses[0].address, bs58.encode(ed25519.getPublicKey(Buffer.from(seed, "hex"))));
+    await sdk.deletePrivateKeys({ privateKeyIds: [eth.privateKeyId, sol.privateKeyId], deleteWithoutExport: true });
+  });
+});
