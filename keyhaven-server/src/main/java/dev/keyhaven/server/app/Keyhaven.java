@@ -19,6 +19,12 @@ import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.export.ExportPrivateKeyHandler;
 import dev.keyhaven.server.export.ExportWalletAccountHandler;
 import dev.keyhaven.server.export.ExportWalletHandler;
+import dev.keyhaven.server.mail.Mailer;
+import dev.keyhaven.server.mail.MaildirMailer;
+import dev.keyhaven.server.mail.SmtpMailer;
+import dev.keyhaven.server.recovery.InitUserEmailRecoveryHandler;
+import dev.keyhaven.server.recovery.RecoverUserHandler;
+import dev.keyhaven.server.store.JdbcRecoveryCredentialRepository;
 import dev.keyhaven.server.keyimport.ImportKind;
 import dev.keyhaven.server.keyimport.ImportPrivateKeyHandler;
 import dev.keyhaven.server.keyimport.ImportTargets;
@@ -91,6 +97,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -100,6 +107,7 @@ import tools.jackson.databind.ObjectMapper;
 public final class Keyhaven implements AutoCloseable {
     /** Organizations whose state (credentials, voters, quorum, signing keys) is remembered between requests. */
     private static final int REMEMBERED_ORGANIZATIONS = 10_000;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Keyhaven.class);
 
     private final KeyhavenConfig config;
     private final Database database;
@@ -161,6 +169,10 @@ public final class Keyhaven implements AutoCloseable {
         Credentials credentials = new Credentials(users, config.limits());
         UserCreator userCreator = new UserCreator(users, credentials, config.limits());
         UserUpdater userUpdater = new UserUpdater(users);
+        Mailer mailer = config.mail().smtp().<Mailer>map(SmtpMailer::new)
+                .orElseGet(() -> new MaildirMailer(config.maildir()));
+        LOG.info("mail (email recovery) goes to {}", mailer.describe());
+        var recoveryCredentials = new JdbcRecoveryCredentialRepository();
         ImportTargets importTargets = new ImportTargets(new JdbcImportTargetRepository(), users, keyTransfer);
         List<ActivityHandler<?>> handlers = List.of(
                 new CreateUsersHandler(userCreator, passkeyRegistrar),
@@ -198,7 +210,10 @@ public final class Keyhaven implements AutoCloseable {
                 new InitImportHandler(importTargets, ImportKind.WALLET),
                 new ImportWalletHandler(importTargets, walletCreator),
                 new InitImportHandler(importTargets, ImportKind.PRIVATE_KEY),
-                new ImportPrivateKeyHandler(importTargets, new PrivateKeyCreator(privateKeys)));
+                new ImportPrivateKeyHandler(importTargets, new PrivateKeyCreator(privateKeys)),
+                new InitUserEmailRecoveryHandler(users, recoveryCredentials, keyTransfer, mailer,
+                        config.mail().defaultFrom(), Optional.of(config.effectiveTemplatesDirectory())),
+                new RecoverUserHandler(credentials, recoveryCredentials, passkeyRegistrar));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
