@@ -16,9 +16,7 @@ import dev.keyhaven.server.http.HttpMetrics;
 import dev.keyhaven.server.custody.BundleSigner;
 import dev.keyhaven.server.custody.Custody;
 import dev.keyhaven.server.custody.KeyTransfer;
-import dev.keyhaven.server.export.ExportPrivateKeyHandler;
-import dev.keyhaven.server.export.ExportWalletAccountHandler;
-import dev.keyhaven.server.export.ExportWalletHandler;
+import dev.keyhaven.server.export.ExportHandler;
 import dev.keyhaven.server.mail.Mailer;
 import dev.keyhaven.server.mail.MaildirMailer;
 import dev.keyhaven.server.mail.SmtpMailer;
@@ -204,9 +202,9 @@ public final class Keyhaven implements AutoCloseable {
                 new SignRawPayloadHandler(signingKeys, custody),
                 new SignRawPayloadsHandler(signingKeys, custody),
                 new SignTransactionHandler(signingKeys, custody),
-                new ExportWalletHandler(wallets, keyTransfer),
-                new ExportWalletAccountHandler(wallets, keyTransfer),
-                new ExportPrivateKeyHandler(privateKeys, keyTransfer),
+                ExportHandler.wallet(wallets, keyTransfer),
+                ExportHandler.walletAccount(wallets, keyTransfer),
+                ExportHandler.privateKey(privateKeys, keyTransfer),
                 new InitImportHandler(importTargets, ImportKind.WALLET),
                 new ImportWalletHandler(importTargets, walletCreator),
                 new InitImportHandler(importTargets, ImportKind.PRIVATE_KEY),

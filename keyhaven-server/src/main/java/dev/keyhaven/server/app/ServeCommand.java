@@ -106,7 +106,7 @@ final class ServeCommand implements Callable<Integer> {
     MailSettings.Security smtpSecurity;
 
     @Option(names = "--smtp-username", defaultValue = "${env:KEYHAVEN_SMTP_USERNAME}",
-            description = "SMTP login (env: KEYHAVEN_SMTP_USERNAME); needs --smtp-password-file.")
+            description = "SMTP login, used with the SMTP password file (env: KEYHAVEN_SMTP_USERNAME).")
     String smtpUsername;
 
     @Option(names = "--smtp-password-file", defaultValue = "${env:KEYHAVEN_SMTP_PASSWORD_FILE}",

@@ -265,7 +265,18 @@ class CommandLineIT {
                 Map.entry("--webauthn-origins", "KEYHAVEN_WEBAUTHN_ORIGINS"),
                 Map.entry("--max-body-bytes", "KEYHAVEN_MAX_BODY_BYTES"),
                 Map.entry("--max-users-per-organization", "KEYHAVEN_MAX_USERS_PER_ORGANIZATION"),
-                Map.entry("--shutdown-grace-seconds", "KEYHAVEN_SHUTDOWN_GRACE_SECONDS")));
+                Map.entry("--shutdown-grace-seconds", "KEYHAVEN_SHUTDOWN_GRACE_SECONDS"),
+                Map.entry("--smtp-host", "KEYHAVEN_SMTP_HOST"),
+                Map.entry("--smtp-port", "KEYHAVEN_SMTP_PORT"),
+                Map.entry("--smtp-security", "KEYHAVEN_SMTP_SECURITY"),
+                Map.entry("--smtp-username", "KEYHAVEN_SMTP_USERNAME"),
+                Map.entry("--smtp-password-file", "KEYHAVEN_SMTP_PASSWORD_FILE"),
+                Map.entry("--mail-from", "KEYHAVEN_MAIL_FROM"),
+                Map.entry("--email-templates-dir", "KEYHAVEN_EMAIL_TEMPLATES_DIR")));
+        expected.put("signer-key", Map.of(
+                "--data-dir", "KEYHAVEN_DATA_DIR",
+                "--db-url", "KEYHAVEN_DB_URL",
+                "--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"));
         expected.put("request", Map.of(
                 "--url", "KEYHAVEN_URL",
                 "--key", "KEYHAVEN_KEY",

@@ -12,7 +12,7 @@ import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.server.testing.Bundles;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
-import dev.keyhaven.server.testing.ShiftedClock;
+import dev.keyhaven.server.testing.MutableClock;
 import dev.keyhaven.server.testing.OnBothStores;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -37,7 +37,7 @@ class ImportIT extends OnBothStores {
             WalletAccountParams.of("CURVE_SECP256K1", "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_ETHEREUM"),
             WalletAccountParams.of("CURVE_ED25519", "m/44'/501'/0'/0'", "ADDRESS_FORMAT_SOLANA"));
 
-    private final ShiftedClock clock = new ShiftedClock();
+    private final MutableClock clock = MutableClock.ticking();
     private KeyhavenClient client;
 
     @Override

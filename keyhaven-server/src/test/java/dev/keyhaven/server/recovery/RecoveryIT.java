@@ -16,7 +16,7 @@ import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.mail.MailSettings;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
 import dev.keyhaven.server.testing.OnBothStores;
-import dev.keyhaven.server.testing.ShiftedClock;
+import dev.keyhaven.server.testing.MutableClock;
 import dev.keyhaven.server.testing.SoftwareAuthenticator;
 import dev.keyhaven.server.testing.TestServer;
 import jakarta.mail.Address;
@@ -56,7 +56,7 @@ class RecoveryIT extends OnBothStores {
     private static final String FROM = "keyhaven@test.example";
     private static final Pattern BUNDLE = Pattern.compile("bundle=([1-9A-HJ-NP-Za-km-z]+)");
 
-    private final ShiftedClock clock = new ShiftedClock();
+    private final MutableClock clock = MutableClock.ticking();
     private GreenMail smtp;
     private Path templates;
     private KeyhavenClient client;
