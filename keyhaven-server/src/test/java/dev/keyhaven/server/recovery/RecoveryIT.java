@@ -176,6 +176,8 @@ class RecoveryIT extends OnBothStores {
         Activity started = init(parameters);
         assertThat(started.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         assertThat(started.result().path("userId").asString()).isEqualTo(userId);
+        // The recovery credential is no API key the user manages: not listed, not counted.
+        assertThat(client.getApiKeys(userId)).extracting(k -> k.path("apiKeyName").asString()).containsExactly("k");
 
         MimeMessage message = onlyMessage();
         InternetAddress from = (InternetAddress) message.getFrom()[0];
