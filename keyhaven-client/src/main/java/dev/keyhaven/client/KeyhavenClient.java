@@ -55,7 +55,7 @@ public final class KeyhavenClient {
         return new KeyhavenClient(http, baseUrl, otherStamper, organizationId, clock);
     }
 
-    /** The same client taking {@code timestampMs} from another clock (tests of a server on a moved clock). */
+    /** The same client taking {@code timestampMs} from another clock (a server whose clock a test moves). */
     public KeyhavenClient withClock(Clock otherClock) {
         return new KeyhavenClient(http, baseUrl, stamper, organizationId, otherClock);
     }

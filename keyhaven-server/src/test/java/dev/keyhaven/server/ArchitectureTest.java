@@ -57,8 +57,15 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage(ROOT + ".activity..").should().dependOnClassesThat()
                 .resideInAnyPackage(ROOT + ".user..", ROOT + ".organization..", ROOT + ".policy..",
                         ROOT + ".webauthn..", ROOT + ".auth..", ROOT + ".wallet..", ROOT + ".privatekey..",
-                        ROOT + ".signing..", ROOT + ".custody..")
+                        ROOT + ".signing..", ROOT + ".custody..", ROOT + ".export..", ROOT + ".keyimport..",
+                        ROOT + ".recovery..", ROOT + ".mail..")
                 .check(classes);
+    }
+
+    @Test
+    void mailKnowsNoFeature() {
+        classes().that().resideInAPackage(ROOT + ".mail..").should().onlyDependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".mail..", "java..", "jakarta.mail..", "org.slf4j..").check(classes);
     }
 
     @Test
@@ -86,6 +93,7 @@ class ArchitectureTest {
                 .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.hd.Mnemonic")
                 .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.hd.HdKeys")
                 .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.sign.PayloadSigner")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.bundle.TurnkeyHpke")
                 .check(classes);
     }
 

@@ -14,6 +14,23 @@ package dev.keyhaven.server.api;
 public record Caller(String organizationId, String userOrganizationId, String userId, CredentialRef credential,
         StampRecord stamp) {
 
+    /** The credential type of an email-recovery credential ({@code init_user_email_recovery}). */
+    public static final String RECOVERY_CREDENTIAL_TYPE = "CREDENTIAL_TYPE_RECOVER_USER_KEY_P256";
+
+    /** The one operation a recovery credential may stamp. */
+    public static final String RECOVERY_OPERATION = "recover_user";
+
+    /**
+     * Refuses every operation but {@code recover_user} to a recovery credential: it proves control of an email
+     * address, which is enough to add a credential and nothing more.
+     */
+    public void requireMayCall(String operation) {
+        if (RECOVERY_CREDENTIAL_TYPE.equals(credential.type()) && !RECOVERY_OPERATION.equals(operation)) {
+            throw new ApiException(ErrorCode.REQUEST_NOT_AUTHORIZED, "a recovery credential may only stamp "
+                    + RECOVERY_OPERATION);
+        }
+    }
+
     /** Whether the user belongs to the target organization itself (and may therefore submit activities there). */
     public boolean isMember() {
         return organizationId.equals(userOrganizationId);

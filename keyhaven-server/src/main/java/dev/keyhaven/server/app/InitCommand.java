@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "init", mixinStandardHelpOptions = true,
         description = "Initialise an empty store with the root organization, root user and API key; prints "
-                + "{\"organizationId\",\"userId\",\"apiKeyId\"} on stdout.")
+                + "{\"organizationId\",\"userId\",\"apiKeyId\",\"bundleSignerPublicKey\"} on stdout.")
 final class InitCommand implements Callable<Integer> {
 
     @Mixin
@@ -60,6 +60,7 @@ final class InitCommand implements Callable<Integer> {
             out.put("organizationId", created.organizationId());
             out.put("userId", created.userId());
             out.put("apiKeyId", created.apiKeyId());
+            out.put("bundleSignerPublicKey", keyhaven.bundleSignerPublicKey());
             System.out.println(JsonMappers.strict().writeValueAsString(out));
             return 0;
         } catch (RootOrganizationSetup.AlreadyInitialized e) {

@@ -13,7 +13,23 @@ import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.http.ApiServer;
 import dev.keyhaven.server.http.HttpMetrics;
+import dev.keyhaven.server.custody.BundleSigner;
 import dev.keyhaven.server.custody.Custody;
+import dev.keyhaven.server.custody.KeyTransfer;
+import dev.keyhaven.server.export.ExportHandler;
+import dev.keyhaven.server.mail.Mailer;
+import dev.keyhaven.server.mail.MaildirMailer;
+import dev.keyhaven.server.mail.SmtpMailer;
+import dev.keyhaven.server.recovery.InitUserEmailRecoveryHandler;
+import dev.keyhaven.server.recovery.RecoverUserHandler;
+import dev.keyhaven.server.store.JdbcRecoveryCredentialRepository;
+import dev.keyhaven.server.keyimport.ImportKind;
+import dev.keyhaven.server.keyimport.ImportPrivateKeyHandler;
+import dev.keyhaven.server.keyimport.ImportTargets;
+import dev.keyhaven.server.keyimport.ImportWalletHandler;
+import dev.keyhaven.server.keyimport.InitImportHandler;
+import dev.keyhaven.server.privatekey.PrivateKeyCreator;
+import dev.keyhaven.server.store.JdbcImportTargetRepository;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.MasterKeyGuard;
@@ -86,6 +102,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -95,20 +112,23 @@ import tools.jackson.databind.ObjectMapper;
 public final class Keyhaven implements AutoCloseable {
     /** Organizations whose state (credentials, voters, quorum, signing keys) is remembered between requests. */
     private static final int REMEMBERED_ORGANIZATIONS = 10_000;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Keyhaven.class);
 
     private final KeyhavenConfig config;
     private final Database database;
     private final RootOrganizationSetup rootSetup;
     private final ApiServer.Services services;
+    private final BundleSigner bundleSigner;
     private ApiServer server;
     private boolean closed;
 
     private Keyhaven(KeyhavenConfig config, Database database, RootOrganizationSetup rootSetup,
-            ApiServer.Services services) {
+            ApiServer.Services services, BundleSigner bundleSigner) {
         this.config = config;
         this.database = database;
         this.rootSetup = rootSetup;
         this.services = services;
+        this.bundleSigner = bundleSigner;
     }
 
     /** Opens (and migrates) the database and builds every service; nothing listens yet. */
@@ -138,9 +158,13 @@ public final class Keyhaven implements AutoCloseable {
         AllowedOrigins webAuthnOrigins = AllowedOrigins.of(config.webAuthnOrigins());
         PasskeyRegistrar passkeyRegistrar = new PasskeyRegistrar(webAuthnOrigins);
 
-        MasterKey masterKey = new MasterKeyGuard(transactor, new JdbcCustodyRepository(), random, clock)
+        var custodyRepository = new JdbcCustodyRepository();
+        MasterKey masterKey = new MasterKeyGuard(transactor, custodyRepository, random, clock)
                 .open(config.effectiveMasterKeyFile(), config.masterKeyFile().isPresent());
-        Custody custody = new Custody(new KeySealer(masterKey, random), random);
+        KeySealer sealer = new KeySealer(masterKey, random);
+        Custody custody = new Custody(sealer, random);
+        BundleSigner bundleSigner = BundleSigner.load(transactor, custodyRepository, sealer, random, clock);
+        KeyTransfer keyTransfer = new KeyTransfer(sealer, bundleSigner, random);
         var wallets = new JdbcWalletRepository();
         var privateKeys = new JdbcPrivateKeyRepository();
         var policies = new JdbcPolicyRepository();
@@ -151,6 +175,11 @@ public final class Keyhaven implements AutoCloseable {
         Credentials credentials = new Credentials(users, config.limits());
         UserCreator userCreator = new UserCreator(users, credentials, config.limits());
         UserUpdater userUpdater = new UserUpdater(users);
+        Mailer mailer = config.mail().smtp().<Mailer>map(SmtpMailer::new)
+                .orElseGet(() -> new MaildirMailer(config.maildir()));
+        LOG.info("mail (email recovery) goes to {}", mailer.describe());
+        var recoveryCredentials = new JdbcRecoveryCredentialRepository();
+        ImportTargets importTargets = new ImportTargets(new JdbcImportTargetRepository(), users, keyTransfer);
         List<ActivityHandler<?>> handlers = List.of(
                 new CreateUsersHandler(userCreator, passkeyRegistrar),
                 new DeleteUsersHandler(users),
@@ -187,7 +216,17 @@ public final class Keyhaven implements AutoCloseable {
                 DeletePoliciesHandler.single(policies),
                 DeletePoliciesHandler.batch(policies),
                 VoteHandler.approve(),
-                VoteHandler.reject());
+                VoteHandler.reject(),
+                ExportHandler.wallet(wallets, keyTransfer),
+                ExportHandler.walletAccount(wallets, keyTransfer),
+                ExportHandler.privateKey(privateKeys, keyTransfer),
+                new InitImportHandler(importTargets, ImportKind.WALLET),
+                new ImportWalletHandler(importTargets, walletCreator),
+                new InitImportHandler(importTargets, ImportKind.PRIVATE_KEY),
+                new ImportPrivateKeyHandler(importTargets, new PrivateKeyCreator(privateKeys)),
+                new InitUserEmailRecoveryHandler(users, recoveryCredentials, keyTransfer, mailer,
+                        config.mail().defaultFrom(), Optional.of(config.effectiveTemplatesDirectory())),
+                new RecoverUserHandler(credentials, recoveryCredentials, passkeyRegistrar));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
@@ -209,14 +248,19 @@ public final class Keyhaven implements AutoCloseable {
                 new ActivityQueries(transactor, activityRepository, renderer, json),
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
-                metricsRegistry);
+                metricsRegistry, bundleSigner.publicKeyHex());
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
-        return new Keyhaven(config, database, rootSetup, services);
+        return new Keyhaven(config, database, rootSetup, services, bundleSigner);
     }
 
     public RootOrganizationSetup rootSetup() {
         return rootSetup;
+    }
+
+    /** The bundle signer's public key (hex, uncompressed): what clients pin to trust export and import bundles. */
+    public String bundleSignerPublicKey() {
+        return bundleSigner.publicKeyHex();
     }
 
     /** Starts the API listener. */
@@ -242,6 +286,7 @@ public final class Keyhaven implements AutoCloseable {
                 server.close();
             }
         } finally {
+            bundleSigner.close();
             database.close();
         }
     }

@@ -7,7 +7,13 @@ import dev.keyhaven.server.organization.RootOrganizationSetup;
 import dev.keyhaven.server.user.ApiKeyCurve;
 import dev.keyhaven.server.user.NewApiKey;
 import dev.keyhaven.server.user.UserLimits;
+import dev.keyhaven.server.mail.MailAddresses;
+import dev.keyhaven.server.mail.MailSettings;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Optional;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -20,7 +26,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -31,6 +39,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the Keyhaven API.")
 final class ServeCommand implements Callable<Integer> {
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
 
     @Mixin
@@ -80,6 +91,38 @@ final class ServeCommand implements Callable<Integer> {
                     + "env: KEYHAVEN_SHUTDOWN_GRACE_SECONDS).")
     int shutdownGraceSeconds;
 
+    @Option(names = "--smtp-host", defaultValue = "${env:KEYHAVEN_SMTP_HOST}",
+            description = "SMTP server for outgoing mail (email recovery); without one, mail is written to the Maildir "
+                    + "'maildir' in the data directory (env: KEYHAVEN_SMTP_HOST).")
+    String smtpHost;
+
+    @Option(names = "--smtp-port", defaultValue = "${env:KEYHAVEN_SMTP_PORT:-0}",
+            description = "SMTP port (default: 25, 587 or 465 by --smtp-security; env: KEYHAVEN_SMTP_PORT).")
+    int smtpPort;
+
+    @Option(names = "--smtp-security", defaultValue = "${env:KEYHAVEN_SMTP_SECURITY:-starttls}",
+            description = "none, starttls (required, not opportunistic) or tls (default: ${DEFAULT-VALUE}; "
+                    + "env: KEYHAVEN_SMTP_SECURITY).")
+    MailSettings.Security smtpSecurity;
+
+    @Option(names = "--smtp-username", defaultValue = "${env:KEYHAVEN_SMTP_USERNAME}",
+            description = "SMTP login, used with the SMTP password file (env: KEYHAVEN_SMTP_USERNAME).")
+    String smtpUsername;
+
+    @Option(names = "--smtp-password-file", defaultValue = "${env:KEYHAVEN_SMTP_PASSWORD_FILE}",
+            description = "File holding the SMTP password (env: KEYHAVEN_SMTP_PASSWORD_FILE).")
+    Path smtpPasswordFile;
+
+    @Option(names = "--mail-from", defaultValue = "${env:KEYHAVEN_MAIL_FROM:-" + MailSettings.DEFAULT_FROM + "}",
+            description = "Sender address when a request names none (default: ${DEFAULT-VALUE}; env: "
+                    + "KEYHAVEN_MAIL_FROM).")
+    String mailFrom;
+
+    @Option(names = "--email-templates-dir", defaultValue = "${env:KEYHAVEN_EMAIL_TEMPLATES_DIR}",
+            description = "Directory of email templates, <templateId>.html (+ optional .txt) (default: "
+                    + "'email-templates' in the data directory; env: KEYHAVEN_EMAIL_TEMPLATES_DIR).")
+    Path emailTemplatesDirectory;
+
     @Override
     public Integer call() throws InterruptedException {
         Path directory = store.preparedDataDirectory();
@@ -89,7 +132,7 @@ final class ServeCommand implements Callable<Integer> {
                 maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, new UserLimits(maxUsersPerOrganization,
                         defaults.longLivedApiKeysPerUser(), defaults.expiringApiKeysPerUser(),
                         defaults.authenticatorsPerUser(), defaults.tagsPerOrganization(),
-                        defaults.tagsPerSubOrganization()), Duration.ofSeconds(shutdownGraceSeconds));
+                        defaults.tagsPerSubOrganization()), Duration.ofSeconds(shutdownGraceSeconds), mailSettings());
         // Installed first: a stop signal that arrives while the store opens is kept until the server can stop.
         StopSignals stopSignals = StopSignals.install();
         Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());
@@ -106,7 +149,8 @@ final class ServeCommand implements Callable<Integer> {
         Thread shutdownHook = Thread.ofPlatform().name("keyhaven-shutdown").unstarted(
                 () -> stop(keyhaven, "JVM shutdown"));
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        announce(System.out, root, "http://" + reachableHost(bind) + ":" + server.port(), directory);
+        announce(System.out, root, "http://" + reachableHost(bind) + ":" + server.port(), directory,
+                keyhaven.bundleSignerPublicKey());
 
         String signal = stopSignals.await();
         try {
@@ -116,6 +160,37 @@ final class ServeCommand implements Callable<Integer> {
         }
         stop(keyhaven, signal);
         return 0;
+    }
+
+    /** The mail options; a bad combination is a usage error before anything starts. */
+    private MailSettings mailSettings() {
+        if (!MailAddresses.isValid(mailFrom)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--mail-from is not an email address: "
+                    + mailFrom);
+        }
+        if ((smtpUsername == null) != (smtpPasswordFile == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--smtp-username and --smtp-password-file go together");
+        }
+        Optional<MailSettings.Smtp> smtp = Optional.empty();
+        if (smtpHost != null && !smtpHost.isBlank()) {
+            int port = smtpPort != 0 ? smtpPort : switch (smtpSecurity) {
+                case NONE -> 25;
+                case STARTTLS -> 587;
+                case TLS -> 465;
+            };
+            Optional<String> password = Optional.ofNullable(smtpPasswordFile).map(f -> {
+                try {
+                    return Files.readString(f, StandardCharsets.UTF_8).strip();
+                } catch (IOException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "cannot read --smtp-password-file "
+                            + f + ": " + e.getMessage());
+                }
+            });
+            smtp = Optional.of(new MailSettings.Smtp(smtpHost, port, smtpSecurity, Optional.ofNullable(smtpUsername),
+                    password, Duration.ofSeconds(10)));
+        }
+        return new MailSettings(smtp, mailFrom, Optional.ofNullable(emailTemplatesDirectory));
     }
 
     private void stop(Keyhaven keyhaven, String reason) {
@@ -137,7 +212,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** Prints where the API is, the root organization, its key files and a command that calls the API with them. */
-    private static void announce(PrintStream out, Organization root, String url, Path directory) {
+    private static void announce(PrintStream out, Organization root, String url, Path directory, String signer) {
         KeyFiles keys = KeyFiles.rootIn(directory);
         String body = "{\"organizationId\":\"" + root.id() + "\"}";
         List<String> lines = new ArrayList<>();
@@ -153,6 +228,7 @@ final class ServeCommand implements Callable<Integer> {
             lines.add("  try it:           " + requestCommand(url, "PREFIX", body));
             lines.add("                    (PREFIX.public and PREFIX.private: your P-256 key pair in hex)");
         }
+        lines.add("  bundle signer:    " + signer + " (pin it; also GET " + ApiServer.SIGNER_DISCOVERY_PATH + ")");
         out.println(String.join(System.lineSeparator(), lines));
         out.flush();
     }

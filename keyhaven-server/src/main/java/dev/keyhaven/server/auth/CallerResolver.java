@@ -117,7 +117,7 @@ public final class CallerResolver {
 
     private void checkUsable(VerifiedStamp stamp, CallerDirectory.CredentialMatch match) {
         Optional<StampScheme> scheme = stamp.apiKeyScheme();
-        if (scheme.isPresent() && !scheme.get().apiKeyCredentialType().equals(match.credentialType())) {
+        if (scheme.isPresent() && !scheme.get().accepts(match.credentialType())) {
             throw new ApiException(ErrorCode.SIGNATURE_INVALID,
                     "could not verify api key signature: scheme " + scheme.get().wireName()
                             + " does not match the key's type " + match.credentialType());

@@ -24,6 +24,15 @@ public enum StampScheme implements WireEnum {
         return name();
     }
 
+    /**
+     * Whether a key of {@code credentialType} stamps with this scheme: its own API key type, and for P-256 also the
+     * email-recovery credential (a P-256 key the user holds for recover_user only).
+     */
+    public boolean accepts(String credentialType) {
+        return apiKeyCredentialType.equals(credentialType) || (this == SIGNATURE_SCHEME_TK_API_P256
+                && dev.keyhaven.server.api.Caller.RECOVERY_CREDENTIAL_TYPE.equals(credentialType));
+    }
+
     /** The credential type an API key must have to be used with this scheme. */
     public String apiKeyCredentialType() {
         return apiKeyCredentialType;

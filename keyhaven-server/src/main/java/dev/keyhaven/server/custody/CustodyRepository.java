@@ -4,11 +4,21 @@ import dev.keyhaven.server.tx.Tx;
 import java.time.Instant;
 import java.util.Optional;
 
-/** Storage of the value that tells whether a KEK is the one the database's secrets were sealed with. */
+/** Storage of the value that tells whether a KEK is the one the database's secrets were sealed with, and of the
+ * bundle signer. */
 public interface CustodyRepository {
 
     Optional<SealedSecret> masterKeyCheck(Tx tx);
 
     /** Records the check value; a concurrent first start by another process makes this a constraint violation. */
     void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt);
+
+    /** The bundle signer: its public key (hex, uncompressed) and its sealed private key. */
+    record StoredSigner(String publicKeyHex, SealedSecret sealedKey) {
+    }
+
+    Optional<StoredSigner> bundleSigner(Tx tx);
+
+    /** Records the bundle signer; a concurrent first start by another process makes this a constraint violation. */
+    void insertBundleSigner(Tx tx, StoredSigner signer, Instant createdAt);
 }

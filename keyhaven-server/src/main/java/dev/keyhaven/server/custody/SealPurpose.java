@@ -8,7 +8,9 @@ public enum SealPurpose {
     MASTER_KEY_CHECK("master-key-check"),
     WALLET_MNEMONIC("wallet-mnemonic"),
     WALLET_ACCOUNT_KEY("wallet-account-key"),
-    PRIVATE_KEY("private-key");
+    PRIVATE_KEY("private-key"),
+    BUNDLE_SIGNER("bundle-signer"),
+    IMPORT_TARGET("import-target");
 
     private final String label;
 

@@ -125,6 +125,7 @@ final class ApiEndpoint {
         return switch (operation.kind()) {
             case QUERY -> {
                 Caller caller = callers.resolve(stamp, organizationId, operation.scope());
+                caller.requireMayCall(operation.name());
                 outcome.organizationId = caller.organizationId();
                 yield json.writeValueAsBytes(operation.query().orElseThrow().handle(caller, params));
             }
@@ -153,6 +154,7 @@ final class ApiEndpoint {
                 }
                 try {
                     Caller caller = callers.resolveAt(stamp, state.get(), operation.scope());
+                    caller.requireMayCall(operation.name());
                     outcome.organizationId = caller.organizationId();
                     return new Submitted(activities.submitAt(state.get(), operation.name(), caller, body, params),
                             caller);
@@ -162,6 +164,7 @@ final class ApiEndpoint {
             }
         }
         Caller caller = callers.resolve(stamp, organizationId, operation.scope());
+        caller.requireMayCall(operation.name());
         outcome.organizationId = caller.organizationId();
         return new Submitted(activities.submit(operation.name(), caller, body, params), caller);
     }

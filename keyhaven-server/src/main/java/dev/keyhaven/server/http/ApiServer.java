@@ -59,8 +59,12 @@ public final class ApiServer implements AutoCloseable {
             OrganizationStates states, ActivityRenderer renderer, ActivityRegistry registry,
             ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
             WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
-            ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry) {
+            ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
+            String bundleSignerPublicKey) {
     }
+
+    /** Where clients fetch the bundle signer's public key (unauthenticated, like Turnkey's discovery endpoints). */
+    public static final String SIGNER_DISCOVERY_PATH = "/public/v1/discovery/signer";
 
     public static ApiServer start(Settings settings, Services services) {
         HttpMetrics metrics = services.metrics();
@@ -79,6 +83,13 @@ public final class ApiServer implements AutoCloseable {
             routing.route(Method.OPTIONS, operation.path(), cors::preflight);
         }
         routing.get("/health", (req, res) -> health(ready, res));
+        byte[] signer = services.json().writeValueAsBytes(
+                java.util.Map.of("publicKey", services.bundleSignerPublicKey()));
+        routing.get(SIGNER_DISCOVERY_PATH, (req, res) -> {
+            cors.decorate(req, res);
+            res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+            res.send(signer);
+        });
         routing.get("/metrics", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
             res.send(services.metricsRegistry().scrape().getBytes(StandardCharsets.UTF_8));

@@ -1,7 +1,5 @@
 package dev.keyhaven.server.privatekey;
 
-import dev.keyhaven.crypto.address.AddressFormat;
-import dev.keyhaven.crypto.address.Addresses;
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
@@ -10,13 +8,12 @@ import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
-import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.Custody;
 import dev.keyhaven.server.custody.DerivedKey;
+import dev.keyhaven.server.privatekey.PrivateKeyCreator.WireAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
@@ -25,9 +22,6 @@ import java.util.Set;
  * created or none is.
  */
 public final class CreatePrivateKeysHandler implements ActivityHandler<List<PrivateKeyParams>> {
-    /** Private keys per organization, as the real service limits them. */
-    public static final int MAX_PRIVATE_KEYS_PER_ORGANIZATION = 1000;
-
     private static final ActivitySpec SPEC = ActivitySpec.of("create_private_keys", ActivityResource.PRIVATE_KEY,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_PRIVATE_KEYS_V2, "createPrivateKeysIntentV2",
@@ -36,11 +30,13 @@ public final class CreatePrivateKeysHandler implements ActivityHandler<List<Priv
     private final PrivateKeyRepository keys;
     private final PrivateKeyTags tags;
     private final Custody custody;
+    private final PrivateKeyCreator creator;
 
     public CreatePrivateKeysHandler(PrivateKeyRepository keys, PrivateKeyTags tags, Custody custody) {
         this.keys = keys;
         this.tags = tags;
         this.custody = custody;
+        this.creator = new PrivateKeyCreator(keys);
     }
 
     @Override
@@ -61,36 +57,25 @@ public final class CreatePrivateKeysHandler implements ActivityHandler<List<Priv
     public Object execute(ActivityContext context, List<PrivateKeyParams> intent) {
         String org = context.organizationId();
         tags.lockOrganization(context.tx(), org);
-        if (keys.count(context.tx(), org) + intent.size() > MAX_PRIVATE_KEYS_PER_ORGANIZATION) {
-            throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has exceeded maximum private keys ("
-                    + MAX_PRIVATE_KEYS_PER_ORGANIZATION + ")");
-        }
+        creator.requireRoomFor(context.tx(), org, intent.size());
         Set<String> names = new HashSet<>();
         List<Created> created = new ArrayList<>(intent.size());
         for (int i = 0; i < intent.size(); i++) {
             PrivateKeyParams params = intent.get(i);
-            String label = "privateKeys[" + i + "]";
-            if (!names.add(params.privateKeyName()) || keys.nameTaken(context.tx(), org, params.privateKeyName())) {
-                throw ApiException.badRequest(label + ": a private key named '" + params.privateKeyName()
+            String label = "privateKeys[" + i + "]: ";
+            if (!names.add(params.privateKeyName())) {
+                throw ApiException.badRequest(label + "a private key named '" + params.privateKeyName()
                         + "' already exists");
             }
-            for (AddressFormat format : params.addressFormats()) {
-                if (!format.supports(params.curve())) {
-                    throw ApiException.badRequest(label + ": address format " + format.wireName()
-                            + " does not support curve " + params.curve().wireName());
-                }
-            }
+            creator.requireValid(context.tx(), org, label, params.privateKeyName(), params.curve(),
+                    params.addressFormats());
             tags.requireAll(context.tx(), org, params.privateKeyTags());
             String id = context.ids().next();
             DerivedKey key = custody.createPrivateKey(org, id, params.curve());
-            List<PrivateKeyAddress> addresses = params.addressFormats().stream()
-                    .map(f -> new PrivateKeyAddress(f, Addresses.encode(f, params.curve(), key.publicKey()))).toList();
-            keys.insert(context.tx(), new PrivateKey(id, org, params.privateKeyName(), params.curve(),
-                    HexFormat.of().formatHex(PrivateKeyPublicKeys.reported(params.curve(), key.publicKey())),
-                    addresses, false, false, context.now(), context.now()), key.sealedKey());
+            List<WireAddress> addresses = creator.store(context.tx(), org, id, params.privateKeyName(),
+                    params.curve(), params.addressFormats(), key, false, context.now());
             params.privateKeyTags().forEach(tagId -> keys.tag(context.tx(), tagId, id));
-            created.add(new Created(id, addresses.stream()
-                    .map(a -> new WireAddress(a.format().wireName(), a.address())).toList()));
+            created.add(new Created(id, addresses));
         }
         return new Result(created);
     }
@@ -101,9 +86,5 @@ public final class CreatePrivateKeysHandler implements ActivityHandler<List<Priv
 
     /** {@code v1PrivateKeyResult}. */
     public record Created(String privateKeyId, List<WireAddress> addresses) {
-    }
-
-    /** {@code immutableactivityv1Address}. */
-    public record WireAddress(String format, String address) {
     }
 }

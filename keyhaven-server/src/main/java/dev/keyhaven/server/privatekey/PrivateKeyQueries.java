@@ -27,7 +27,7 @@ public final class PrivateKeyQueries {
 
     /** {@code v1PrivateKey}. */
     public record WirePrivateKey(String privateKeyId, String publicKey, String privateKeyName, String curve,
-            List<CreatePrivateKeysHandler.WireAddress> addresses, List<String> privateKeyTags, WireTime createdAt,
+            List<PrivateKeyCreator.WireAddress> addresses, List<String> privateKeyTags, WireTime createdAt,
             WireTime updatedAt, boolean exported, boolean imported) {
     }
 
@@ -60,7 +60,7 @@ public final class PrivateKeyQueries {
 
     static WirePrivateKey view(PrivateKey k, List<String> tagIds) {
         return new WirePrivateKey(k.id(), k.publicKey(), k.name(), k.curve().wireName(),
-                k.addresses().stream().map(a -> new CreatePrivateKeysHandler.WireAddress(
+                k.addresses().stream().map(a -> new PrivateKeyCreator.WireAddress(
                         a.format().wireName(), a.address())).toList(),
                 tagIds, WireTime.of(k.createdAt()), WireTime.of(k.updatedAt()), k.exported(), k.imported());
     }

@@ -29,6 +29,9 @@ public interface PrivateKeyRepository {
 
     SealedSecret sealedKey(Tx tx, String organizationId, String privateKeyId);
 
+    /** Records that the key left custody (export_private_key). */
+    void markExported(Tx tx, String organizationId, String privateKeyId, java.time.Instant updatedAt);
+
     /** Deletes the key with its addresses and tag memberships. */
     void delete(Tx tx, String organizationId, String privateKeyId);
 

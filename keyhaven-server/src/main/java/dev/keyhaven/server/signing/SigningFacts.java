@@ -2,7 +2,7 @@ package dev.keyhaven.server.signing;
 
 import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.activity.PolicyFacts;
-import dev.keyhaven.server.privatekey.PrivateKey;
+import dev.keyhaven.server.privatekey.PrivateKeyPolicyView;
 import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.wallet.Wallet;
 import dev.keyhaven.server.wallet.WalletViews;
@@ -54,13 +54,7 @@ final class SigningFacts {
             return wallet.map(w -> withAccount.with("wallet", WalletViews.policyValue(w))).orElse(withAccount);
         }
         return key.get().privateKey().map(k -> facts.with("private_key",
-                privateKey(k, keys.privateKeyTags(organization, k.id())))).orElse(facts);
-    }
-
-    private static Value privateKey(PrivateKey k, List<String> tagIds) {
-        return Value.struct(Map.of("id", Value.of(k.id()), "label", Value.of(k.name()),
-                "tags", Value.strings(tagIds), "imported", Value.of(k.imported()),
-                "exported", Value.of(k.exported())));
+                PrivateKeyPolicyView.of(k, keys.privateKeyTags(organization, k.id())))).orElse(facts);
     }
 
     private static Value eip712(Map<String, Object> typedData) {

@@ -6,9 +6,10 @@ import dev.keyhaven.server.tx.Tx;
 import java.time.Instant;
 import java.util.Optional;
 
-/** The KEK check value. */
+/** The KEK check value and the bundle signer. */
 public final class JdbcCustodyRepository implements CustodyRepository {
     private static final String CHECK_ID = "kek";
+    private static final String SIGNER_ID = "signer";
 
     @Override
     public Optional<SealedSecret> masterKeyCheck(Tx tx) {
@@ -20,5 +21,17 @@ public final class JdbcCustodyRepository implements CustodyRepository {
     public void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt) {
         Sql.update(tx, "INSERT INTO master_key_check (id, sealed, created_at) VALUES (?, ?, ?)", CHECK_ID,
                 check.base64(), createdAt);
+    }
+
+    @Override
+    public Optional<StoredSigner> bundleSigner(Tx tx) {
+        return Sql.one(tx, "SELECT public_key, key_sealed FROM bundle_signer WHERE id = ?",
+                rs -> new StoredSigner(rs.getString(1), new SealedSecret(rs.getString(2))), SIGNER_ID);
+    }
+
+    @Override
+    public void insertBundleSigner(Tx tx, StoredSigner signer, Instant createdAt) {
+        Sql.update(tx, "INSERT INTO bundle_signer (id, public_key, key_sealed, created_at) VALUES (?, ?, ?, ?)",
+                SIGNER_ID, signer.publicKeyHex(), signer.sealedKey().base64(), createdAt);
     }
 }

@@ -90,6 +90,12 @@ public final class JdbcPrivateKeyRepository implements PrivateKeyRepository {
     }
 
     @Override
+    public void markExported(Tx tx, String organizationId, String privateKeyId, java.time.Instant updatedAt) {
+        Sql.update(tx, "UPDATE private_keys SET exported = ?, updated_at = ? WHERE organization_id = ? AND id = ?",
+                true, updatedAt, organizationId, privateKeyId);
+    }
+
+    @Override
     public void delete(Tx tx, String organizationId, String privateKeyId) {
         Sql.update(tx, "DELETE FROM private_key_tags WHERE private_key_id = ?", privateKeyId);
         Sql.update(tx, "DELETE FROM private_key_addresses WHERE organization_id = ? AND private_key_id = ?",

@@ -1,5 +1,6 @@
 package dev.keyhaven.server.store;
 
+import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.WireEnum;
 import dev.keyhaven.server.tx.Tx;
 import dev.keyhaven.server.user.ApiKey;
@@ -114,19 +115,24 @@ public final class JdbcUserRepository implements UserRepository {
                 k.expirationSeconds(), k.expiresAt(), k.createdAt(), k.updatedAt(), k.curve().credentialType());
     }
 
+    // Email-recovery credentials are api_keys rows too (so stamps with them resolve), but not API keys the user
+    // manages: they are neither listed nor counted against the key limits.
+    private static final String NOT_RECOVERY = " AND credential_type <> '" + Caller.RECOVERY_CREDENTIAL_TYPE + "'";
+
     @Override
     public Optional<ApiKey> findApiKey(Tx tx, String organizationId, String apiKeyId) {
-        return Sql.one(tx, "SELECT " + KEY_COLUMNS + " FROM api_keys WHERE organization_id = ? AND id = ?",
-                JdbcUserRepository::apiKey, organizationId, apiKeyId);
+        return Sql.one(tx, "SELECT " + KEY_COLUMNS + " FROM api_keys WHERE organization_id = ? AND id = ?"
+                + NOT_RECOVERY, JdbcUserRepository::apiKey, organizationId, apiKeyId);
     }
 
     @Override
     public List<ApiKey> apiKeys(Tx tx, String organizationId, Optional<String> userId) {
         return userId.isPresent()
-                ? Sql.list(tx, "SELECT " + KEY_COLUMNS + " FROM api_keys WHERE organization_id = ? AND user_id = ? "
-                        + "ORDER BY created_at, id", JdbcUserRepository::apiKey, organizationId, userId.get())
-                : Sql.list(tx, "SELECT " + KEY_COLUMNS + " FROM api_keys WHERE organization_id = ? "
-                        + "ORDER BY created_at, id", JdbcUserRepository::apiKey, organizationId);
+                ? Sql.list(tx, "SELECT " + KEY_COLUMNS + " FROM api_keys WHERE organization_id = ? AND user_id = ?"
+                        + NOT_RECOVERY + " ORDER BY created_at, id", JdbcUserRepository::apiKey, organizationId,
+                        userId.get())
+                : Sql.list(tx, "SELECT " + KEY_COLUMNS + " FROM api_keys WHERE organization_id = ?" + NOT_RECOVERY
+                        + " ORDER BY created_at, id", JdbcUserRepository::apiKey, organizationId);
     }
 
     @Override

@@ -86,6 +86,18 @@ public final class JdbcWalletRepository implements WalletRepository {
     }
 
     @Override
+    public void markExported(Tx tx, String organizationId, String walletId, Instant updatedAt) {
+        Sql.update(tx, "UPDATE wallets SET exported = ?, updated_at = ? WHERE organization_id = ? AND id = ?", true,
+                updatedAt, organizationId, walletId);
+    }
+
+    @Override
+    public void markAccountExported(Tx tx, String organizationId, String accountId, Instant updatedAt) {
+        Sql.update(tx, "UPDATE wallet_accounts SET exported = ?, updated_at = ? WHERE organization_id = ? AND id = ?",
+                true, updatedAt, organizationId, accountId);
+    }
+
+    @Override
     public void delete(Tx tx, String organizationId, String walletId) {
         Sql.update(tx, "DELETE FROM wallet_accounts WHERE organization_id = ? AND wallet_id = ?", organizationId,
                 walletId);

@@ -8,6 +8,7 @@ import dev.keyhaven.server.custody.WalletSeed;
 import dev.keyhaven.server.tx.Tx;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 
 /** Creates a wallet with a fresh mnemonic and its first accounts, within the caller's transaction. */
 public final class WalletCreator {
@@ -29,19 +30,29 @@ public final class WalletCreator {
     }
 
     public Created create(Tx tx, String organizationId, NewWallet wallet, Instant now, Ids ids) {
+        return create(tx, organizationId, wallet.walletName(), wallet.accounts(), false, now, ids,
+                walletId -> custody.createWallet(organizationId, walletId, wallet.mnemonicLength()));
+    }
+
+    /**
+     * A wallet whose seed {@code seedFor} opens (and seals) for the new wallet's id: a fresh mnemonic, or an imported
+     * one ({@code imported} marks the wallet so).
+     */
+    public Created create(Tx tx, String organizationId, String walletName, List<AccountParams> accountParams,
+            boolean imported, Instant now, Ids ids, Function<String, WalletSeed> seedFor) {
         wallets.lockOrganization(tx, organizationId);
         if (wallets.count(tx, organizationId) >= MAX_WALLETS_PER_ORGANIZATION) {
             throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has exceeded maximum wallets ("
                     + MAX_WALLETS_PER_ORGANIZATION + ")");
         }
-        if (wallets.findByName(tx, organizationId, wallet.walletName()).isPresent()) {
-            throw ApiException.badRequest("a wallet named '" + wallet.walletName() + "' already exists");
+        if (wallets.findByName(tx, organizationId, walletName).isPresent()) {
+            throw ApiException.badRequest("a wallet named '" + walletName + "' already exists");
         }
         String walletId = ids.next();
-        try (WalletSeed seed = custody.createWallet(organizationId, walletId, wallet.mnemonicLength())) {
-            wallets.insert(tx, new Wallet(walletId, organizationId, wallet.walletName(), false, false, now, now),
+        try (WalletSeed seed = seedFor.apply(walletId)) {
+            wallets.insert(tx, new Wallet(walletId, organizationId, walletName, false, imported, now, now),
                     seed.sealedMnemonic());
-            return new Created(walletId, accounts.create(tx, organizationId, walletId, seed, wallet.accounts(), true,
+            return new Created(walletId, accounts.create(tx, organizationId, walletId, seed, accountParams, true,
                     now, ids));
         }
     }

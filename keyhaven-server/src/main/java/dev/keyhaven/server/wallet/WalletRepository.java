@@ -32,6 +32,12 @@ public interface WalletRepository {
 
     void rename(Tx tx, String organizationId, String walletId, String name, Instant updatedAt);
 
+    /** Records that the wallet's mnemonic left custody (export_wallet). */
+    void markExported(Tx tx, String organizationId, String walletId, Instant updatedAt);
+
+    /** Records that the account's key left custody (export_wallet_account). */
+    void markAccountExported(Tx tx, String organizationId, String accountId, Instant updatedAt);
+
     /** Deletes the wallet and all its accounts. */
     void delete(Tx tx, String organizationId, String walletId);
 

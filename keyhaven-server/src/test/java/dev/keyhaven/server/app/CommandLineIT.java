@@ -65,8 +65,14 @@ class CommandLineIT {
         Result created = KeyhavenProcess.run(init, Map.of());
         assertThat(created.exitCode()).as("exit status; stderr: %s", created.stderr()).isZero();
         JsonNode ids = onlyJsonObject(created.stdout());
-        assertThat(ids.propertyNames()).containsExactly("organizationId", "userId", "apiKeyId");
+        assertThat(ids.propertyNames()).containsExactly("organizationId", "userId", "apiKeyId",
+                "bundleSignerPublicKey");
         String organizationId = ids.path("organizationId").asString();
+        String signer = ids.path("bundleSignerPublicKey").asString();
+        assertThat(signer).matches("04[0-9a-f]{128}");
+        Result signerKey = KeyhavenProcess.run(List.of("signer-key", "--data-dir", data.toString()), Map.of());
+        assertThat(signerKey.exitCode()).as("signer-key exit status; stderr: %s", signerKey.stderr()).isZero();
+        assertThat(signerKey.stdout().strip()).as("signer-key prints the key init made").isEqualTo(signer);
 
         Result again = KeyhavenProcess.run(init, Map.of());
         assertThat(again.exitCode()).as("exit status of a second init").isNotZero();
@@ -76,6 +82,9 @@ class CommandLineIT {
         try (KeyhavenProcess server = KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0"),
                 Map.of())) {
             assertThat(server.organizationId()).isEqualTo(organizationId);
+            assertThat(server.stdout()).anySatisfy(line -> assertThat(line).contains("bundle signer:")
+                    .contains(signer));
+            assertThat(dev.keyhaven.server.testing.Bundles.discoveredSigner(server.baseUrl())).isEqualTo(signer);
             KeyhavenClient client = new KeyhavenClient(server.baseUrl(), operator, organizationId);
             KeyhavenClient.Whoami whoami = client.whoami();
             assertThat(whoami.userId()).isEqualTo(ids.path("userId").asString());
@@ -256,7 +265,18 @@ class CommandLineIT {
                 Map.entry("--webauthn-origins", "KEYHAVEN_WEBAUTHN_ORIGINS"),
                 Map.entry("--max-body-bytes", "KEYHAVEN_MAX_BODY_BYTES"),
                 Map.entry("--max-users-per-organization", "KEYHAVEN_MAX_USERS_PER_ORGANIZATION"),
-                Map.entry("--shutdown-grace-seconds", "KEYHAVEN_SHUTDOWN_GRACE_SECONDS")));
+                Map.entry("--shutdown-grace-seconds", "KEYHAVEN_SHUTDOWN_GRACE_SECONDS"),
+                Map.entry("--smtp-host", "KEYHAVEN_SMTP_HOST"),
+                Map.entry("--smtp-port", "KEYHAVEN_SMTP_PORT"),
+                Map.entry("--smtp-security", "KEYHAVEN_SMTP_SECURITY"),
+                Map.entry("--smtp-username", "KEYHAVEN_SMTP_USERNAME"),
+                Map.entry("--smtp-password-file", "KEYHAVEN_SMTP_PASSWORD_FILE"),
+                Map.entry("--mail-from", "KEYHAVEN_MAIL_FROM"),
+                Map.entry("--email-templates-dir", "KEYHAVEN_EMAIL_TEMPLATES_DIR")));
+        expected.put("signer-key", Map.of(
+                "--data-dir", "KEYHAVEN_DATA_DIR",
+                "--db-url", "KEYHAVEN_DB_URL",
+                "--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"));
         expected.put("request", Map.of(
                 "--url", "KEYHAVEN_URL",
                 "--key", "KEYHAVEN_KEY",

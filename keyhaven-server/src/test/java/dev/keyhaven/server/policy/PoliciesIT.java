@@ -289,6 +289,28 @@ class PoliciesIT extends OnBothStores {
     }
 
     @Test
+    void exportsAreGatedByTheAccountAndTheTargetKey() {
+        String target = TestServer.newKey(ApiKeyStamper.Curve.P256).publicKey();
+        Map<String, Object> export = Map.of("address", address, "targetPublicKey", target);
+        assertThat(carol.submit("export_wallet_account", "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT", export,
+                "exportWalletAccountResult").status()).isEqualTo("ACTIVITY_STATUS_FAILED");
+        allow("carol exports the treasury account to her key", "activity.action == 'EXPORT' && wallet_account.address"
+                + " == '" + address + "' && wallet.id == '" + walletId + "' && activity.params.target_public_key == '"
+                + target + "'", null);
+        Activity exported = carol.submit("export_wallet_account", "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT", export,
+                "exportWalletAccountResult");
+        assertThat(exported.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(exported.result().path("exportBundle").asString()).isNotEmpty();
+        String other = TestServer.newKey(ApiKeyStamper.Curve.P256).publicKey();
+        assertThat(carol.submit("export_wallet_account", "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT", Map.of("address",
+                address, "targetPublicKey", other), "exportWalletAccountResult").status())
+                .as("another target key is not allowed").isEqualTo("ACTIVITY_STATUS_FAILED");
+        assertThat(carol.submit("export_private_key", "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY", Map.of("privateKeyId",
+                privateKeyId, "targetPublicKey", target), "exportPrivateKeyResult").status())
+                .isEqualTo("ACTIVITY_STATUS_FAILED");
+    }
+
+    @Test
     void aTwoApproverPolicyWaitsForTheSecondApprovalThenSigns() {
         allow("two of us", "activity.action == 'SIGN'", approvedBy(aliceId, bobId));
         Activity pending = sign(alice, address, "needs two");

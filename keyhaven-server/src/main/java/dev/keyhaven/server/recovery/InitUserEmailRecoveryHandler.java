@@ -1,0 +1,106 @@
+package dev.keyhaven.server.recovery;
+
+import dev.keyhaven.server.activity.ActivityAction;
+import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.activity.ActivityResource;
+import dev.keyhaven.server.activity.ActivitySpec;
+import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.custody.KeyTransfer;
+import dev.keyhaven.server.mail.MailAddresses;
+import dev.keyhaven.server.mail.MailException;
+import dev.keyhaven.server.mail.Mailer;
+import dev.keyhaven.server.user.User;
+import dev.keyhaven.server.user.UserRepository;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * {@code init_user_email_recovery} (V2): finds the user by email, replaces any earlier recovery credential of theirs
+ * with a fresh P-256 one that expires ({@code expirationSeconds}, 15 minutes by default, at most a day), and emails
+ * its private key as a credential bundle encrypted to {@code targetPublicKey}. The mail is handed over inside the
+ * activity: if the SMTP server does not take it, the activity fails and no credential exists.
+ */
+public final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmailRecoveryHandler.Intent> {
+    /** The seed's default validity of a recovery credential. */
+    public static final long DEFAULT_EXPIRATION_SECONDS = 15 * 60;
+    /** The longest validity accepted; a recovery credential is meant to be used at once. */
+    public static final long MAX_EXPIRATION_SECONDS = 24 * 60 * 60;
+
+    private static final ActivitySpec SPEC = ActivitySpec.of("init_user_email_recovery", ActivityResource.RECOVERY,
+            ActivityAction.CREATE, new ActivityVersion(ActivityType.INIT_USER_EMAIL_RECOVERY_V2,
+                    "initUserEmailRecoveryIntentV2", "initUserEmailRecoveryResult"));
+
+    private final UserRepository users;
+    private final RecoveryCredentialRepository credentials;
+    private final KeyTransfer transfer;
+    private final Mailer mailer;
+    private final String defaultFrom;
+    private final EmailTemplates templates;
+
+    public InitUserEmailRecoveryHandler(UserRepository users, RecoveryCredentialRepository credentials,
+            KeyTransfer transfer, Mailer mailer, String defaultFrom, Optional<Path> templatesDirectory) {
+        this.users = users;
+        this.credentials = credentials;
+        this.transfer = transfer;
+        this.mailer = mailer;
+        this.defaultFrom = defaultFrom;
+        this.templates = new EmailTemplates(templatesDirectory);
+    }
+
+    /** The validated parameters, with the template they chose (empty: the built-in one). */
+    public record Intent(String email, byte[] targetPublicKey, long expirationSeconds,
+            EmailCustomization customization, Optional<EmailTemplates.Template> template) {
+    }
+
+    @Override
+    public ActivitySpec spec() {
+        return SPEC;
+    }
+
+    @Override
+    public Intent parse(Params p) {
+        String email = p.requiredString("email");
+        if (!MailAddresses.isValid(email)) {
+            throw ApiException.badField(p.pathOf("email"), "is not an email address");
+        }
+        byte[] target = KeyTransfer.targetKey(p.requiredString("targetPublicKey"), p.pathOf("targetPublicKey"));
+        long expiration = p.optionalUint64("expirationSeconds").orElse(DEFAULT_EXPIRATION_SECONDS);
+        if (expiration < 1 || expiration > MAX_EXPIRATION_SECONDS) {
+            throw ApiException.badField(p.pathOf("expirationSeconds"), "must be between 1 and "
+                    + MAX_EXPIRATION_SECONDS + " seconds");
+        }
+        EmailCustomization customization = EmailCustomization.read(p);
+        return new Intent(email, target, expiration, customization, templates.find(customization.templateId(),
+                p.pathOf("emailCustomization") + ".templateId"));
+    }
+
+    @Override
+    public Object execute(ActivityContext context, Intent intent) {
+        String org = context.organizationId();
+        User user = users.userWithEmail(context.tx(), org, intent.email())
+                .flatMap(id -> users.find(context.tx(), org, id))
+                .orElseThrow(() -> ApiException.notFound("no user of this organization has the email "
+                        + intent.email()));
+        credentials.deleteAll(context.tx(), org, user.id());
+        KeyTransfer.RecoveryCredential credential = transfer.newRecoveryCredential(intent.targetPublicKey());
+        credentials.insert(context.tx(), org, user.id(), context.ids().next(), credential.publicKeyHex(),
+                intent.expirationSeconds(), context.now().plusSeconds(intent.expirationSeconds()), context.now());
+        String to = user.email().orElse(intent.email());
+        try {
+            mailer.send(RecoveryEmail.render(intent.customization(), intent.template(), defaultFrom, to,
+                    credential.credentialBundle(), intent.expirationSeconds()));
+        } catch (MailException e) {
+            throw new ApiException(ErrorCode.UNAVAILABLE, "the recovery email could not be sent: " + e.getMessage());
+        }
+        return new Result(user.id());
+    }
+
+    /** {@code initUserEmailRecoveryResult}. */
+    public record Result(String userId) {
+    }
+}

@@ -1,0 +1,101 @@
+package dev.keyhaven.server.recovery;
+
+import dev.keyhaven.server.mail.MailMessage;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Renders a recovery email. Operator templates use {@code {{name}}} placeholders, filled with the request's
+ * {@code templateVariables} and these, which take precedence: {@code appName}, {@code logoUrl}, {@code magicLink},
+ * {@code credentialBundle}, {@code email}, {@code expiresInMinutes}. Values are HTML-escaped in the HTML part; a
+ * placeholder with no value renders empty.
+ */
+final class RecoveryEmail {
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z0-9_.-]+)\\s*}}");
+
+    private RecoveryEmail() {
+    }
+
+    static MailMessage render(EmailCustomization c, Optional<EmailTemplates.Template> template, String defaultFrom,
+            String to, String bundle, long expirationSeconds) {
+        Map<String, String> values = new LinkedHashMap<>(c.templateVariables());
+        values.put("appName", c.appName());
+        values.put("logoUrl", c.logoUrl().orElse(""));
+        String magicLink = c.magicLinkTemplate().map(t -> t.replace("%s", bundle)).orElse("");
+        values.put("magicLink", magicLink);
+        values.put("credentialBundle", bundle);
+        values.put("email", to);
+        values.put("expiresInMinutes", Long.toString(Math.max(1, expirationSeconds / 60)));
+        String html = fill(template.map(EmailTemplates.Template::html).orElse(BUILT_IN_HTML), values, true);
+        String text = fill(template.flatMap(EmailTemplates.Template::text).orElse(BUILT_IN_TEXT), values, false);
+        if (!c.logoUrl().isPresent()) {
+            html = html.replaceAll("(?s)<!--logo-->.*?<!--/logo-->", "");
+        }
+        if (magicLink.isEmpty()) {
+            html = html.replaceAll("(?s)<!--magic-->.*?<!--/magic-->", "");
+            text = text.replaceAll("(?s)\\[magic].*?\\[/magic]\\n?", "");
+        }
+        text = text.replace("[magic]", "").replace("[/magic]", "");
+        return new MailMessage(c.fromAddress().orElse(defaultFrom), c.fromName(), to, c.replyTo(),
+                c.appName() + ": recover your account", text, html);
+    }
+
+    private static String fill(String template, Map<String, String> values, boolean html) {
+        Matcher m = PLACEHOLDER.matcher(template);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value = values.getOrDefault(m.group(1), "");
+            m.appendReplacement(out, Matcher.quoteReplacement(html ? escape(value) : value));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    static String escape(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (char ch : s.toCharArray()) {
+            switch (ch) {
+                case '&' -> out.append("&amp;");
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&#39;");
+                default -> out.append(ch);
+            }
+        }
+        return out.toString();
+    }
+
+    private static final String BUILT_IN_HTML = """
+            <!doctype html>
+            <html><body style="font-family: sans-serif; color: #222; max-width: 560px; margin: 24px auto;">
+            <!--logo--><p><img src="{{logoUrl}}" alt="{{appName}}" style="max-width: 340px; max-height: 124px;"></p><!--/logo-->
+            <h2>Recover your {{appName}} account</h2>
+            <p>Someone asked to recover the {{appName}} account of {{email}}. If it was you, continue below; this
+            works once and expires in {{expiresInMinutes}} minutes.</p>
+            <!--magic--><p><a href="{{magicLink}}" style="display: inline-block; padding: 10px 18px; background: #222;
+            color: #fff; text-decoration: none; border-radius: 4px;">Recover my account</a></p><!--/magic-->
+            <p>Or paste this recovery code into {{appName}}:</p>
+            <pre style="white-space: pre-wrap; word-break: break-all; background: #f4f4f4; padding: 12px;">{{credentialBundle}}</pre>
+            <p>If you did not ask for this, ignore this email: nothing changes without the code.</p>
+            </body></html>
+            """;
+
+    private static final String BUILT_IN_TEXT = """
+            Recover your {{appName}} account
+
+            Someone asked to recover the {{appName}} account of {{email}}. If it was you, continue below; this works
+            once and expires in {{expiresInMinutes}} minutes.
+
+            [magic]Open this link: {{magicLink}}
+            [/magic]
+            Or paste this recovery code into {{appName}}:
+
+            {{credentialBundle}}
+
+            If you did not ask for this, ignore this email: nothing changes without the code.
+            """;
+}
