@@ -14,6 +14,10 @@ import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.http.ApiServer;
 import dev.keyhaven.server.http.HttpMetrics;
 import dev.keyhaven.server.custody.Custody;
+import dev.keyhaven.server.custody.EphemeralKey;
+import dev.keyhaven.server.custody.ServerIdentity;
+import dev.keyhaven.server.proof.ProofService;
+import dev.keyhaven.server.store.JdbcProofRepository;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.MasterKeyGuard;
@@ -140,7 +144,8 @@ public final class Keyhaven implements AutoCloseable {
 
         MasterKey masterKey = new MasterKeyGuard(transactor, new JdbcCustodyRepository(), random, clock)
                 .open(config.effectiveMasterKeyFile(), config.masterKeyFile().isPresent());
-        Custody custody = new Custody(new KeySealer(masterKey, random), random);
+        KeySealer sealer = new KeySealer(masterKey, random);
+        Custody custody = new Custody(sealer, random);
         var wallets = new JdbcWalletRepository();
         var privateKeys = new JdbcPrivateKeyRepository();
         var policies = new JdbcPolicyRepository();
@@ -198,8 +203,12 @@ public final class Keyhaven implements AutoCloseable {
         OrganizationStates states = new OrganizationStates(transactor, new JdbcStateVersions(),
                 REMEMBERED_ORGANIZATIONS);
         UserSnapshots voters = new UserSnapshots(userQueries, json);
+        var proofRepository = new JdbcProofRepository();
+        ProofService proofs = ProofService.start(transactor, proofRepository, activityRepository, renderer,
+                ServerIdentity.open(transactor, proofRepository, sealer, random, clock), EphemeralKey.generate(random),
+                Main.buildVersion(), clock.instant(), json);
         ActivityService activities = new ActivityService(transactor, states, activityRepository, registry,
-                new PolicyAuthorizer(organizations, policies, voters), voters, metrics, json, clock, ids);
+                new PolicyAuthorizer(organizations, policies, voters), voters, metrics, json, clock, ids, proofs);
         RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
                 new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json));
         CallerResolver callers = new CallerResolver(transactor, new JdbcCallerDirectory(), clock);
@@ -209,10 +218,15 @@ public final class Keyhaven implements AutoCloseable {
                 new ActivityQueries(transactor, activityRepository, renderer, json),
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
-                metricsRegistry);
+                metricsRegistry, proofs);
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
         return new Keyhaven(config, database, rootSetup, services);
+    }
+
+    /** Keyhaven's long-term public key (hex), which signs boot proofs: what app-proof verifiers pin. */
+    public String identityPublicKey() {
+        return services.proofQueries().identityPublicKey();
     }
 
     public RootOrganizationSetup rootSetup() {

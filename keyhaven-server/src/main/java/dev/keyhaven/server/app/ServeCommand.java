@@ -106,7 +106,8 @@ final class ServeCommand implements Callable<Integer> {
         Thread shutdownHook = Thread.ofPlatform().name("keyhaven-shutdown").unstarted(
                 () -> stop(keyhaven, "JVM shutdown"));
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        announce(System.out, root, "http://" + reachableHost(bind) + ":" + server.port(), directory);
+        announce(System.out, root, "http://" + reachableHost(bind) + ":" + server.port(), directory,
+                keyhaven.identityPublicKey());
 
         String signal = stopSignals.await();
         try {
@@ -137,7 +138,8 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** Prints where the API is, the root organization, its key files and a command that calls the API with them. */
-    private static void announce(PrintStream out, Organization root, String url, Path directory) {
+    private static void announce(PrintStream out, Organization root, String url, Path directory,
+            String identityKey) {
         KeyFiles keys = KeyFiles.rootIn(directory);
         String body = "{\"organizationId\":\"" + root.id() + "\"}";
         List<String> lines = new ArrayList<>();
@@ -153,6 +155,7 @@ final class ServeCommand implements Callable<Integer> {
             lines.add("  try it:           " + requestCommand(url, "PREFIX", body));
             lines.add("                    (PREFIX.public and PREFIX.private: your P-256 key pair in hex)");
         }
+        lines.add("  identity key:     " + identityKey + " (pin it to verify app proofs)");
         out.println(String.join(System.lineSeparator(), lines));
         out.flush();
     }

@@ -12,6 +12,7 @@ import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
+import dev.keyhaven.server.proof.ProofService;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
 import io.helidon.common.socket.SocketOptions;
@@ -59,7 +60,8 @@ public final class ApiServer implements AutoCloseable {
             OrganizationStates states, ActivityRenderer renderer, ActivityRegistry registry,
             ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
             WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
-            ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry) {
+            ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
+            ProofService proofQueries) {
     }
 
     public static ApiServer start(Settings settings, Services services) {

@@ -4,6 +4,7 @@ import dev.keyhaven.crypto.address.AddressFormat;
 import dev.keyhaven.crypto.address.Addresses;
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.CreatedAddress;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
@@ -89,6 +90,7 @@ public final class CreatePrivateKeysHandler implements ActivityHandler<List<Priv
                     HexFormat.of().formatHex(PrivateKeyPublicKeys.reported(params.curve(), key.publicKey())),
                     addresses, false, false, context.now(), context.now()), key.sealedKey());
             params.privateKeyTags().forEach(tagId -> keys.tag(context.tx(), tagId, id));
+            addresses.forEach(a -> context.addresses().created(CreatedAddress.ofPrivateKey(org, id, a.address())));
             created.add(new Created(id, addresses.stream()
                     .map(a -> new WireAddress(a.format().wireName(), a.address())).toList()));
         }

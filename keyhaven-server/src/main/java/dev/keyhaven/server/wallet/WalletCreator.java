@@ -1,5 +1,6 @@
 package dev.keyhaven.server.wallet;
 
+import dev.keyhaven.server.activity.AddressLog;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Ids;
@@ -28,7 +29,8 @@ public final class WalletCreator {
     public record Created(String walletId, List<String> addresses) {
     }
 
-    public Created create(Tx tx, String organizationId, NewWallet wallet, Instant now, Ids ids) {
+    /** Creates the wallet and its accounts, reporting each address to {@code log}. */
+    public Created create(Tx tx, String organizationId, NewWallet wallet, Instant now, Ids ids, AddressLog log) {
         wallets.lockOrganization(tx, organizationId);
         if (wallets.count(tx, organizationId) >= MAX_WALLETS_PER_ORGANIZATION) {
             throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has exceeded maximum wallets ("
@@ -42,7 +44,7 @@ public final class WalletCreator {
             wallets.insert(tx, new Wallet(walletId, organizationId, wallet.walletName(), false, false, now, now),
                     seed.sealedMnemonic());
             return new Created(walletId, accounts.create(tx, organizationId, walletId, seed, wallet.accounts(), true,
-                    now, ids));
+                    now, ids, log));
         }
     }
 }
