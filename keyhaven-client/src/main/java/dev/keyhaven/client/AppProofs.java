@@ -2,8 +2,6 @@ package dev.keyhaven.client;
 
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.VerifyingKey;
-import java.io.ByteArrayOutputStream;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -134,23 +132,8 @@ public final class AppProofs {
         } catch (IllegalArgumentException e) {
             throw new VerificationException("the signing key is not a P-256 point");
         }
-        return key.verify(message.getBytes(StandardCharsets.UTF_8), der(rawSignature));
-    }
-
-    /** r ‖ s as an ASN.1 DER {@code SEQUENCE {INTEGER r, INTEGER s}}. */
-    private static byte[] der(byte[] raw) {
-        byte[] r = new BigInteger(1, Arrays.copyOfRange(raw, 0, 32)).toByteArray();
-        byte[] s = new BigInteger(1, Arrays.copyOfRange(raw, 32, 64)).toByteArray();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(0x30);
-        out.write(4 + r.length + s.length);
-        out.write(0x02);
-        out.write(r.length);
-        out.writeBytes(r);
-        out.write(0x02);
-        out.write(s.length);
-        out.writeBytes(s);
-        return out.toByteArray();
+        return key.verify(message.getBytes(StandardCharsets.UTF_8),
+                VerifyingKey.derFromRaw(EcCurve.P256, rawSignature));
     }
 
     private static byte[] hex(String value, String what) {

@@ -8,6 +8,7 @@ import dev.keyhaven.server.activity.ActivityService;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.api.JsonMappers;
 import dev.keyhaven.server.api.TimeOrderedIds;
+import dev.keyhaven.server.api.WireTime;
 import dev.keyhaven.server.auth.ApiKeyStampVerifier;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
@@ -18,6 +19,13 @@ import dev.keyhaven.server.custody.EphemeralKey;
 import dev.keyhaven.server.custody.ServerIdentity;
 import dev.keyhaven.server.proof.ProofService;
 import dev.keyhaven.server.store.JdbcProofRepository;
+import dev.keyhaven.server.store.JdbcTvcRepository;
+import dev.keyhaven.server.tvc.CreateTvcAppHandler;
+import dev.keyhaven.server.tvc.CreateTvcDeploymentHandler;
+import dev.keyhaven.server.tvc.CreateTvcManifestApprovalsHandler;
+import dev.keyhaven.server.tvc.CreateTvcOperatorHandler;
+import dev.keyhaven.server.tvc.TvcOperators;
+import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.MasterKeyGuard;
@@ -149,6 +157,8 @@ public final class Keyhaven implements AutoCloseable {
         var wallets = new JdbcWalletRepository();
         var privateKeys = new JdbcPrivateKeyRepository();
         var policies = new JdbcPolicyRepository();
+        var tvc = new JdbcTvcRepository();
+        TvcOperators tvcOperators = new TvcOperators(tvc);
         AccountCreator accountCreator = new AccountCreator(wallets);
         WalletCreator walletCreator = new WalletCreator(wallets, accountCreator, custody);
         SigningKeys signingKeys = new SigningKeys(wallets, privateKeys);
@@ -191,6 +201,10 @@ public final class Keyhaven implements AutoCloseable {
                 new UpdatePolicyHandler(policies),
                 DeletePoliciesHandler.single(policies),
                 DeletePoliciesHandler.batch(policies),
+                new CreateTvcOperatorHandler(tvcOperators),
+                new CreateTvcAppHandler(tvc, tvcOperators),
+                new CreateTvcDeploymentHandler(tvc, json),
+                new CreateTvcManifestApprovalsHandler(tvc),
                 VoteHandler.approve(),
                 VoteHandler.reject());
         ActivityRegistry registry = new ActivityRegistry(handlers);
@@ -206,7 +220,7 @@ public final class Keyhaven implements AutoCloseable {
         var proofRepository = new JdbcProofRepository();
         ProofService proofs = ProofService.start(transactor, proofRepository, activityRepository, renderer,
                 ServerIdentity.open(transactor, proofRepository, sealer, random, clock), EphemeralKey.generate(random),
-                Main.buildVersion(), clock.instant(), json);
+                Main.buildVersion(), WireTime.truncate(clock.instant()), json);
         ActivityService activities = new ActivityService(transactor, states, activityRepository, registry,
                 new PolicyAuthorizer(organizations, policies, voters), voters, metrics, json, clock, ids, proofs);
         RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
@@ -218,7 +232,7 @@ public final class Keyhaven implements AutoCloseable {
                 new ActivityQueries(transactor, activityRepository, renderer, json),
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
-                metricsRegistry, proofs);
+                metricsRegistry, proofs, new TvcQueries(transactor, tvc, json));
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
         return new Keyhaven(config, database, rootSetup, services);

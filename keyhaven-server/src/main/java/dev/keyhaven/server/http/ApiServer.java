@@ -13,6 +13,7 @@ import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.proof.ProofService;
+import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
 import io.helidon.common.socket.SocketOptions;
@@ -61,7 +62,7 @@ public final class ApiServer implements AutoCloseable {
             ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
             WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
             ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
-            ProofService proofQueries) {
+            ProofService proofQueries, TvcQueries tvcQueries) {
     }
 
     public static ApiServer start(Settings settings, Services services) {
