@@ -121,6 +121,38 @@ class AppProofsIT extends OnBothStores {
     }
 
     @Test
+    void anActivityAwaitingConsensusProvesEachDecision() {
+        List<ApiKeyStamper> keys = List.of(TestServer.newKey(ApiKeyStamper.Curve.P256),
+                TestServer.newKey(ApiKeyStamper.Curve.P256));
+        root.createUsers(List.of(UserParams.withApiKeys("proposer", List.of(ApiKeyParams.of("k", keys.get(0)))),
+                UserParams.withApiKeys("approver", List.of(ApiKeyParams.of("k", keys.get(1))))));
+        String policyId = root.createPolicy("wallets need two", "EFFECT_ALLOW",
+                "activity.resource == 'WALLET'", "approvers.count() >= 2", "", null).result().path("policyId")
+                .asString();
+        try {
+            Activity waiting = createWalletWithProofs(root.withStamper(keys.get(0)), "four eyes");
+            assertThat(waiting.status()).isEqualTo("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+            assertThat(AppProofs.of(waiting)).singleElement().satisfies(p -> assertThat(payload(p)
+                    .path("policyOutcomeProof").path("outcome").asString()).isEqualTo("OUTCOME_REQUIRES_CONSENSUS"));
+
+            Activity approved = root.withStamper(keys.get(1)).approveActivity(waiting.fingerprint(),
+                    "createWalletResult");
+            assertThat(approved.isCompleted()).isTrue();
+            List<AppProof> proofs = AppProofs.of(approved);
+            assertThat(proofs).hasSize(4);
+            proofs.forEach(p -> AppProofs.verify(p, root.getBootProof(p.publicKey()), server.identityPublicKey()));
+            JsonNode allow = payload(proofs.get(1)).path("policyOutcomeProof");
+            assertThat(allow.path("outcome").asString()).isEqualTo("OUTCOME_ALLOW");
+            assertThat(allow.path("policyOutcomes").get(0).path("policyId").asString()).isEqualTo(policyId);
+            assertThat(payload(proofs.get(2)).path("addressDerivationProof").path("address").asString())
+                    .isEqualTo(approved.result().path("addresses").get(0).asString());
+            assertThat(root.listAppProofs(approved.id())).isEqualTo(proofs);
+        } finally {
+            root.deletePolicy(policyId);
+        }
+    }
+
+    @Test
     void theBootProofChainVerifiesToThePinnedKeyOnly() {
         AppProof proof = AppProofs.of(createWalletWithProofs(root, "chained wallet")).getFirst();
         BootProof boot = root.getBootProof(proof.publicKey());
