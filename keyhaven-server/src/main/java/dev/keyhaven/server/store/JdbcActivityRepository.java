@@ -66,14 +66,16 @@ public final class JdbcActivityRepository implements ActivityRepository {
 
     private List<Object> activityValues(Activity a) {
         Optional<Failure> f = a.failure();
-        List<Object> values = new ArrayList<>(Arrays.asList(a.id(), a.organizationId(), a.type().wireName(),
-                a.status().wireName(), json.writeValueAsString(a.intent()), json.writeValueAsString(a.result()),
-                f.map(x -> x.code().name()), f.map(Failure::message), f.map(Failure::reportedAsError),
-                a.fingerprint(), a.createdAt(), a.updatedAt()));
-        if (!a.appProofs().isEmpty()) {
-            values.add(json.writeValueAsString(a.appProofs()));
+        List<Object> values = Arrays.asList(a.id(), a.organizationId(), a.type().wireName(), a.status().wireName(),
+                json.writeValueAsString(a.intent()), json.writeValueAsString(a.result()), f.map(x -> x.code().name()),
+                f.map(Failure::message), f.map(Failure::reportedAsError), a.fingerprint(), a.createdAt(),
+                a.updatedAt());
+        if (a.appProofs().isEmpty()) {
+            return values;
         }
-        return values;
+        List<Object> withProofs = new ArrayList<>(values);
+        withProofs.add(json.writeValueAsString(a.appProofs()));
+        return withProofs;
     }
 
     @Override
