@@ -270,6 +270,7 @@ public final class Keyhaven implements AutoCloseable {
                 server.close();
             }
         } finally {
+            services.proofQueries().close();
             database.close();
         }
     }

@@ -39,7 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>The boot statement: {@code {"type":"KEYHAVEN_BOOT_STATEMENT_V1","ephemeralPublicKey","startedAtMs",
  * "buildVersion","identityPublicKey"}}.
  */
-public final class ProofService implements AppProver {
+public final class ProofService implements AppProver, AutoCloseable {
     /** What {@code enclaveApp}, {@code owner} and {@code qosManifestVersion} of a boot proof say. */
     public static final String APP_NAME = "keyhaven";
     static final String STATEMENT_VERSION = "KEYHAVEN_BOOT_STATEMENT_V1";
@@ -81,6 +81,12 @@ public final class ProofService implements AppProver {
             return null;
         });
         return new ProofService(transactor, bootProofs, activities, renderer, ephemeralKey, json, proof);
+    }
+
+    /** Wipes the ephemeral key: after this, no proof of this start can be made. */
+    @Override
+    public void close() {
+        ephemeralKey.close();
     }
 
     /** The long-term public key (hex, uncompressed) that verifiers pin. */
