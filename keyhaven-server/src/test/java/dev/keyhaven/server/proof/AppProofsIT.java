@@ -11,6 +11,8 @@ import dev.keyhaven.client.AppProofs.BootProof;
 import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
+import dev.keyhaven.client.Requests.PrivateKeyParams;
+import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.server.testing.OnBothStores;
@@ -96,6 +98,43 @@ class AppProofsIT extends OnBothStores {
         assertThat(outcome.path("activityType").asString()).isEqualTo("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2");
         assertThat(outcome.path("status").asString()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         assertThat(root.listAppProofs(signed.id())).isEqualTo(proofs);
+    }
+
+    @Test
+    void privateKeysAndSubOrganizationWalletsProveTheirAddresses() {
+        byte[] keysBody = root.submitBodyWithAppProofs("ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", Map.of("privateKeys",
+                List.of(new PrivateKeyParams("proven key", "CURVE_SECP256K1", List.of(),
+                        List.of("ADDRESS_FORMAT_ETHEREUM", "ADDRESS_FORMAT_COMPRESSED")))));
+        Activity keys = root.submitRaw("create_private_keys", keysBody, "createPrivateKeysResultV2");
+        JsonNode created = keys.result().path("privateKeys").get(0);
+        List<AppProof> keyProofs = AppProofs.of(keys);
+        assertThat(keyProofs).hasSize(3);
+        for (int i = 0; i < 2; i++) {
+            AppProofs.verifyAppProofSignature(keyProofs.get(i + 1));
+            JsonNode body = payload(keyProofs.get(i + 1)).path("addressDerivationProof");
+            assertThat(body.path("privateKeyId").asString()).isEqualTo(created.path("privateKeyId").asString());
+            assertThat(body.path("address").asString())
+                    .isEqualTo(created.path("addresses").get(i).path("address").asString());
+            assertThat(body.has("walletId")).isFalse();
+        }
+
+        byte[] subBody = root.submitBodyWithAppProofs("ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8", Map.of(
+                "subOrganizationName", "proven sub", "rootQuorumThreshold", 1, "rootUsers",
+                List.of(RootUserParams.withApiKeys("sub root", List.of(ApiKeyParams.of("k",
+                        TestServer.newKey(ApiKeyStamper.Curve.P256))))),
+                "wallet", Map.of("walletName", "sub wallet", "accounts", List.of(WalletAccountParams.ethereum(0)))));
+        Activity sub = root.submitRaw("create_sub_organization", subBody, "createSubOrganizationResultV8");
+        List<AppProof> subProofs = AppProofs.of(sub);
+        assertThat(subProofs).hasSize(2);
+        JsonNode derivation = payload(subProofs.get(1)).path("addressDerivationProof");
+        assertThat(derivation.path("organizationId").asString())
+                .isEqualTo(sub.result().path("subOrganizationId").asString());
+        assertThat(derivation.path("walletId").asString())
+                .isEqualTo(sub.result().path("wallet").path("walletId").asString());
+        assertThat(derivation.path("address").asString())
+                .isEqualTo(sub.result().path("wallet").path("addresses").get(0).asString());
+        AppProofs.verify(subProofs.get(1), root.getBootProof(subProofs.get(1).publicKey()),
+                server.identityPublicKey());
     }
 
     @Test
