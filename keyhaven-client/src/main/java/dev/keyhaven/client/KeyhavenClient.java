@@ -108,12 +108,23 @@ public final class KeyhavenClient {
 
     /** The exact body a submit operation sends: type, timestampMs (now), organizationId, parameters. */
     public byte[] submitBody(String type, Object parameters) {
+        return serialize(envelope(type, parameters));
+    }
+
+    /** Like {@link #submitBody(String, Object)}, with {@code generateAppProofs: true}. */
+    public byte[] submitBodyWithAppProofs(String type, Object parameters) {
+        Map<String, Object> body = envelope(type, parameters);
+        body.put("generateAppProofs", true);
+        return serialize(body);
+    }
+
+    private Map<String, Object> envelope(String type, Object parameters) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type);
         body.put("timestampMs", Long.toString(clock.millis()));
         body.put("organizationId", organizationId);
         body.put("parameters", parameters);
-        return serialize(body);
+        return body;
     }
 
     /** Submits {@code body} (from {@link #submitBody}) and reads the activity, exposing {@code resultKey}. */
@@ -313,6 +324,23 @@ public final class KeyhavenClient {
 
     public JsonNode getOrganization() {
         return query("get_organization", Map.of()).path("organizationData");
+    }
+
+    /** {@code list_app_proofs}: the app proofs of an activity. */
+    public List<AppProofs.AppProof> listAppProofs(String activityId) {
+        return AppProofs.list(query("list_app_proofs", Map.of("activityId", activityId)).path("appProofs"));
+    }
+
+    /** {@code get_boot_proof}: the boot proof of the start that used this ephemeral key. */
+    public AppProofs.BootProof getBootProof(String ephemeralKey) {
+        return AppProofs.BootProof.of(query("get_boot_proof", Map.of("ephemeralKey", ephemeralKey))
+                .path("bootProof"));
+    }
+
+    /** {@code get_latest_boot_proof}: the boot proof of the key the server signs with now. */
+    public AppProofs.BootProof getLatestBootProof() {
+        return AppProofs.BootProof.of(query("get_latest_boot_proof", Map.of("appName", "keyhaven"))
+                .path("bootProof"));
     }
 
     /** {@code get_activity}; the typed result is not extracted (any result key). */

@@ -1,7 +1,9 @@
 package dev.keyhaven.crypto;
 
 import java.math.BigInteger;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.bouncycastle.crypto.params.ECPublicKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.bouncycastle.crypto.signers.ECDSASigner;
@@ -53,6 +55,25 @@ public sealed interface VerifyingKey {
             return new Ed25519(new Ed25519PublicKeyParameters(publicKey));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Ed25519 public key is not a valid point", e);
+        }
+    }
+
+    /**
+     * A raw ECDSA signature ({@code r ‖ s}, each 32 bytes big-endian, as app proofs and raw-payload results carry
+     * it) in the ASN.1 DER form {@link #ecdsaSha256} verifies.
+     *
+     * @throws IllegalArgumentException when it is not 64 bytes
+     */
+    static byte[] derFromRaw(EcCurve curve, byte[] rawSignature) {
+        if (rawSignature.length != 64) {
+            throw new IllegalArgumentException("a raw ECDSA signature is 64 bytes (r ‖ s)");
+        }
+        try {
+            return StandardDSAEncoding.INSTANCE.encode(curve.order(),
+                    new BigInteger(1, Arrays.copyOfRange(rawSignature, 0, 32)),
+                    new BigInteger(1, Arrays.copyOfRange(rawSignature, 32, 64)));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("the signature cannot be encoded", e);
         }
     }
 

@@ -13,24 +13,40 @@ import tools.jackson.databind.JsonNode;
  * @param result the wire {@code result} object: empty until the activity completes, then one member keyed by the
  *        version's result key
  * @param fingerprint SHA-256 of the exact request body, hex; unique within the organization
+ * @param appProofs the app proofs of its decisions, in order; empty when its request did not set
+ *        {@code generateAppProofs} (a request that did always has at least the policy outcome's)
  */
 public record Activity(String id, String organizationId, ActivityType type, ActivityStatus status, JsonNode intent,
         JsonNode result, Optional<Failure> failure, String fingerprint, List<Vote> votes, Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt, List<AppProof> appProofs) {
 
     public Activity {
         votes = List.copyOf(votes);
+        appProofs = List.copyOf(appProofs);
+    }
+
+    /** An activity without app proofs. */
+    public Activity(String id, String organizationId, ActivityType type, ActivityStatus status, JsonNode intent,
+            JsonNode result, Optional<Failure> failure, String fingerprint, List<Vote> votes, Instant createdAt,
+            Instant updatedAt) {
+        this(id, organizationId, type, status, intent, result, failure, fingerprint, votes, createdAt, updatedAt,
+                List.of());
     }
 
     public Activity withOutcome(ActivityStatus newStatus, JsonNode newResult, Optional<Failure> newFailure,
             Instant at) {
         return new Activity(id, organizationId, type, newStatus, intent, newResult, newFailure, fingerprint, votes,
-                createdAt, at);
+                createdAt, at, appProofs);
     }
 
     public Activity withVotes(List<Vote> newVotes) {
         return new Activity(id, organizationId, type, status, intent, result, failure, fingerprint, newVotes,
-                createdAt, updatedAt);
+                createdAt, updatedAt, appProofs);
+    }
+
+    public Activity withAppProofs(List<AppProof> proofs) {
+        return new Activity(id, organizationId, type, status, intent, result, failure, fingerprint, votes, createdAt,
+                updatedAt, proofs);
     }
 
     public boolean hasVoteBy(String userId) {

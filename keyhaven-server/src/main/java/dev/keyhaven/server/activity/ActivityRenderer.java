@@ -4,6 +4,7 @@ import dev.keyhaven.server.api.WireTime;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -55,6 +56,9 @@ public final class ActivityRenderer {
         out.put("canReject", open);
         out.set("createdAt", time(activity.createdAt()));
         out.set("updatedAt", time(activity.updatedAt()));
+        if (!activity.appProofs().isEmpty()) {
+            out.set("appProofs", appProofs(activity.appProofs()));
+        }
         activity.failure().ifPresent(f -> {
             ObjectNode failure = out.putObject("failure");
             failure.put("code", f.code().grpc().number());
@@ -70,6 +74,16 @@ public final class ActivityRenderer {
     public ObjectNode response(Activity activity, String viewer) {
         ObjectNode out = json.createObjectNode();
         out.set("activity", render(activity, Optional.of(viewer)));
+        return out;
+    }
+
+    /** The wire form of app proofs ({@code v1AppProof[]}), as in {@code activity.appProofs} and list_app_proofs. */
+    public ArrayNode appProofs(List<AppProof> proofs) {
+        ArrayNode out = json.createArrayNode();
+        for (AppProof proof : proofs) {
+            out.addObject().put("scheme", proof.scheme()).put("publicKey", proof.publicKey())
+                    .put("proofPayload", proof.proofPayload()).put("signature", proof.signature());
+        }
         return out;
     }
 

@@ -24,6 +24,9 @@ public interface ActivityRepository {
 
     void insertVote(Tx tx, String organizationId, Vote vote);
 
+    /** Replaces the activity's app proofs (only activities whose request asked for them have any). */
+    void updateAppProofs(Tx tx, String activityId, List<AppProof> proofs);
+
     /**
      * Inserts a new activity with its one vote (the submitter's) and returns its organization's state version as
      * the insert saw it (in the same statement where the store allows), so that a caller that ran on another version

@@ -54,10 +54,19 @@ public final class ActivityService {
     private final ObjectMapper json;
     private final Clock clock;
     private final Ids ids;
+    private final AppProver prover;
 
     public ActivityService(Transactor transactor, OrganizationStates states, ActivityRepository activities,
             ActivityRegistry registry, Authorizer authorizer, VoterDirectory voters, ActivityMetrics metrics,
             ObjectMapper json, Clock clock, Ids ids) {
+        this(transactor, states, activities, registry, authorizer, voters, metrics, json, clock, ids, AppProver.NONE);
+    }
+
+    /** With {@code prover} making the app proofs of activities whose request sets {@code generateAppProofs}. */
+    public ActivityService(Transactor transactor, OrganizationStates states, ActivityRepository activities,
+            ActivityRegistry registry, Authorizer authorizer, VoterDirectory voters, ActivityMetrics metrics,
+            ObjectMapper json, Clock clock, Ids ids, AppProver prover) {
+        this.prover = prover;
         this.transactor = transactor;
         this.states = states;
         this.activities = activities;
@@ -151,10 +160,12 @@ public final class ActivityService {
                 // Recorded before executing: a byte-identical resubmission collides here, before any effect.
                 Activity pending = pending(s, reads);
                 activities.insert(tx, pending);
-                Activity decided = decide(reads, Optional.of(tx), pending, s.handler, s.params, s.caller);
+                Activity decided = decide(reads, Optional.of(tx), pending, s.handler, s.params, s.caller,
+                        s.envelope.generateAppProofs());
                 activities.insertVote(tx, decided.organizationId(), decided.votes().getLast());
                 activities.updateOutcome(tx, decided.id(), decided.status(), decided.result(), decided.failure(),
                         decided.updatedAt());
+                saveAppProofs(tx, decided);
                 return decided;
             });
             if (changesOrganization) {
@@ -173,7 +184,8 @@ public final class ActivityService {
     private <P> Activity onState(Submission<P> s, OrganizationState state) {
         Activity decided;
         try {
-            decided = decide(state, Optional.empty(), pending(s, state), s.handler, s.params, s.caller);
+            decided = decide(state, Optional.empty(), pending(s, state), s.handler, s.params, s.caller,
+                    s.envelope.generateAppProofs());
         } catch (ApiException executionFailed) {
             if (!recordFailure(s, executionFailed, Optional.of(state))) {
                 return collided(s, Optional.of(state));
@@ -216,17 +228,18 @@ public final class ActivityService {
      * the activity's last vote, the one that caused this decision.
      */
     private <P> Activity decide(StateReads reads, Optional<Tx> tx, Activity activity, ActivityHandler<P> handler,
-            P params, Caller caller) {
+            P params, Caller caller, boolean proving) {
         Instant now = now();
         AuthorizationRequest request = new AuthorizationRequest(activity.organizationId(), activity.type(),
                 handler.spec().resource(), handler.spec().action(), approvals(activity, now), voterIds(activity, now),
                 handler.credentialOwner(params), () -> handler.policyFacts(reads, params), now);
         Decision decision = authorizer.decide(reads, request);
         Activity evaluated = withLastVoteEvaluated(activity, decision.policies(), decision.overall());
-        return switch (decision) {
+        AddressLog addresses = proving ? AddressLog.keeping() : AddressLog.IGNORED;
+        Activity decided = switch (decision) {
             case Decision.Allow allow -> {
                 ActivityContext context = new ActivityContext(tx, reads, activity.organizationId(), activity.id(),
-                        caller, now, ids);
+                        caller, now, ids, addresses);
                 Object result = handler.execute(context, params);
                 ObjectNode resultNode = json.createObjectNode();
                 resultNode.set(registry.version(activity.type()).orElseThrow().resultKey(), json.valueToTree(result));
@@ -237,6 +250,21 @@ public final class ActivityService {
             case Decision.Deny deny -> evaluated.withOutcome(ActivityStatus.FAILED, json.createObjectNode(),
                     Optional.of(new Failure(ErrorCode.REQUEST_NOT_AUTHORIZED, deny.reason(), false)), now);
         };
+        return proving ? proved(decided, decision.policies(), decision.overall(), addresses) : decided;
+    }
+
+    /** {@code decided} with the app proofs of this decision added to those of earlier ones. */
+    private Activity proved(Activity decided, List<PolicyOutcome> policies, Outcome overall, AddressLog addresses) {
+        List<CreatedAddress> created = addresses instanceof AddressLog.Kept kept ? kept.addresses() : List.of();
+        List<AppProof> proofs = new ArrayList<>(decided.appProofs());
+        proofs.addAll(prover.prove(decided, policies, overall, created));
+        return decided.withAppProofs(proofs);
+    }
+
+    private void saveAppProofs(Tx tx, Activity decided) {
+        if (!decided.appProofs().isEmpty()) {
+            activities.updateAppProofs(tx, decided.id(), decided.appProofs());
+        }
     }
 
     private Activity withLastVoteEvaluated(Activity activity, List<PolicyOutcome> policies,
@@ -309,15 +337,22 @@ public final class ActivityService {
                 StateReads reads = StateReads.in(tx, org);
                 List<Vote> votes = new ArrayList<>(current.votes());
                 votes.add(vote(reads, caller, current.id(), selection));
-                Activity decided = selection == VoteSelection.REJECTED
-                        ? withLastVoteEvaluated(current.withVotes(votes), List.of(), Outcome.REJECTED)
-                                .withOutcome(ActivityStatus.REJECTED, json.createObjectNode(), Optional.empty(), now())
-                        : decide(reads, Optional.of(tx), current.withVotes(votes), handler,
-                                handler.parse(Params.of(current.intent().get(intentKey(current)), "parameters")),
-                                caller);
+                // The submission asked for app proofs if it has any: every decision on it adds its own.
+                boolean proving = !current.appProofs().isEmpty();
+                Activity decided;
+                if (selection == VoteSelection.REJECTED) {
+                    Activity rejected = withLastVoteEvaluated(current.withVotes(votes), List.of(), Outcome.REJECTED)
+                            .withOutcome(ActivityStatus.REJECTED, json.createObjectNode(), Optional.empty(), now());
+                    decided = proving ? proved(rejected, List.of(), Outcome.REJECTED, AddressLog.IGNORED) : rejected;
+                } else {
+                    decided = decide(reads, Optional.of(tx), current.withVotes(votes), handler,
+                            handler.parse(Params.of(current.intent().get(intentKey(current)), "parameters")), caller,
+                            proving);
+                }
                 activities.insertVote(tx, org, decided.votes().getLast());
                 activities.updateOutcome(tx, decided.id(), decided.status(), decided.result(), decided.failure(),
                         decided.updatedAt());
+                saveAppProofs(tx, decided);
                 return new Cast(decided, true);
             });
             if (changesOrganization) {

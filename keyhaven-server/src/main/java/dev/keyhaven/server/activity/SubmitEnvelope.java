@@ -41,6 +41,10 @@ public record SubmitEnvelope(ActivityVersion version, Instant timestamp, String 
         String organizationId = body.requiredString("organizationId");
         Params parameters = body.requiredObject("parameters");
         boolean proofs = body.optionalBoolean("generateAppProofs", false);
+        if (proofs && !spec.acceptsAppProofs()) {
+            // false is accepted: @turnkey/core sends it with every activity.
+            throw ApiException.badField("generateAppProofs", "is not accepted by " + spec.operation());
+        }
         return new SubmitEnvelope(version, timestamp, organizationId, parameters, proofs);
     }
 

@@ -8,6 +8,7 @@ import dev.keyhaven.server.activity.ActivityService;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.api.JsonMappers;
 import dev.keyhaven.server.api.TimeOrderedIds;
+import dev.keyhaven.server.api.WireTime;
 import dev.keyhaven.server.auth.ApiKeyStampVerifier;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
@@ -30,6 +31,17 @@ import dev.keyhaven.server.keyimport.ImportWalletHandler;
 import dev.keyhaven.server.keyimport.InitImportHandler;
 import dev.keyhaven.server.privatekey.PrivateKeyCreator;
 import dev.keyhaven.server.store.JdbcImportTargetRepository;
+import dev.keyhaven.server.custody.EphemeralKey;
+import dev.keyhaven.server.custody.ServerIdentity;
+import dev.keyhaven.server.proof.ProofService;
+import dev.keyhaven.server.store.JdbcProofRepository;
+import dev.keyhaven.server.store.JdbcTvcRepository;
+import dev.keyhaven.server.tvc.CreateTvcAppHandler;
+import dev.keyhaven.server.tvc.CreateTvcDeploymentHandler;
+import dev.keyhaven.server.tvc.CreateTvcManifestApprovalsHandler;
+import dev.keyhaven.server.tvc.CreateTvcOperatorHandler;
+import dev.keyhaven.server.tvc.TvcOperators;
+import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.MasterKeyGuard;
@@ -168,6 +180,8 @@ public final class Keyhaven implements AutoCloseable {
         var wallets = new JdbcWalletRepository();
         var privateKeys = new JdbcPrivateKeyRepository();
         var policies = new JdbcPolicyRepository();
+        var tvc = new JdbcTvcRepository();
+        TvcOperators tvcOperators = new TvcOperators(tvc);
         AccountCreator accountCreator = new AccountCreator(wallets);
         WalletCreator walletCreator = new WalletCreator(wallets, accountCreator, custody);
         SigningKeys signingKeys = new SigningKeys(wallets, privateKeys);
@@ -215,6 +229,10 @@ public final class Keyhaven implements AutoCloseable {
                 new UpdatePolicyHandler(policies),
                 DeletePoliciesHandler.single(policies),
                 DeletePoliciesHandler.batch(policies),
+                new CreateTvcOperatorHandler(tvcOperators),
+                new CreateTvcAppHandler(tvc, tvcOperators),
+                new CreateTvcDeploymentHandler(tvc, json),
+                new CreateTvcManifestApprovalsHandler(tvc),
                 VoteHandler.approve(),
                 VoteHandler.reject(),
                 ExportHandler.wallet(wallets, keyTransfer),
@@ -237,8 +255,12 @@ public final class Keyhaven implements AutoCloseable {
         OrganizationStates states = new OrganizationStates(transactor, new JdbcStateVersions(),
                 REMEMBERED_ORGANIZATIONS);
         UserSnapshots voters = new UserSnapshots(userQueries, json);
+        var proofRepository = new JdbcProofRepository();
+        ProofService proofs = ProofService.start(transactor, proofRepository, activityRepository, renderer,
+                ServerIdentity.open(transactor, proofRepository, sealer, random, clock), EphemeralKey.generate(random),
+                Main.buildVersion(), WireTime.truncate(clock.instant()), json);
         ActivityService activities = new ActivityService(transactor, states, activityRepository, registry,
-                new PolicyAuthorizer(organizations, policies, voters), voters, metrics, json, clock, ids);
+                new PolicyAuthorizer(organizations, policies, voters), voters, metrics, json, clock, ids, proofs);
         RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
                 new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json));
         CallerResolver callers = new CallerResolver(transactor, new JdbcCallerDirectory(), clock);
@@ -248,10 +270,15 @@ public final class Keyhaven implements AutoCloseable {
                 new ActivityQueries(transactor, activityRepository, renderer, json),
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
-                metricsRegistry, bundleSigner.publicKeyHex());
+                metricsRegistry, bundleSigner.publicKeyHex(), proofs, new TvcQueries(transactor, tvc, json));
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
         return new Keyhaven(config, database, rootSetup, services, bundleSigner);
+    }
+
+    /** Keyhaven's long-term public key (hex), which signs boot proofs: what app-proof verifiers pin. */
+    public String identityPublicKey() {
+        return services.proofQueries().identityPublicKey();
     }
 
     public RootOrganizationSetup rootSetup() {
@@ -287,6 +314,7 @@ public final class Keyhaven implements AutoCloseable {
             }
         } finally {
             bundleSigner.close();
+            services.proofQueries().close();
             database.close();
         }
     }

@@ -29,12 +29,17 @@ public final class Main implements Runnable {
         commandLine().usage(System.out);
     }
 
+    /** The build's version, from the jar manifest ({@code development build} when not run from the jar). */
+    static String buildVersion() {
+        String version = Main.class.getPackage().getImplementationVersion();
+        return version == null ? "development build" : version;
+    }
+
     /** The build's version, from the jar manifest. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String version = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"keyhaven " + (version == null ? "development build" : version)};
+            return new String[] {"keyhaven " + buildVersion()};
         }
     }
 }

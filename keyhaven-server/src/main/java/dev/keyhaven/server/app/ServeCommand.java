@@ -150,7 +150,7 @@ final class ServeCommand implements Callable<Integer> {
                 () -> stop(keyhaven, "JVM shutdown"));
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         announce(System.out, root, "http://" + reachableHost(bind) + ":" + server.port(), directory,
-                keyhaven.bundleSignerPublicKey());
+                keyhaven.bundleSignerPublicKey(), keyhaven.identityPublicKey());
 
         String signal = stopSignals.await();
         try {
@@ -212,7 +212,8 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** Prints where the API is, the root organization, its key files and a command that calls the API with them. */
-    private static void announce(PrintStream out, Organization root, String url, Path directory, String signer) {
+    private static void announce(PrintStream out, Organization root, String url, Path directory, String signer,
+            String identityKey) {
         KeyFiles keys = KeyFiles.rootIn(directory);
         String body = "{\"organizationId\":\"" + root.id() + "\"}";
         List<String> lines = new ArrayList<>();
@@ -229,6 +230,7 @@ final class ServeCommand implements Callable<Integer> {
             lines.add("                    (PREFIX.public and PREFIX.private: your P-256 key pair in hex)");
         }
         lines.add("  bundle signer:    " + signer + " (pin it; also GET " + ApiServer.SIGNER_DISCOVERY_PATH + ")");
+        lines.add("  identity key:     " + identityKey + " (pin it to verify app proofs)");
         out.println(String.join(System.lineSeparator(), lines));
         out.flush();
     }

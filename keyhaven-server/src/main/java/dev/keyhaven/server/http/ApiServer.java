@@ -12,6 +12,8 @@ import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
+import dev.keyhaven.server.proof.ProofService;
+import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
 import io.helidon.common.socket.SocketOptions;
@@ -60,7 +62,7 @@ public final class ApiServer implements AutoCloseable {
             ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
             WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
             ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
-            String bundleSignerPublicKey) {
+            String bundleSignerPublicKey, ProofService proofQueries, TvcQueries tvcQueries) {
     }
 
     /** Where clients fetch the bundle signer's public key (unauthenticated, like Turnkey's discovery endpoints). */

@@ -4,6 +4,8 @@ import dev.keyhaven.server.activity.ActivityQueries;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
+import dev.keyhaven.server.proof.ProofService;
+import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
 import java.util.ArrayList;
@@ -24,6 +26,8 @@ final class Routes {
         PrivateKeyQueries privateKeys = services.privateKeyQueries();
         ActivityQueries activities = services.activityQueries();
         PolicyQueries policies = services.policyQueries();
+        ProofService proofs = services.proofQueries();
+        TvcQueries tvc = services.tvcQueries();
         List<Operation> operations = new ArrayList<>(List.of(
                 Operation.queryWithSubOrganizationLookup("whoami", organizations::whoami),
                 Operation.query("get_organization", organizations::getOrganization),
@@ -45,7 +49,14 @@ final class Routes {
                 Operation.query("list_activities", activities::listActivities),
                 Operation.query("get_policy_evaluations", activities::getPolicyEvaluations),
                 Operation.query("list_policies", policies::listPolicies),
-                Operation.query("get_policy", policies::getPolicy)));
+                Operation.query("get_policy", policies::getPolicy),
+                Operation.query("list_app_proofs", proofs::listAppProofs),
+                Operation.query("get_boot_proof", proofs::getBootProof),
+                Operation.query("get_latest_boot_proof", proofs::getLatestBootProof),
+                Operation.query("get_tvc_app", tvc::getTvcApp),
+                Operation.query("list_tvc_apps", tvc::listTvcApps),
+                Operation.query("get_tvc_deployment", tvc::getTvcDeployment),
+                Operation.query("list_tvc_app_deployments", tvc::listTvcAppDeployments)));
         services.registry().operations().forEach(name -> operations.add(Operation.submit(name)));
         return List.copyOf(operations);
     }

@@ -50,7 +50,8 @@ public final class ImportWalletHandler implements ActivityHandler<ImportWalletHa
         KeyTransfer.TargetHandle target = targets.useUp(context, intent.userId(), ImportKind.WALLET);
         WalletCreator.Created created = creator.create(context.tx(), context.organizationId(), intent.walletName(),
                 intent.accounts(), true, context.now(), context.ids(),
-                walletId -> targets.transfer().importWallet(target, walletId, intent.encryptedBundle()));
+                walletId -> targets.transfer().importWallet(target, walletId, intent.encryptedBundle()),
+                context.addresses());
         return new Result(created.walletId(), created.addresses());
     }
 

@@ -99,7 +99,7 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
         organizations.setRootQuorum(context.tx(), id, new RootQuorum(intent.rootQuorumThreshold(), rootUserIds),
                 context.now());
         Optional<WalletCreator.Created> wallet = intent.wallet()
-                .map(w -> wallets.create(context.tx(), id, w, context.now(), context.ids()));
+                .map(w -> wallets.create(context.tx(), id, w, context.now(), context.ids(), context.addresses()));
         return new Result(id, wallet, rootUserIds);
     }
 

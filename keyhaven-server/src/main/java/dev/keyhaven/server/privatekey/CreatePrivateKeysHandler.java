@@ -2,6 +2,7 @@ package dev.keyhaven.server.privatekey;
 
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.CreatedAddress;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
@@ -75,6 +76,7 @@ public final class CreatePrivateKeysHandler implements ActivityHandler<List<Priv
             List<WireAddress> addresses = creator.store(context.tx(), org, id, params.privateKeyName(),
                     params.curve(), params.addressFormats(), key, false, context.now());
             params.privateKeyTags().forEach(tagId -> keys.tag(context.tx(), tagId, id));
+            addresses.forEach(a -> context.addresses().created(CreatedAddress.ofPrivateKey(org, id, a.address())));
             created.add(new Created(id, addresses));
         }
         return new Result(created);

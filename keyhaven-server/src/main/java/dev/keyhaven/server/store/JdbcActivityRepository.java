@@ -6,6 +6,7 @@ import dev.keyhaven.server.activity.Activity;
 import dev.keyhaven.server.activity.ActivityRepository;
 import dev.keyhaven.server.activity.ActivityStatus;
 import dev.keyhaven.server.activity.ActivityType;
+import dev.keyhaven.server.activity.AppProof;
 import dev.keyhaven.server.activity.Failure;
 import dev.keyhaven.server.activity.PolicyEvaluation;
 import dev.keyhaven.server.activity.Vote;
@@ -37,8 +38,14 @@ public final class JdbcActivityRepository implements ActivityRepository {
     private static final String VOTE_COLUMNS = "id, activity_id, organization_id, user_id, user_snapshot, selection, "
             + "message, public_key, signature, scheme, created_at, evaluation_id, evaluation";
 
+    /** What queries read: the inserted columns and the app proofs (NULL for an activity without). */
+    private static final String SELECT_COLUMNS = COLUMNS + ", app_proofs";
+
     private static final String INSERT_ACTIVITY = "INSERT INTO activities (" + COLUMNS + ") VALUES ("
             + Sql.placeholders(12) + ")";
+    /** The insert of an activity that has app proofs (the signing path's insert stays as it is without them). */
+    private static final String INSERT_ACTIVITY_WITH_PROOFS = "INSERT INTO activities (" + COLUMNS
+            + ", app_proofs) VALUES (" + Sql.placeholders(13) + ")";
     private static final String INSERT_VOTE = "INSERT INTO votes (" + VOTE_COLUMNS + ") VALUES ("
             + Sql.placeholders(13) + ")";
 
@@ -50,15 +57,31 @@ public final class JdbcActivityRepository implements ActivityRepository {
 
     @Override
     public void insert(Tx tx, Activity a) {
-        Sql.update(tx, INSERT_ACTIVITY, activityValues(a).toArray());
+        Sql.update(tx, insertActivity(a), activityValues(a).toArray());
+    }
+
+    private static String insertActivity(Activity a) {
+        return a.appProofs().isEmpty() ? INSERT_ACTIVITY : INSERT_ACTIVITY_WITH_PROOFS;
     }
 
     private List<Object> activityValues(Activity a) {
         Optional<Failure> f = a.failure();
-        return Arrays.asList(a.id(), a.organizationId(), a.type().wireName(), a.status().wireName(),
+        List<Object> values = Arrays.asList(a.id(), a.organizationId(), a.type().wireName(), a.status().wireName(),
                 json.writeValueAsString(a.intent()), json.writeValueAsString(a.result()), f.map(x -> x.code().name()),
                 f.map(Failure::message), f.map(Failure::reportedAsError), a.fingerprint(), a.createdAt(),
                 a.updatedAt());
+        if (a.appProofs().isEmpty()) {
+            return values;
+        }
+        List<Object> withProofs = new ArrayList<>(values);
+        withProofs.add(json.writeValueAsString(a.appProofs()));
+        return withProofs;
+    }
+
+    @Override
+    public void updateAppProofs(Tx tx, String activityId, List<AppProof> proofs) {
+        Sql.update(tx, "UPDATE activities SET app_proofs = ? WHERE id = ?",
+                proofs.isEmpty() ? Optional.empty() : json.writeValueAsString(proofs), activityId);
     }
 
     @Override
@@ -89,7 +112,7 @@ public final class JdbcActivityRepository implements ActivityRepository {
             List<Object> args = new ArrayList<>(activityValues(a));
             args.addAll(voteValues(a.organizationId(), v));
             args.add(a.organizationId());
-            return Sql.one(tx, "WITH activity AS (" + INSERT_ACTIVITY + "), vote AS (" + INSERT_VOTE + ") "
+            return Sql.one(tx, "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + ") "
                     + "SELECT state_version FROM organizations WHERE id = ?", rs -> rs.getLong(1), args.toArray())
                     .orElse(-1L);
         }
@@ -101,8 +124,9 @@ public final class JdbcActivityRepository implements ActivityRepository {
 
     @Override
     public Optional<Activity> find(Tx tx, String organizationId, String activityId) {
-        return withVotes(tx, Sql.list(tx, "SELECT " + COLUMNS + " FROM activities WHERE organization_id = ? AND id = ?",
-                this::activity, organizationId, activityId)).stream().findFirst();
+        return withVotes(tx, Sql.list(tx, "SELECT " + SELECT_COLUMNS
+                + " FROM activities WHERE organization_id = ? AND id = ?", this::activity, organizationId, activityId))
+                .stream().findFirst();
     }
 
     @Override
@@ -116,7 +140,7 @@ public final class JdbcActivityRepository implements ActivityRepository {
     }
 
     private Optional<Activity> byFingerprint(Tx tx, String organizationId, String fingerprint, String lock) {
-        return withVotes(tx, Sql.list(tx, "SELECT " + COLUMNS + " FROM activities WHERE organization_id = ? "
+        return withVotes(tx, Sql.list(tx, "SELECT " + SELECT_COLUMNS + " FROM activities WHERE organization_id = ? "
                 + "AND fingerprint = ?" + lock, this::activity, organizationId, fingerprint)).stream().findFirst();
     }
 
@@ -153,8 +177,8 @@ public final class JdbcActivityRepository implements ActivityRepository {
         }
         String order = backwards ? " ORDER BY created_at ASC, id ASC" : " ORDER BY created_at DESC, id DESC";
         args.add(page.limit());
-        List<Activity> rows = new ArrayList<>(Sql.list(tx, "SELECT " + COLUMNS + " FROM activities" + where + order
-                + " LIMIT ?", this::activity, args.toArray()));
+        List<Activity> rows = new ArrayList<>(Sql.list(tx, "SELECT " + SELECT_COLUMNS + " FROM activities" + where
+                + order + " LIMIT ?", this::activity, args.toArray()));
         if (backwards) {
             Collections.reverse(rows);
         }
@@ -182,7 +206,20 @@ public final class JdbcActivityRepository implements ActivityRepository {
                 WireEnum.fromWire(ActivityType.class, rs.getString("type")).orElseThrow(),
                 WireEnum.fromWire(ActivityStatus.class, rs.getString("status")).orElseThrow(),
                 json.readTree(rs.getString("intent")), json.readTree(rs.getString("result")), failure,
-                rs.getString("fingerprint"), List.of(), Sql.instant(rs, "created_at"), Sql.instant(rs, "updated_at"));
+                rs.getString("fingerprint"), List.of(), Sql.instant(rs, "created_at"), Sql.instant(rs, "updated_at"),
+                appProofs(rs.getString("app_proofs")));
+    }
+
+    private List<AppProof> appProofs(String stored) {
+        if (stored == null) {
+            return List.of();
+        }
+        List<AppProof> proofs = new ArrayList<>();
+        for (JsonNode p : json.readTree(stored)) {
+            proofs.add(new AppProof(p.path("scheme").asString(), p.path("publicKey").asString(),
+                    p.path("proofPayload").asString(), p.path("signature").asString()));
+        }
+        return proofs;
     }
 
     private Vote vote(ResultSet rs) throws SQLException {

@@ -2,6 +2,8 @@ package dev.keyhaven.server.wallet;
 
 import dev.keyhaven.crypto.address.Addresses;
 import dev.keyhaven.crypto.address.IncompatibleCurveException;
+import dev.keyhaven.server.activity.AddressLog;
+import dev.keyhaven.server.activity.CreatedAddress;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.custody.DerivedKey;
@@ -26,11 +28,11 @@ public final class AccountCreator {
     }
 
     /**
-     * Creates the accounts in order and returns their addresses. With {@code persist} false the addresses are
-     * derived and returned but nothing is stored.
+     * Creates the accounts in order and returns their addresses, each also reported to {@code log}. With
+     * {@code persist} false the addresses are derived and returned but nothing is stored.
      */
     public List<String> create(Tx tx, String organizationId, String walletId, WalletSeed seed,
-            List<AccountParams> accounts, boolean persist, Instant now, Ids ids) {
+            List<AccountParams> accounts, boolean persist, Instant now, Ids ids, AddressLog log) {
         List<String> addresses = new ArrayList<>(accounts.size());
         Set<String> derivations = new HashSet<>();
         Set<String> names = new HashSet<>();
@@ -63,6 +65,7 @@ public final class AccountCreator {
                 throw ApiException.badRequest(label + ": " + e.getMessage());
             }
             addresses.add(address);
+            log.created(CreatedAddress.ofWalletAccount(organizationId, walletId, params.path(), address));
             if (persist) {
                 wallets.insertAccount(tx, new WalletAccount(accountId, organizationId, walletId, params.curve(),
                         params.path(), canonicalPath, params.addressFormat(), address,

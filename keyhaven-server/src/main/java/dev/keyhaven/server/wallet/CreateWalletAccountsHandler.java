@@ -60,7 +60,7 @@ public final class CreateWalletAccountsHandler implements ActivityHandler<Create
         try (WalletSeed seed = custody.openWallet(org, intent.walletId(),
                 wallets.sealedMnemonic(context.tx(), org, intent.walletId()))) {
             return new Result(accounts.create(context.tx(), org, intent.walletId(), seed, intent.accounts(),
-                    intent.persist(), context.now(), context.ids()));
+                    intent.persist(), context.now(), context.ids(), context.addresses()));
         }
     }
 

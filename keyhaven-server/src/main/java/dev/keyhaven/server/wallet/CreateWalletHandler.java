@@ -33,6 +33,7 @@ public final class CreateWalletHandler implements ActivityHandler<NewWallet> {
 
     @Override
     public Object execute(ActivityContext context, NewWallet intent) {
-        return creator.create(context.tx(), context.organizationId(), intent, context.now(), context.ids());
+        return creator.create(context.tx(), context.organizationId(), intent, context.now(), context.ids(),
+                context.addresses());
     }
 }

@@ -1,5 +1,6 @@
 package dev.keyhaven.server.wallet;
 
+import dev.keyhaven.server.activity.AddressLog;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Ids;
@@ -29,17 +30,18 @@ public final class WalletCreator {
     public record Created(String walletId, List<String> addresses) {
     }
 
-    public Created create(Tx tx, String organizationId, NewWallet wallet, Instant now, Ids ids) {
+    /** Creates a wallet with a fresh mnemonic and its accounts, reporting each address to {@code log}. */
+    public Created create(Tx tx, String organizationId, NewWallet wallet, Instant now, Ids ids, AddressLog log) {
         return create(tx, organizationId, wallet.walletName(), wallet.accounts(), false, now, ids,
-                walletId -> custody.createWallet(organizationId, walletId, wallet.mnemonicLength()));
+                walletId -> custody.createWallet(organizationId, walletId, wallet.mnemonicLength()), log);
     }
 
     /**
      * A wallet whose seed {@code seedFor} opens (and seals) for the new wallet's id: a fresh mnemonic, or an imported
-     * one ({@code imported} marks the wallet so).
+     * one ({@code imported} marks the wallet so). Each account's address is reported to {@code log}.
      */
     public Created create(Tx tx, String organizationId, String walletName, List<AccountParams> accountParams,
-            boolean imported, Instant now, Ids ids, Function<String, WalletSeed> seedFor) {
+            boolean imported, Instant now, Ids ids, Function<String, WalletSeed> seedFor, AddressLog log) {
         wallets.lockOrganization(tx, organizationId);
         if (wallets.count(tx, organizationId) >= MAX_WALLETS_PER_ORGANIZATION) {
             throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has exceeded maximum wallets ("
@@ -53,7 +55,7 @@ public final class WalletCreator {
             wallets.insert(tx, new Wallet(walletId, organizationId, walletName, false, imported, now, now),
                     seed.sealedMnemonic());
             return new Created(walletId, accounts.create(tx, organizationId, walletId, seed, accountParams, true,
-                    now, ids));
+                    now, ids, log));
         }
     }
 }

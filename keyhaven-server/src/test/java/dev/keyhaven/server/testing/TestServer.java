@@ -92,6 +92,11 @@ public final class TestServer implements AutoCloseable {
         return root.apiKeyId();
     }
 
+    /** Keyhaven's long-term public key, as an operator would pin it from the serve banner. */
+    public String identityPublicKey() {
+        return keyhaven.identityPublicKey();
+    }
+
     public ApiKeyStamper rootStamper() {
         return rootStamper;
     }
