@@ -40,13 +40,14 @@ public final class ActivityService {
     private final Authorizer authorizer;
     private final VoterDirectory voters;
     private final ActivityMetrics metrics;
+    private final ActivityEvents events;
     private final ObjectMapper json;
     private final Clock clock;
     private final Ids ids;
 
     public ActivityService(Transactor transactor, OrganizationStates states, ActivityRepository activities,
             ActivityRegistry registry, Authorizer authorizer, VoterDirectory voters, ActivityMetrics metrics,
-            ObjectMapper json, Clock clock, Ids ids) {
+            ActivityEvents events, ObjectMapper json, Clock clock, Ids ids) {
         this.transactor = transactor;
         this.states = states;
         this.activities = activities;
@@ -54,6 +55,7 @@ public final class ActivityService {
         this.authorizer = authorizer;
         this.voters = voters;
         this.metrics = metrics;
+        this.events = events;
         this.json = json;
         this.clock = clock;
         this.ids = ids;
@@ -140,6 +142,7 @@ public final class ActivityService {
                 Activity decided = decide(reads, Optional.of(tx), pending, s.handler, s.params, s.caller);
                 activities.updateOutcome(tx, decided.id(), decided.status(), decided.result(), decided.failure(),
                         decided.updatedAt());
+                events.statusChanged(tx, reads, decided);
                 return decided;
             });
             if (changesOrganization) {
@@ -165,11 +168,13 @@ public final class ActivityService {
             }
             throw executionFailed;
         }
+        events.preparing(state);
         try {
             transactor.write(tx -> {
                 if (activities.insertSeeingStateVersion(tx, decided) != state.version()) {
                     throw states.moved(state);
                 }
+                events.statusChanged(tx, state, decided);
                 return null;
             });
         } catch (Transactor.ConstraintViolation collision) {
@@ -252,6 +257,9 @@ public final class ActivityService {
                 Activity decided = decide(reads, Optional.of(tx), current.withVotes(votes), handler, params, caller);
                 activities.updateOutcome(tx, decided.id(), decided.status(), decided.result(), decided.failure(),
                         decided.updatedAt());
+                if (decided.status() != current.status()) {
+                    events.statusChanged(tx, reads, decided);
+                }
                 return decided;
             });
             if (changesOrganization) {
@@ -261,8 +269,11 @@ public final class ActivityService {
             return voted;
         } catch (ApiException executionFailed) {
             transactor.write(tx -> {
-                activities.updateOutcome(tx, existing.id(), ActivityStatus.FAILED, json.createObjectNode(),
+                Activity failed = existing.withOutcome(ActivityStatus.FAILED, json.createObjectNode(),
                         Optional.of(new Failure(executionFailed.code(), executionFailed.getMessage(), true)), now());
+                activities.updateOutcome(tx, failed.id(), failed.status(), failed.result(), failed.failure(),
+                        failed.updatedAt());
+                events.statusChanged(tx, StateReads.in(tx, failed.organizationId()), failed);
                 return null;
             });
             metrics.recorded(existing.type(), ActivityStatus.FAILED);
@@ -284,6 +295,7 @@ public final class ActivityService {
                 Activity failed = pending(s, reads).withOutcome(ActivityStatus.FAILED, json.createObjectNode(),
                         Optional.of(new Failure(error.code(), error.getMessage(), true)), now());
                 record(tx, failed);
+                events.statusChanged(tx, reads, failed);
                 return null;
             });
             metrics.recorded(s.envelope.version().type(), ActivityStatus.FAILED);

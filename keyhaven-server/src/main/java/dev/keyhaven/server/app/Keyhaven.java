@@ -33,6 +33,7 @@ import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.store.JdbcCustodyRepository;
 import dev.keyhaven.server.store.JdbcPrivateKeyRepository;
 import dev.keyhaven.server.store.JdbcWalletRepository;
+import dev.keyhaven.server.store.JdbcWebhookRepository;
 import dev.keyhaven.server.wallet.AccountCreator;
 import dev.keyhaven.server.wallet.CreateWalletAccountsHandler;
 import dev.keyhaven.server.wallet.CreateWalletHandler;
@@ -41,6 +42,14 @@ import dev.keyhaven.server.wallet.DeleteWalletsHandler;
 import dev.keyhaven.server.wallet.UpdateWalletHandler;
 import dev.keyhaven.server.wallet.WalletCreator;
 import dev.keyhaven.server.wallet.WalletQueries;
+import dev.keyhaven.server.webhook.CreateWebhookEndpointHandler;
+import dev.keyhaven.server.webhook.DeleteWebhookEndpointHandler;
+import dev.keyhaven.server.webhook.UpdateWebhookEndpointHandler;
+import dev.keyhaven.server.webhook.WebhookDeliverer;
+import dev.keyhaven.server.webhook.WebhookOutbox;
+import dev.keyhaven.server.webhook.WebhookQueries;
+import dev.keyhaven.server.webhook.WebhookSigningKeys;
+import dev.keyhaven.server.webhook.WebhookUrls;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.organization.RootOrganizationSetup;
 import dev.keyhaven.server.organization.UpdateOrganizationNameHandler;
@@ -93,15 +102,19 @@ public final class Keyhaven implements AutoCloseable {
     private final Database database;
     private final RootOrganizationSetup rootSetup;
     private final ApiServer.Services services;
+    private final WebhookSigningKeys webhookKeys;
+    private final WebhookDeliverer webhookDeliverer;
     private ApiServer server;
     private boolean closed;
 
     private Keyhaven(KeyhavenConfig config, Database database, RootOrganizationSetup rootSetup,
-            ApiServer.Services services) {
+            ApiServer.Services services, WebhookSigningKeys webhookKeys, WebhookDeliverer webhookDeliverer) {
         this.config = config;
         this.database = database;
         this.rootSetup = rootSetup;
         this.services = services;
+        this.webhookKeys = webhookKeys;
+        this.webhookDeliverer = webhookDeliverer;
     }
 
     /** Opens (and migrates) the database and builds every service; nothing listens yet. */
@@ -139,6 +152,12 @@ public final class Keyhaven implements AutoCloseable {
         AccountCreator accountCreator = new AccountCreator(wallets);
         WalletCreator walletCreator = new WalletCreator(wallets, accountCreator, custody);
         SigningKeys signingKeys = new SigningKeys(wallets, privateKeys);
+        var webhooks = new JdbcWebhookRepository(json);
+        WebhookUrls webhookUrls = new WebhookUrls(config.webhooks().allowInsecureUrls());
+        WebhookSigningKeys webhookKeys = new WebhookSigningKeys(transactor, webhooks, custody, config.webhooks(),
+                clock, ids);
+        WebhookDeliverer deliverer = new WebhookDeliverer(transactor, webhooks, webhookKeys, webhookUrls,
+                config.webhooks(), clock, random);
 
         Credentials credentials = new Credentials(users, config.limits());
         UserCreator userCreator = new UserCreator(users, credentials, config.limits());
@@ -172,7 +191,10 @@ public final class Keyhaven implements AutoCloseable {
                 new DeletePrivateKeyTagsHandler(users, privateKeys),
                 new SignRawPayloadHandler(signingKeys, custody),
                 new SignRawPayloadsHandler(signingKeys, custody),
-                new SignTransactionHandler(signingKeys, custody));
+                new SignTransactionHandler(signingKeys, custody),
+                new CreateWebhookEndpointHandler(webhooks, webhookUrls),
+                new UpdateWebhookEndpointHandler(webhooks, webhookUrls),
+                new DeleteWebhookEndpointHandler(webhooks));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
@@ -183,8 +205,9 @@ public final class Keyhaven implements AutoCloseable {
         OrganizationStates states = new OrganizationStates(transactor, new JdbcStateVersions(),
                 REMEMBERED_ORGANIZATIONS);
         ActivityService activities = new ActivityService(transactor, states, activityRepository, registry,
-                new RootQuorumAuthorizer(organizations), new UserSnapshots(userQueries, json), metrics, json, clock,
-                ids);
+                new RootQuorumAuthorizer(organizations), new UserSnapshots(userQueries, json), metrics,
+                new WebhookOutbox(transactor, states, webhooks, renderer, json, clock, ids, deliverer::wake), json,
+                clock, ids);
         RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
                 new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json));
         CallerResolver callers = new CallerResolver(transactor, new JdbcCallerDirectory(), clock);
@@ -193,20 +216,28 @@ public final class Keyhaven implements AutoCloseable {
                 registry,
                 new ActivityQueries(transactor, activityRepository, renderer, json),
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
-                userQueries, walletQueries, privateKeyQueries, json, metrics, metricsRegistry);
+                userQueries, walletQueries, privateKeyQueries,
+                new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake), json, metrics,
+                metricsRegistry);
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
-        return new Keyhaven(config, database, rootSetup, services);
+        return new Keyhaven(config, database, rootSetup, services, webhookKeys, deliverer);
     }
 
     public RootOrganizationSetup rootSetup() {
         return rootSetup;
     }
 
-    /** Starts the API listener. */
+    /** The keys that sign webhook deliveries (rotation). */
+    public WebhookSigningKeys webhookKeys() {
+        return webhookKeys;
+    }
+
+    /** Starts the API listener and the webhook deliverer. */
     public ApiServer serve() {
         server = ApiServer.start(new ApiServer.Settings(config.host(), config.port(), config.maxBodyBytes(),
                 config.corsOrigins(), config.shutdownGrace()), services);
+        webhookDeliverer.start();
         return server;
     }
 
@@ -225,6 +256,7 @@ public final class Keyhaven implements AutoCloseable {
             if (server != null) {
                 server.close();
             }
+            webhookDeliverer.close();
         } finally {
             database.close();
         }

@@ -2,6 +2,7 @@ package dev.keyhaven.server.app;
 
 import dev.keyhaven.server.activity.TimestampStyle;
 import dev.keyhaven.server.user.UserLimits;
+import dev.keyhaven.server.webhook.WebhookSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,11 +16,12 @@ import java.util.Optional;
  *        generated on first start
  * @param databasePoolSize 0 picks the store's default
  * @param webAuthnOrigins the origins passkey ceremonies may come from, or {@code *} for any
+ * @param webhooks how webhooks are signed and delivered
  */
 public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, Optional<Path> masterKeyFile,
         int databasePoolSize, String host,
         int port, int maxBodyBytes, List<String> corsOrigins, List<String> webAuthnOrigins,
-        TimestampStyle activityTimestamps, UserLimits limits, Duration shutdownGrace) {
+        TimestampStyle activityTimestamps, UserLimits limits, Duration shutdownGrace, WebhookSettings webhooks) {
 
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -30,7 +32,8 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
     /** Defaults for a data directory: embedded store, 127.0.0.1:8080. */
     public static KeyhavenConfig defaults(Path dataDirectory) {
         return new KeyhavenConfig(dataDirectory, Optional.empty(), Optional.empty(), 0, "127.0.0.1", 8080, DEFAULT_MAX_BODY_BYTES,
-                List.of("*"), List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT, Duration.ofSeconds(10));
+                List.of("*"), List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT, Duration.ofSeconds(10),
+                WebhookSettings.DEFAULT);
     }
 
     /** The KEK file: the one named, or {@code master.key} in the data directory. */
@@ -40,7 +43,7 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
 
     public KeyhavenConfig withMasterKeyFile(Optional<Path> file) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, file, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, webhooks);
     }
 
     public String effectiveDatabaseUrl() {
@@ -49,31 +52,36 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
 
     public KeyhavenConfig withPort(int newPort) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, newPort, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, webhooks);
     }
 
     public KeyhavenConfig withDatabaseUrl(Optional<String> url) {
         return new KeyhavenConfig(dataDirectory, url, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
+                webAuthnOrigins, activityTimestamps, limits, shutdownGrace, webhooks);
     }
 
     public KeyhavenConfig withActivityTimestamps(TimestampStyle style) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                webAuthnOrigins, style, limits, shutdownGrace);
+                webAuthnOrigins, style, limits, shutdownGrace, webhooks);
     }
 
     public KeyhavenConfig withLimits(UserLimits newLimits) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace);
+                webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace, webhooks);
     }
 
     public KeyhavenConfig withMaxBodyBytes(int bytes) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, bytes, corsOrigins,
-                webAuthnOrigins, activityTimestamps, limits, shutdownGrace);
+                webAuthnOrigins, activityTimestamps, limits, shutdownGrace, webhooks);
     }
 
     public KeyhavenConfig withWebAuthnOrigins(List<String> origins) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                origins, activityTimestamps, limits, shutdownGrace);
+                origins, activityTimestamps, limits, shutdownGrace, webhooks);
+    }
+
+    public KeyhavenConfig withWebhooks(WebhookSettings settings) {
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, settings);
     }
 }

@@ -8,7 +8,8 @@ public enum SealPurpose {
     MASTER_KEY_CHECK("master-key-check"),
     WALLET_MNEMONIC("wallet-mnemonic"),
     WALLET_ACCOUNT_KEY("wallet-account-key"),
-    PRIVATE_KEY("private-key");
+    PRIVATE_KEY("private-key"),
+    WEBHOOK_SIGNING_KEY("webhook-signing-key");
 
     private final String label;
 

@@ -13,6 +13,7 @@ import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
+import dev.keyhaven.server.webhook.WebhookQueries;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
@@ -39,6 +40,10 @@ import tools.jackson.databind.ObjectMapper;
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
 
+    /** The webhook signing keys (unauthenticated), cached as Turnkey's are. */
+    static final String JWKS_PATH = "/public/v1/discovery/webhooks/jwks";
+    static final String JWKS_CACHE_CONTROL = "public, max-age=86400, s-maxage=86400, stale-if-error=604800";
+
     private final WebServer server;
     private final AtomicBoolean ready;
     private final ApiEndpoint endpoint;
@@ -57,8 +62,8 @@ public final class ApiServer implements AutoCloseable {
     public record Services(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
             OrganizationStates states, ActivityRenderer renderer, ActivityRegistry registry,
             ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
-            WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, ObjectMapper json, HttpMetrics metrics,
-            PrometheusMeterRegistry metricsRegistry) {
+            WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, WebhookQueries webhookQueries,
+            ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry) {
     }
 
     public static ApiServer start(Settings settings, Services services) {
@@ -78,6 +83,12 @@ public final class ApiServer implements AutoCloseable {
             routing.route(Method.OPTIONS, operation.path(), cors::preflight);
         }
         routing.get("/health", (req, res) -> health(ready, res));
+        routing.get(JWKS_PATH, (req, res) -> {
+            res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+            res.header(HeaderNames.CACHE_CONTROL, JWKS_CACHE_CONTROL);
+            cors.decorate(req, res);
+            res.send(services.json().writeValueAsBytes(services.webhookQueries().jwks()));
+        });
         routing.get("/metrics", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
             res.send(services.metricsRegistry().scrape().getBytes(StandardCharsets.UTF_8));

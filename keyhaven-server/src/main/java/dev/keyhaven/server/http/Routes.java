@@ -40,7 +40,10 @@ final class Routes {
                 Operation.query("get_private_key", privateKeys::getPrivateKey),
                 Operation.query("list_private_key_tags", privateKeys::listPrivateKeyTags),
                 Operation.query("get_activity", activities::getActivity),
-                Operation.query("list_activities", activities::listActivities)));
+                Operation.query("list_activities", activities::listActivities),
+                Operation.query("list_webhook_endpoints", services.webhookQueries()::listWebhookEndpoints),
+                Operation.query("list_webhook_deliveries", services.webhookQueries()::listWebhookDeliveries),
+                Operation.query("redeliver_webhook_delivery", services.webhookQueries()::redeliverWebhookDelivery)));
         services.registry().operations().forEach(name -> operations.add(Operation.submit(name)));
         return List.copyOf(operations);
     }
