@@ -103,6 +103,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "hour, with jitter (default: ${DEFAULT-VALUE}; env: KEYHAVEN_WEBHOOK_FIRST_RETRY_MILLIS).")
     long webhookFirstRetryMillis;
 
+    @Option(names = "--webhook-timeout-millis", defaultValue = "${env:KEYHAVEN_WEBHOOK_TIMEOUT_MILLIS:-10000}",
+            description = "How long one webhook attempt may take, connecting, sending and reading the answer "
+                    + "together (default: ${DEFAULT-VALUE}; env: KEYHAVEN_WEBHOOK_TIMEOUT_MILLIS).")
+    long webhookTimeoutMillis;
+
     @Override
     public Integer call() throws InterruptedException {
         Path directory = store.preparedDataDirectory();
@@ -116,7 +121,8 @@ final class ServeCommand implements Callable<Integer> {
                 WebhookSettings.DEFAULT.withHeaderPrefix(webhookHeaderPrefix)
                         .withAllowInsecureUrls(webhookAllowInsecureUrls)
                         .withRetries(webhookMaxAttempts, Duration.ofMillis(webhookFirstRetryMillis),
-                                WebhookSettings.DEFAULT.maxRetryDelay()));
+                                WebhookSettings.DEFAULT.maxRetryDelay())
+                        .withRequestTimeout(Duration.ofMillis(webhookTimeoutMillis)));
         // Installed first: a stop signal that arrives while the store opens is kept until the server can stop.
         StopSignals stopSignals = StopSignals.install();
         Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());

@@ -36,8 +36,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebhookDeliverer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookDeliverer.class);
-    /** What a claim adds to the request timeout before another server may take the delivery again. */
-    private static final Duration LEASE_MARGIN = Duration.ofSeconds(30);
+    /**
+     * What a claim adds to the request timeout before another server may take the delivery again; after a crash,
+     * the deliveries that were in flight are attempted again once their claim runs out.
+     */
+    private static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
     private static final int MAX_ERROR_LENGTH = 300;
 
     private final Transactor transactor;

@@ -84,16 +84,16 @@ public final class WebhookReceiver implements AutoCloseable {
         return new ArrayList<>(received);
     }
 
-    /** The requests matching {@code filter}, once there are at least {@code count} (or fails after 20 s). */
+    /** The requests matching {@code filter}, once there are at least {@code count} (or fails after 30 s). */
     public List<Received> await(Predicate<Received> filter, int count) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
         while (true) {
             List<Received> matching = received.stream().filter(filter).toList();
             if (matching.size() >= count) {
                 return matching;
             }
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("expected " + count + " matching webhook deliveries within 20 s, got "
+                throw new AssertionError("expected " + count + " matching webhook deliveries within 30 s, got "
                         + matching.size() + " (of " + received.size() + " received)");
             }
             try {

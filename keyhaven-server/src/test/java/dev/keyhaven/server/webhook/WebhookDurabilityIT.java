@@ -1,0 +1,119 @@
+package dev.keyhaven.server.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.keyhaven.client.ApiKeyStamper;
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.server.testing.KeyhavenProcess;
+import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.testing.WebhookReceiver;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * At-least-once across a crash: the real jar commits activities whose deliveries the receiver refuses (503), is
+ * killed with SIGKILL while they wait for their retries, and after a restart on the same data every event reaches
+ * the receiver, with its signature, and the event id it had before the kill.
+ */
+@ParameterizedClass
+@EnumSource(StoreKind.class)
+class WebhookDurabilityIT {
+    private static final int ACTIVITIES = 10;
+
+    @Parameter
+    StoreKind store;
+
+    @TempDir
+    Path dataDirectory;
+
+    private String databaseUrl;
+
+    @BeforeEach
+    void createDatabase() {
+        if (store == StoreKind.POSTGRES) {
+            databaseUrl = store.freshDatabase(dataDirectory);
+        }
+    }
+
+    @AfterEach
+    void dropDatabase() {
+        if (databaseUrl != null) {
+            store.drop(databaseUrl);
+        }
+    }
+
+    @Test
+    void eventsCommittedBeforeAKill9AreDeliveredAfterTheRestart() throws IOException {
+        Set<String> refusedEvents = ConcurrentHashMap.newKeySet();
+        Map<String, String> acceptedEventByActivity = new ConcurrentHashMap<>();
+        List<String> activityIds = new ArrayList<>();
+        try (WebhookReceiver receiver = WebhookReceiver.start()) {
+            receiver.answer(r -> {
+                refusedEvents.add(r.header("X-Keyhaven-Event-Id"));
+                return 503;
+            });
+            try (KeyhavenProcess server = KeyhavenProcess.serve(serveArguments(), Map.of())) {
+                KeyhavenClient client = new KeyhavenClient(server.baseUrl(), rootStamper(), server.organizationId());
+                client.submit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", Map.of("url",
+                        receiver.url("/durable"), "name", "durable", "subscriptions",
+                        List.of(Map.of("eventType", "ACTIVITY_UPDATES"))), "createWebhookEndpointResult");
+                for (int i = 0; i < ACTIVITIES; i++) {
+                    activityIds.add(client.createUserTag("durable-" + i, List.of()).id());
+                }
+                receiver.await(r -> r.bodyText().contains(activityIds.getFirst()), 1);
+                assertThat(server.kill()).as("exit status after SIGKILL").isEqualTo(137);
+            }
+            receiver.answer(r -> {
+                String body = r.bodyText();
+                activityIds.stream().filter(body::contains).findFirst().ifPresent(id -> acceptedEventByActivity.put(id,
+                        r.header("X-Keyhaven-Event-Id")));
+                return 200;
+            });
+            try (KeyhavenProcess restarted = KeyhavenProcess.serve(serveArguments(), Map.of())) {
+                restarted.explainingFailures(() -> {
+                    try {
+                        receiver.await(r -> acceptedEventByActivity.size() == ACTIVITIES, 1);
+                    } catch (AssertionError e) {
+                        throw new AssertionError("accepted " + acceptedEventByActivity + " of " + activityIds
+                                + "; received " + receiver.received().stream().map(r -> r.header("X-Keyhaven-Event-Id")
+                                + " " + r.bodyText().substring(0, Math.min(80, r.bodyText().length()))).toList(), e);
+                    }
+                });
+            }
+            assertThat(acceptedEventByActivity.keySet()).containsExactlyInAnyOrderElementsOf(activityIds);
+            assertThat(refusedEvents).contains(acceptedEventByActivity.get(activityIds.getFirst()));
+        }
+    }
+
+    private List<String> serveArguments() {
+        List<String> arguments = new ArrayList<>(List.of("--data-dir", dataDirectory.toString(), "--port", "0",
+                "--webhook-allow-insecure-urls", "--webhook-first-retry-millis", "100",
+                "--webhook-max-attempts", "1000", "--webhook-timeout-millis", "2000"));
+        if (databaseUrl != null) {
+            arguments.addAll(List.of("--db-url", databaseUrl));
+        }
+        return arguments;
+    }
+
+    private ApiKeyStamper rootStamper() {
+        try {
+            return ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
+                    Files.readString(dataDirectory.resolve("root-api-key.private")));
+        } catch (IOException e) {
+            throw new AssertionError("serve did not leave the root key in the data directory", e);
+        }
+    }
+}
