@@ -57,7 +57,7 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage(ROOT + ".activity..").should().dependOnClassesThat()
                 .resideInAnyPackage(ROOT + ".user..", ROOT + ".organization..", ROOT + ".policy..",
                         ROOT + ".webauthn..", ROOT + ".auth..", ROOT + ".wallet..", ROOT + ".privatekey..",
-                        ROOT + ".signing..", ROOT + ".custody..")
+                        ROOT + ".signing..", ROOT + ".custody..", ROOT + ".webhook..")
                 .check(classes);
     }
 
@@ -73,7 +73,7 @@ class ArchitectureTest {
                 .resideInAnyPackage(ROOT + ".activity..", ROOT + ".auth..", ROOT + ".user..",
                         ROOT + ".organization..", ROOT + ".policy..", ROOT + ".store..", ROOT + ".http..",
                         ROOT + ".webauthn..", ROOT + ".tx..", ROOT + ".custody..", ROOT + ".wallet..",
-                        ROOT + ".privatekey..", ROOT + ".signing..")
+                        ROOT + ".privatekey..", ROOT + ".signing..", ROOT + ".webhook..")
                 .check(classes);
     }
 
