@@ -6,9 +6,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Locale;
@@ -31,7 +31,7 @@ public final class WebhookKeys {
 
     private final Fetcher fetcher;
     private final String fieldPrefix;
-    private final Clock clock;
+    private final InstantSource clock;
     private Map<String, byte[]> keys = Map.of();
     private Instant expires = Instant.MIN;
     private int fetches;
@@ -51,14 +51,14 @@ public final class WebhookKeys {
      *        <svc>_signature_algorithm} or {@code <svc>_signature_version} say something other than {@code ed25519}
      *        and {@code v1} are skipped
      */
-    public WebhookKeys(Fetcher fetcher, String headerPrefix, Clock clock) {
+    public WebhookKeys(Fetcher fetcher, String headerPrefix, InstantSource clock) {
         this.fetcher = fetcher;
         this.fieldPrefix = headerPrefix.toLowerCase(Locale.ROOT) + "_";
         this.clock = clock;
     }
 
     /** Keys fetched over HTTP from {@code jwksUrl}. */
-    public static WebhookKeys fetching(HttpClient http, URI jwksUrl, String headerPrefix, Clock clock) {
+    public static WebhookKeys fetching(HttpClient http, URI jwksUrl, String headerPrefix, InstantSource clock) {
         return new WebhookKeys(() -> {
             try {
                 HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(jwksUrl).timeout(

@@ -8,7 +8,6 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -34,22 +33,7 @@ class WebhookVerifierTest {
 
     private WebhookKeys keys(String prefix) {
         return new WebhookKeys(() -> new WebhookKeys.Fetched(jwks(prefix, served.getLast()).getBytes(
-                StandardCharsets.UTF_8), Optional.ofNullable(cacheControl)), prefix, new Clock() {
-                    @Override
-                    public ZoneId getZone() {
-                        return ZoneOffset.UTC;
-                    }
-
-                    @Override
-                    public Clock withZone(ZoneId zone) {
-                        return this;
-                    }
-
-                    @Override
-                    public Instant instant() {
-                        return clock.instant();
-                    }
-                });
+                StandardCharsets.UTF_8), Optional.ofNullable(cacheControl)), prefix, () -> clock.instant());
     }
 
     private static String jwks(String prefix, Map<String, SigningKey> keys) {
@@ -101,14 +85,11 @@ class WebhookVerifierTest {
         tampered[10] ^= 1;
         assertThat(verifier.verify(headers, tampered)).isEqualTo(new WebhookVerifier.Rejected(
                 WebhookVerifier.Reason.INVALID_SIGNATURE, Optional.empty()));
-        Map<String, List<String>> otherEvent = new LinkedHashMap<>(headers);
-        otherEvent.put("X-Keyhaven-Event-Id", List.of("e2"));
+        Map<String, List<String>> otherEvent = with(headers, "X-Keyhaven-Event-Id", "e2");
         assertThat(verifier.verify(otherEvent, BODY).ok()).isFalse();
-        Map<String, List<String>> otherTime = new LinkedHashMap<>(headers);
-        otherTime.put("X-Keyhaven-Timestamp", List.of(Long.toString(NOW - 1)));
+        Map<String, List<String>> otherTime = with(headers, "X-Keyhaven-Timestamp", Long.toString(NOW - 1));
         assertThat(verifier.verify(otherTime, BODY)).isInstanceOf(WebhookVerifier.Rejected.class);
-        Map<String, List<String>> reSpaced = new LinkedHashMap<>(headers);
-        assertThat(verifier.verify(reSpaced, "{\"id\": \"a\",\"status\":\"ACTIVITY_STATUS_COMPLETED\"}"
+        assertThat(verifier.verify(headers, "{\"id\": \"a\",\"status\":\"ACTIVITY_STATUS_COMPLETED\"}"
                 .getBytes(StandardCharsets.UTF_8)).ok()).isFalse();
     }
 
@@ -125,17 +106,13 @@ class WebhookVerifierTest {
                 .isEqualTo(WebhookVerifier.Reason.STALE_TIMESTAMP);
         assertThat(reason(verifier, delivery("Keyhaven", first, "k1", NOW + 300_001, "e1", BODY)))
                 .isEqualTo(WebhookVerifier.Reason.STALE_TIMESTAMP);
-        Map<String, List<String>> badTime = new LinkedHashMap<>(headers);
-        badTime.put("X-Keyhaven-Timestamp", List.of("-5"));
+        Map<String, List<String>> badTime = with(headers, "X-Keyhaven-Timestamp", "-5");
         assertThat(reason(verifier, badTime)).isEqualTo(WebhookVerifier.Reason.INVALID_TIMESTAMP);
-        Map<String, List<String>> v2 = new LinkedHashMap<>(headers);
-        v2.put("X-Keyhaven-Signature-Version", List.of("v2"));
+        Map<String, List<String>> v2 = with(headers, "X-Keyhaven-Signature-Version", "v2");
         assertThat(reason(verifier, v2)).isEqualTo(WebhookVerifier.Reason.UNSUPPORTED_SIGNATURE_VERSION);
-        Map<String, List<String>> rsa = new LinkedHashMap<>(headers);
-        rsa.put("X-Keyhaven-Signature-Algorithm", List.of("rsa"));
+        Map<String, List<String>> rsa = with(headers, "X-Keyhaven-Signature-Algorithm", "rsa");
         assertThat(reason(verifier, rsa)).isEqualTo(WebhookVerifier.Reason.UNSUPPORTED_SIGNATURE_ALGORITHM);
-        Map<String, List<String>> shortSignature = new LinkedHashMap<>(headers);
-        shortSignature.put("X-Keyhaven-Signature", List.of("abcd"));
+        Map<String, List<String>> shortSignature = with(headers, "X-Keyhaven-Signature", "abcd");
         assertThat(reason(verifier, shortSignature)).isEqualTo(WebhookVerifier.Reason.INVALID_SIGNATURE);
         assertThat(reason(verifier, delivery("Keyhaven", second, "k1", NOW, "e1", BODY)))
                 .isEqualTo(WebhookVerifier.Reason.INVALID_SIGNATURE);
@@ -174,6 +151,12 @@ class WebhookVerifierTest {
         assertThat(WebhookKeys.maxAge(Optional.of("no-store, max-age=60"))).isZero();
         assertThat(WebhookKeys.maxAge(Optional.empty())).isZero();
         assertThat(WebhookKeys.maxAge(Optional.of("public, max-age=86400, s-maxage=86400"))).isEqualTo(86400);
+    }
+
+    private static Map<String, List<String>> with(Map<String, List<String>> headers, String name, String value) {
+        Map<String, List<String>> changed = new LinkedHashMap<>(headers);
+        changed.put(name, List.of(value));
+        return changed;
     }
 
     private static WebhookVerifier.Reason reason(WebhookVerifier verifier, Map<String, List<String>> headers) {

@@ -96,12 +96,17 @@ public final class WebhookReceiver implements AutoCloseable {
                 throw new AssertionError("expected " + count + " matching webhook deliveries within 30 s, got "
                         + matching.size() + " (of " + received.size() + " received)");
             }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
+            pause(20);
+        }
+    }
+
+    /** Sleeps, failing the test if interrupted. */
+    public static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
         }
     }
 

@@ -34,7 +34,7 @@ class WebhookClaimsIT {
             receiver.answer(r -> {
                 perEvent.computeIfAbsent(r.header("X-Keyhaven-Event-Id"), id -> new AtomicInteger())
                         .incrementAndGet();
-                sleep(30); // keeps claims in flight while the other server looks for work
+                WebhookReceiver.pause(30); // keeps claims in flight while the other server looks for work
                 return 200;
             });
             KeyhavenClient one = first.rootClient();
@@ -47,20 +47,11 @@ class WebhookClaimsIT {
                 activityIds.add((i % 2 == 0 ? one : two).createUserTag("claims-" + i, List.of()).id());
             }
             receiver.await(r -> activityIds.stream().anyMatch(id -> r.bodyText().contains(id)), EVENTS);
-            sleep(500); // a second delivery of any event would arrive meanwhile
+            WebhookReceiver.pause(500); // a second delivery of any event would arrive meanwhile
             assertThat(perEvent.entrySet().stream().filter(e -> e.getValue().get() > 1)
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().get()))).isEmpty();
             assertThat(receiver.received().stream().filter(r -> activityIds.stream().anyMatch(
                     id -> r.bodyText().contains(id)))).hasSize(EVENTS);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
         }
     }
 }

@@ -2,13 +2,11 @@ package dev.keyhaven.server.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.server.testing.KeyhavenProcess;
+import dev.keyhaven.server.testing.ServedJar;
 import dev.keyhaven.server.testing.StoreKind;
 import dev.keyhaven.server.testing.WebhookReceiver;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,24 +37,20 @@ class WebhookDurabilityIT {
     @TempDir
     Path dataDirectory;
 
-    private String databaseUrl;
+    private ServedJar jar;
 
     @BeforeEach
-    void createDatabase() {
-        if (store == StoreKind.POSTGRES) {
-            databaseUrl = store.freshDatabase(dataDirectory);
-        }
+    void prepare() {
+        jar = ServedJar.in(store, dataDirectory);
     }
 
     @AfterEach
     void dropDatabase() {
-        if (databaseUrl != null) {
-            store.drop(databaseUrl);
-        }
+        jar.close();
     }
 
     @Test
-    void eventsCommittedBeforeAKill9AreDeliveredAfterTheRestart() throws IOException {
+    void eventsCommittedBeforeAKill9AreDeliveredAfterTheRestart() {
         Set<String> refusedEvents = ConcurrentHashMap.newKeySet();
         Map<String, String> acceptedEventByActivity = new ConcurrentHashMap<>();
         List<String> activityIds = new ArrayList<>();
@@ -66,7 +60,7 @@ class WebhookDurabilityIT {
                 return 503;
             });
             try (KeyhavenProcess server = KeyhavenProcess.serve(serveArguments(), Map.of())) {
-                KeyhavenClient client = new KeyhavenClient(server.baseUrl(), rootStamper(), server.organizationId());
+                KeyhavenClient client = new KeyhavenClient(server.baseUrl(), jar.rootStamper(), server.organizationId());
                 client.submit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", Map.of("url",
                         receiver.url("/durable"), "name", "durable", "subscriptions",
                         List.of(Map.of("eventType", "ACTIVITY_UPDATES"))), "createWebhookEndpointResult");
@@ -99,21 +93,7 @@ class WebhookDurabilityIT {
     }
 
     private List<String> serveArguments() {
-        List<String> arguments = new ArrayList<>(List.of("--data-dir", dataDirectory.toString(), "--port", "0",
-                "--webhook-allow-insecure-urls", "--webhook-first-retry-millis", "100",
-                "--webhook-max-attempts", "1000", "--webhook-timeout-millis", "2000"));
-        if (databaseUrl != null) {
-            arguments.addAll(List.of("--db-url", databaseUrl));
-        }
-        return arguments;
-    }
-
-    private ApiKeyStamper rootStamper() {
-        try {
-            return ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
-                    Files.readString(dataDirectory.resolve("root-api-key.private")));
-        } catch (IOException e) {
-            throw new AssertionError("serve did not leave the root key in the data directory", e);
-        }
+        return jar.serveArguments("--webhook-allow-insecure-urls", "--webhook-first-retry-millis", "100",
+                "--webhook-max-attempts", "1000", "--webhook-timeout-millis", "2000");
     }
 }

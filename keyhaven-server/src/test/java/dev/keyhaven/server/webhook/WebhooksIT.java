@@ -22,6 +22,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -113,7 +117,7 @@ class WebhooksIT extends OnBothStores {
                 }
             }
             assertThat(Instant.now()).as("delivery of " + eventId + " reaching " + status).isBefore(deadline);
-            sleep(50);
+            WebhookReceiver.pause(50);
         }
     }
 
@@ -122,15 +126,6 @@ class WebhooksIT extends OnBothStores {
         Map<String, List<String>> copy = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         copy.putAll(headers);
         return copy;
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 
     @Test
@@ -377,12 +372,34 @@ class WebhooksIT extends OnBothStores {
         Activity third = someActivity(sub);
         receiver.awaitActivity(third.id(), "ACTIVITY_STATUS_COMPLETED");
         Activity rootEvent = someActivity(root);
-        sleep(300);
+        WebhookReceiver.pause(300);
         assertThat(receiver.received()).noneSatisfy(r -> assertThat(r.path()).isEqualTo("/inactive"));
         assertThat(receiver.received()).noneSatisfy(r -> assertThat(r.bodyText()).contains(rootEvent.id()));
         assertThat(receiver.received().stream().filter(r -> r.bodyText().contains(third.id()))
                 .map(Received::path)).containsExactly("/sub");
         deleteEndpoint(inactive);
+    }
+
+    @Test
+    void anOrganizationWithoutSubscribedEndpointsGetsNoOutboxRows() throws Exception {
+        ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String subId = root.createSubOrganization("quiet", List.of(RootUserParams.withApiKeys("r",
+                List.of(ApiKeyParams.of("k", key)))), 1).result().path("subOrganizationId").asString();
+        KeyhavenClient sub = root.withStamper(key).forOrganization(subId);
+        createEndpoint(sub, receiver.url("/quiet"), "unsubscribed", List.of());
+        Activity keys = sub.createPrivateKeys(List.of(new PrivateKeyParams("quiet", "CURVE_ED25519", List.of(),
+                List.of())));
+        sub.signRawPayload(keys.result().path("privateKeys").get(0).path("privateKeyId").asString(), "00",
+                "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NOT_APPLICABLE");
+        try (Connection db = DriverManager.getConnection(server.databaseUrl());
+                PreparedStatement count = db.prepareStatement(
+                        "SELECT COUNT(*) FROM webhook_deliveries WHERE organization_id = ?")) {
+            count.setString(1, subId);
+            try (ResultSet rs = count.executeQuery()) {
+                rs.next();
+                assertThat(rs.getLong(1)).isZero();
+            }
+        }
     }
 
     @Test
