@@ -256,7 +256,12 @@ class CommandLineIT {
                 Map.entry("--webauthn-origins", "KEYHAVEN_WEBAUTHN_ORIGINS"),
                 Map.entry("--max-body-bytes", "KEYHAVEN_MAX_BODY_BYTES"),
                 Map.entry("--max-users-per-organization", "KEYHAVEN_MAX_USERS_PER_ORGANIZATION"),
-                Map.entry("--shutdown-grace-seconds", "KEYHAVEN_SHUTDOWN_GRACE_SECONDS")));
+                Map.entry("--shutdown-grace-seconds", "KEYHAVEN_SHUTDOWN_GRACE_SECONDS"),
+                Map.entry("--webhook-header-prefix", "KEYHAVEN_WEBHOOK_HEADER_PREFIX"),
+                Map.entry("--webhook-allow-insecure-urls", "KEYHAVEN_WEBHOOK_ALLOW_INSECURE_URLS"),
+                Map.entry("--webhook-max-attempts", "KEYHAVEN_WEBHOOK_MAX_ATTEMPTS"),
+                Map.entry("--webhook-first-retry-millis", "KEYHAVEN_WEBHOOK_FIRST_RETRY_MILLIS"),
+                Map.entry("--webhook-timeout-millis", "KEYHAVEN_WEBHOOK_TIMEOUT_MILLIS")));
         expected.put("request", Map.of(
                 "--url", "KEYHAVEN_URL",
                 "--key", "KEYHAVEN_KEY",

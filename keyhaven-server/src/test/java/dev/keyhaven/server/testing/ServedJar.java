@@ -27,12 +27,19 @@ public final class ServedJar implements AutoCloseable {
                 : null);
     }
 
-    /** {@code --data-dir}, {@code --port 0}, the database URL if any, then {@code more}. */
-    public List<String> serveArguments(String... more) {
-        List<String> arguments = new ArrayList<>(List.of("--data-dir", dataDirectory.toString(), "--port", "0"));
+    /** {@code --data-dir} and, for PostgreSQL, {@code --db-url}: what every command needs to find the data. */
+    public List<String> storeArguments() {
+        List<String> arguments = new ArrayList<>(List.of("--data-dir", dataDirectory.toString()));
         if (databaseUrl != null) {
             arguments.addAll(List.of("--db-url", databaseUrl));
         }
+        return arguments;
+    }
+
+    /** The {@link #storeArguments}, {@code --port 0}, then {@code more}. */
+    public List<String> serveArguments(String... more) {
+        List<String> arguments = storeArguments();
+        arguments.addAll(List.of("--port", "0"));
         arguments.addAll(List.of(more));
         return arguments;
     }

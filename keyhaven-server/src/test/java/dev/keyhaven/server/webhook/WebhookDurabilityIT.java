@@ -3,10 +3,15 @@ package dev.keyhaven.server.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.server.api.JsonMappers;
 import dev.keyhaven.server.testing.KeyhavenProcess;
 import dev.keyhaven.server.testing.ServedJar;
 import dev.keyhaven.server.testing.StoreKind;
 import dev.keyhaven.server.testing.WebhookReceiver;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +27,9 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * At-least-once across a crash: the real jar commits activities whose deliveries the receiver refuses (503), is
+ * The real jar. At-least-once across a crash: it commits activities whose deliveries the receiver refuses (503), is
  * killed with SIGKILL while they wait for their retries, and after a restart on the same data every event reaches
- * the receiver, with its signature, and the event id it had before the kill.
+ * the receiver, with the event id it had before the kill. And {@code webhook-keys rotate}, run beside a server.
  */
 @ParameterizedClass
 @EnumSource(StoreKind.class)
@@ -90,6 +95,29 @@ class WebhookDurabilityIT {
             assertThat(acceptedEventByActivity.keySet()).containsExactlyInAnyOrderElementsOf(activityIds);
             assertThat(refusedEvents).contains(acceptedEventByActivity.get(activityIds.getFirst()));
         }
+    }
+
+    @Test
+    void theRotateCommandMakesANewSigningKeyAndTheJwksKeepsTheOldOne() throws Exception {
+        try (KeyhavenProcess server = KeyhavenProcess.serve(serveArguments(), Map.of())) {
+            List<String> before = keyIds(server);
+            assertThat(before).hasSize(1);
+            List<String> rotate = new ArrayList<>(List.of("webhook-keys", "rotate"));
+            rotate.addAll(jar.storeArguments());
+            KeyhavenProcess.Result rotated = KeyhavenProcess.run(rotate, Map.of());
+            assertThat(rotated.exitCode()).as(rotated.stderr()).isZero();
+            String newKeyId = JsonMappers.strict().readTree(rotated.stdout()).path("keyId").asString();
+            assertThat(keyIds(server)).containsExactly(newKeyId, before.getFirst());
+        }
+    }
+
+    private static List<String> keyIds(KeyhavenProcess server) throws Exception {
+        HttpResponse<String> jwks = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                server.baseUrl() + "/public/v1/discovery/webhooks/jwks")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        List<String> ids = new ArrayList<>();
+        JsonMappers.strict().readTree(jwks.body()).path("keys").forEach(k -> ids.add(k.path("kid").asString()));
+        return ids;
     }
 
     private List<String> serveArguments() {
