@@ -381,6 +381,32 @@ class WebhooksIT extends OnBothStores {
     }
 
     @Test
+    void anActivityWaitingForConsensusIsDeliveredThenDeliveredAgainWhenApproved() {
+        String endpointId = subscribedEndpoint(root, "/consensus");
+        ApiKeyStamper a = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        ApiKeyStamper b = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String subId = root.createSubOrganization("two-of-two", List.of(
+                RootUserParams.withApiKeys("a", List.of(ApiKeyParams.of("ka", a))),
+                RootUserParams.withApiKeys("b", List.of(ApiKeyParams.of("kb", b)))), 2).result()
+                .path("subOrganizationId").asString();
+        KeyhavenClient asA = root.withStamper(a).forOrganization(subId);
+        byte[] body = asA.submitBody("ACTIVITY_TYPE_CREATE_USER_TAG", Map.of("userTagName", "needs-two",
+                "userIds", List.of()));
+        Activity waiting = asA.submitRaw("create_user_tag", body, "createUserTagResult");
+        assertThat(waiting.status()).isEqualTo("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+        Received first = receiver.awaitActivity(waiting.id(), "ACTIVITY_STATUS_CONSENSUS_NEEDED");
+
+        Activity approved = root.withStamper(b).forOrganization(subId).submitRaw("create_user_tag", body,
+                "createUserTagResult");
+        assertThat(approved.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        Received second = receiver.awaitActivity(waiting.id(), "ACTIVITY_STATUS_COMPLETED");
+        assertThat(second.header("X-Keyhaven-Event-Id")).isNotEqualTo(first.header("X-Keyhaven-Event-Id"));
+        assertThat(receiver.received().stream().filter(r -> r.path().equals("/consensus")
+                && r.bodyText().contains(waiting.id()))).hasSize(2);
+        deleteEndpoint(endpointId);
+    }
+
+    @Test
     void anOrganizationWithoutSubscribedEndpointsGetsNoOutboxRows() throws Exception {
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
         String subId = root.createSubOrganization("quiet", List.of(RootUserParams.withApiKeys("r",
