@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,10 +93,16 @@ public final class JdbcWebhookRepository implements WebhookRepository {
     }
 
     @Override
-    public List<WebhookDelivery> claimDue(Tx tx, Instant now, Instant leaseUntil, int limit) {
+    public List<WebhookDelivery> claimDue(Tx tx, Instant now, Instant leaseUntil, int limit,
+            Collection<String> skipEndpoints) {
+        List<Object> filter = new ArrayList<>(List.of(now));
+        filter.addAll(skipEndpoints);
+        filter.add(limit);
         List<WebhookDelivery> due = Sql.list(tx, "SELECT " + DELIVERY_COLUMNS + " FROM webhook_deliveries WHERE "
-                + "status = 'PENDING' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?"
-                + JdbcTx.of(tx).dialect().skipLocked(), JdbcWebhookRepository::delivery, now, limit);
+                + "status = 'PENDING' AND next_attempt_at <= ?" + (skipEndpoints.isEmpty() ? ""
+                        : " AND endpoint_id NOT IN (" + Sql.placeholders(skipEndpoints.size()) + ")")
+                + " ORDER BY next_attempt_at LIMIT ?" + JdbcTx.of(tx).dialect().skipLocked(),
+                JdbcWebhookRepository::delivery, filter.toArray());
         if (!due.isEmpty()) {
             List<Object> args = new ArrayList<>(List.of(leaseUntil));
             due.forEach(d -> args.add(d.id()));

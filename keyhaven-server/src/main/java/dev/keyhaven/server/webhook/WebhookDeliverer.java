@@ -10,8 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,14 +149,17 @@ public final class WebhookDeliverer implements AutoCloseable {
     private int claimAndStart(int limit) {
         Instant now = clock.instant();
         Instant lease = now.plus(settings.requestTimeout()).plus(LEASE_MARGIN);
-        List<WebhookDelivery> due = transactor.write(tx -> repository.claimDue(tx, now, lease, limit));
+        // Endpoints with enough attempts in flight are left out of the claim, so a slow one cannot take every slot.
+        Set<String> busy = perEndpoint.entrySet().stream()
+                .filter(e -> e.getValue().get() >= settings.maxConcurrentPerEndpoint()).map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
+        List<WebhookDelivery> due = transactor.write(tx -> repository.claimDue(tx, now, lease, limit, busy));
+        List<WebhookDelivery> givenBack = new ArrayList<>();
         for (WebhookDelivery delivery : due) {
             AtomicInteger inFlight = perEndpoint.computeIfAbsent(delivery.endpointId(), id -> new AtomicInteger());
             if (inFlight.incrementAndGet() > settings.maxConcurrentPerEndpoint()) {
                 inFlight.decrementAndGet();
-                // The endpoint has enough in flight: give the claim back without counting an attempt.
-                record(delivery, WebhookDelivery.Status.PENDING, delivery.attempts(),
-                        now.plus(settings.pollInterval()), delivery.lastStatusCode(), delivery.lastError());
+                givenBack.add(delivery);
                 continue;
             }
             permits.acquireUninterruptibly();
@@ -166,6 +173,17 @@ public final class WebhookDeliverer implements AutoCloseable {
                     inFlight.decrementAndGet();
                     permits.release();
                 }
+            });
+        }
+        if (!givenBack.isEmpty()) {
+            // More of one endpoint's deliveries were due than it may have in flight: the claims are given back
+            // without counting an attempt.
+            transactor.write(tx -> {
+                for (WebhookDelivery d : givenBack) {
+                    repository.update(tx, d.id(), WebhookDelivery.Status.PENDING, d.attempts(),
+                            now.plus(settings.pollInterval()), d.lastStatusCode(), d.lastError(), now);
+                }
+                return null;
             });
         }
         return due.size();

@@ -2,6 +2,7 @@ package dev.keyhaven.server.webhook;
 
 import dev.keyhaven.server.tx.Tx;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,11 +29,12 @@ public interface WebhookRepository {
     void insertDeliveries(Tx tx, List<WebhookDelivery> deliveries);
 
     /**
-     * Takes up to {@code limit} pending deliveries due at {@code now} that no other transaction holds (PostgreSQL:
-     * {@code FOR UPDATE SKIP LOCKED}) and moves their next attempt to {@code leaseUntil}, so no other server takes
-     * them while they are being attempted.
+     * Takes up to {@code limit} pending deliveries due at {@code now}, of endpoints other than {@code
+     * skipEndpoints}, that no other transaction holds (PostgreSQL: {@code FOR UPDATE SKIP LOCKED}) and moves their
+     * next attempt to {@code leaseUntil}, so no other server takes them while they are being attempted.
      */
-    List<WebhookDelivery> claimDue(Tx tx, Instant now, Instant leaseUntil, int limit);
+    List<WebhookDelivery> claimDue(Tx tx, Instant now, Instant leaseUntil, int limit,
+            Collection<String> skipEndpoints);
 
     /** Records the outcome of an attempt (or the release of a claim without an attempt). */
     void update(Tx tx, String deliveryId, WebhookDelivery.Status status, int attempts, Instant nextAttemptAt,

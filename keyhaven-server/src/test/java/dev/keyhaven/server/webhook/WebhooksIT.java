@@ -53,7 +53,8 @@ class WebhooksIT extends OnBothStores {
     protected KeyhavenConfig configure(KeyhavenConfig defaults) {
         return defaults.withWebhooks(WebhookSettings.DEFAULT.withAllowInsecureUrls(true)
                 .withRetries(4, Duration.ofMillis(50), Duration.ofMillis(200)).withPollInterval(Duration.ofMillis(50))
-                .withRequestTimeout(Duration.ofSeconds(5)));
+                // Longer than any test: a hanging receiver's attempts stay in flight until the test releases them.
+                .withRequestTimeout(Duration.ofSeconds(60)));
     }
 
     @BeforeAll
@@ -404,6 +405,47 @@ class WebhooksIT extends OnBothStores {
         assertThat(receiver.received().stream().filter(r -> r.path().equals("/consensus")
                 && r.bodyText().contains(waiting.id()))).hasSize(2);
         deleteEndpoint(endpointId);
+    }
+
+    @Test
+    void aHangingReceiverHoldsAtMostFourAttemptsAndDoesNotStallOthers() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger hanging = new AtomicInteger();
+        AtomicInteger mostHanging = new AtomicInteger();
+        receiver.answer(r -> {
+            if (!r.path().equals("/hanging")) {
+                return 200;
+            }
+            mostHanging.accumulateAndGet(hanging.incrementAndGet(), Math::max);
+            try {
+                release.await(90, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                hanging.decrementAndGet();
+            }
+            return 200;
+        });
+        try {
+            String slow = subscribedEndpoint(root, "/hanging");
+            for (int i = 0; i < 8; i++) {
+                someActivity(root);
+            }
+            receiver.await(r -> r.path().equals("/hanging"), 4);
+            String fast = subscribedEndpoint(root, "/prompt");
+            Activity activity = someActivity(root);
+            Received delivered = receiver.awaitActivity(activity.id(), "ACTIVITY_STATUS_COMPLETED");
+            assertThat(delivered.path()).isEqualTo("/prompt");
+            assertThat(release.getCount()).as("delivered while the hanging receiver still holds its attempts")
+                    .isEqualTo(1);
+            assertThat(mostHanging.get()).isEqualTo(4);
+            release.countDown();
+            deleteEndpoint(slow);
+            deleteEndpoint(fast);
+        } finally {
+            release.countDown();
+            receiver.answer(r -> 200);
+        }
     }
 
     @Test
