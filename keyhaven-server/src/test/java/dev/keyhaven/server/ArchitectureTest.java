@@ -58,7 +58,7 @@ class ArchitectureTest {
                 .resideInAnyPackage(ROOT + ".user..", ROOT + ".organization..", ROOT + ".policy..",
                         ROOT + ".webauthn..", ROOT + ".auth..", ROOT + ".wallet..", ROOT + ".privatekey..",
                         ROOT + ".signing..", ROOT + ".custody..", ROOT + ".export..", ROOT + ".keyimport..",
-                        ROOT + ".recovery..", ROOT + ".mail..")
+                        ROOT + ".recovery..", ROOT + ".mail..", ROOT + ".webhook..")
                 .check(classes);
     }
 
@@ -80,7 +80,7 @@ class ArchitectureTest {
                 .resideInAnyPackage(ROOT + ".activity..", ROOT + ".auth..", ROOT + ".user..",
                         ROOT + ".organization..", ROOT + ".policy..", ROOT + ".store..", ROOT + ".http..",
                         ROOT + ".webauthn..", ROOT + ".tx..", ROOT + ".custody..", ROOT + ".wallet..",
-                        ROOT + ".privatekey..", ROOT + ".signing..")
+                        ROOT + ".privatekey..", ROOT + ".signing..", ROOT + ".webhook..")
                 .check(classes);
     }
 

@@ -51,6 +51,7 @@ public final class ActivityService {
     private final Authorizer authorizer;
     private final VoterDirectory voters;
     private final ActivityMetrics metrics;
+    private final ActivityEvents events;
     private final ObjectMapper json;
     private final Clock clock;
     private final Ids ids;
@@ -58,14 +59,7 @@ public final class ActivityService {
 
     public ActivityService(Transactor transactor, OrganizationStates states, ActivityRepository activities,
             ActivityRegistry registry, Authorizer authorizer, VoterDirectory voters, ActivityMetrics metrics,
-            ObjectMapper json, Clock clock, Ids ids) {
-        this(transactor, states, activities, registry, authorizer, voters, metrics, json, clock, ids, AppProver.NONE);
-    }
-
-    /** With {@code prover} making the app proofs of activities whose request sets {@code generateAppProofs}. */
-    public ActivityService(Transactor transactor, OrganizationStates states, ActivityRepository activities,
-            ActivityRegistry registry, Authorizer authorizer, VoterDirectory voters, ActivityMetrics metrics,
-            ObjectMapper json, Clock clock, Ids ids, AppProver prover) {
+            ActivityEvents events, ObjectMapper json, Clock clock, Ids ids, AppProver prover) {
         this.prover = prover;
         this.transactor = transactor;
         this.states = states;
@@ -74,6 +68,7 @@ public final class ActivityService {
         this.authorizer = authorizer;
         this.voters = voters;
         this.metrics = metrics;
+        this.events = events;
         this.json = json;
         this.clock = clock;
         this.ids = ids;
@@ -166,6 +161,7 @@ public final class ActivityService {
                 activities.updateOutcome(tx, decided.id(), decided.status(), decided.result(), decided.failure(),
                         decided.updatedAt());
                 saveAppProofs(tx, decided);
+                events.statusChanged(tx, reads, decided);
                 return decided;
             });
             if (changesOrganization) {
@@ -192,11 +188,13 @@ public final class ActivityService {
             }
             throw executionFailed;
         }
+        events.preparing(state);
         try {
             transactor.write(tx -> {
                 if (activities.insertSeeingStateVersion(tx, decided) != state.version()) {
                     throw states.moved(state);
                 }
+                events.statusChanged(tx, state, decided);
                 return null;
             });
         } catch (Transactor.ConstraintViolation collision) {
@@ -353,6 +351,9 @@ public final class ActivityService {
                 activities.updateOutcome(tx, decided.id(), decided.status(), decided.result(), decided.failure(),
                         decided.updatedAt());
                 saveAppProofs(tx, decided);
+                if (decided.status() != current.status()) {
+                    events.statusChanged(tx, reads, decided);
+                }
                 return new Cast(decided, true);
             });
             if (changesOrganization) {
@@ -367,8 +368,11 @@ public final class ActivityService {
             // The approval allowed the activity but executing it broke a rule: the approval and the failure stand.
             transactor.write(tx -> {
                 activities.insertVote(tx, org, vote(StateReads.in(tx, org), caller, existing.id(), selection));
-                activities.updateOutcome(tx, existing.id(), ActivityStatus.FAILED, json.createObjectNode(),
+                Activity failed = existing.withOutcome(ActivityStatus.FAILED, json.createObjectNode(),
                         Optional.of(new Failure(executionFailed.code(), executionFailed.getMessage(), true)), now());
+                activities.updateOutcome(tx, failed.id(), failed.status(), failed.result(), failed.failure(),
+                        failed.updatedAt());
+                events.statusChanged(tx, StateReads.in(tx, failed.organizationId()), failed);
                 return null;
             });
             metrics.recorded(existing.type(), ActivityStatus.FAILED);
@@ -390,6 +394,7 @@ public final class ActivityService {
                 Activity failed = pending(s, reads).withOutcome(ActivityStatus.FAILED, json.createObjectNode(),
                         Optional.of(new Failure(error.code(), error.getMessage(), true)), now());
                 record(tx, failed);
+                events.statusChanged(tx, reads, failed);
                 return null;
             });
             metrics.recorded(s.envelope.version().type(), ActivityStatus.FAILED);

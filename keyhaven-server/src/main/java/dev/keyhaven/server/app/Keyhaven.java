@@ -61,6 +61,7 @@ import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.store.JdbcCustodyRepository;
 import dev.keyhaven.server.store.JdbcPrivateKeyRepository;
 import dev.keyhaven.server.store.JdbcWalletRepository;
+import dev.keyhaven.server.store.JdbcWebhookRepository;
 import dev.keyhaven.server.wallet.AccountCreator;
 import dev.keyhaven.server.wallet.CreateWalletAccountsHandler;
 import dev.keyhaven.server.wallet.CreateWalletHandler;
@@ -69,6 +70,14 @@ import dev.keyhaven.server.wallet.DeleteWalletsHandler;
 import dev.keyhaven.server.wallet.UpdateWalletHandler;
 import dev.keyhaven.server.wallet.WalletCreator;
 import dev.keyhaven.server.wallet.WalletQueries;
+import dev.keyhaven.server.webhook.CreateWebhookEndpointHandler;
+import dev.keyhaven.server.webhook.DeleteWebhookEndpointHandler;
+import dev.keyhaven.server.webhook.UpdateWebhookEndpointHandler;
+import dev.keyhaven.server.webhook.WebhookDeliverer;
+import dev.keyhaven.server.webhook.WebhookOutbox;
+import dev.keyhaven.server.webhook.WebhookQueries;
+import dev.keyhaven.server.webhook.WebhookSigningKeys;
+import dev.keyhaven.server.webhook.WebhookUrls;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.organization.RootOrganizationSetup;
 import dev.keyhaven.server.organization.UpdateOrganizationNameHandler;
@@ -131,16 +140,21 @@ public final class Keyhaven implements AutoCloseable {
     private final RootOrganizationSetup rootSetup;
     private final ApiServer.Services services;
     private final BundleSigner bundleSigner;
+    private final WebhookSigningKeys webhookKeys;
+    private final WebhookDeliverer webhookDeliverer;
     private ApiServer server;
     private boolean closed;
 
     private Keyhaven(KeyhavenConfig config, Database database, RootOrganizationSetup rootSetup,
-            ApiServer.Services services, BundleSigner bundleSigner) {
+            ApiServer.Services services, BundleSigner bundleSigner, WebhookSigningKeys webhookKeys,
+            WebhookDeliverer webhookDeliverer) {
         this.config = config;
         this.database = database;
         this.rootSetup = rootSetup;
         this.services = services;
         this.bundleSigner = bundleSigner;
+        this.webhookKeys = webhookKeys;
+        this.webhookDeliverer = webhookDeliverer;
     }
 
     /** Opens (and migrates) the database and builds every service; nothing listens yet. */
@@ -185,6 +199,12 @@ public final class Keyhaven implements AutoCloseable {
         AccountCreator accountCreator = new AccountCreator(wallets);
         WalletCreator walletCreator = new WalletCreator(wallets, accountCreator, custody);
         SigningKeys signingKeys = new SigningKeys(wallets, privateKeys);
+        var webhooks = new JdbcWebhookRepository(json);
+        WebhookUrls webhookUrls = new WebhookUrls(config.webhooks().allowInsecureUrls());
+        WebhookSigningKeys webhookKeys = new WebhookSigningKeys(transactor, webhooks, custody, config.webhooks(),
+                clock, ids);
+        WebhookDeliverer deliverer = new WebhookDeliverer(transactor, webhooks, webhookKeys, webhookUrls,
+                config.webhooks(), clock, random);
 
         Credentials credentials = new Credentials(users, config.limits());
         UserCreator userCreator = new UserCreator(users, credentials, config.limits());
@@ -244,7 +264,10 @@ public final class Keyhaven implements AutoCloseable {
                 new ImportPrivateKeyHandler(importTargets, new PrivateKeyCreator(privateKeys)),
                 new InitUserEmailRecoveryHandler(users, recoveryCredentials, keyTransfer, mailer,
                         config.mail().defaultFrom(), Optional.of(config.effectiveTemplatesDirectory())),
-                new RecoverUserHandler(credentials, recoveryCredentials, passkeyRegistrar));
+                new RecoverUserHandler(credentials, recoveryCredentials, passkeyRegistrar),
+                new CreateWebhookEndpointHandler(webhooks, webhookUrls),
+                new UpdateWebhookEndpointHandler(webhooks, webhookUrls),
+                new DeleteWebhookEndpointHandler(webhooks));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
@@ -260,7 +283,9 @@ public final class Keyhaven implements AutoCloseable {
                 ServerIdentity.open(transactor, proofRepository, sealer, random, clock), EphemeralKey.generate(random),
                 Main.buildVersion(), WireTime.truncate(clock.instant()), json);
         ActivityService activities = new ActivityService(transactor, states, activityRepository, registry,
-                new PolicyAuthorizer(organizations, policies, voters), voters, metrics, json, clock, ids, proofs);
+                new PolicyAuthorizer(organizations, policies, voters), voters, metrics,
+                new WebhookOutbox(transactor, states, webhooks, renderer, json, clock, ids, deliverer::wake), json,
+                clock, ids, proofs);
         RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
                 new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json));
         CallerResolver callers = new CallerResolver(transactor, new JdbcCallerDirectory(), clock);
@@ -270,10 +295,11 @@ public final class Keyhaven implements AutoCloseable {
                 new ActivityQueries(transactor, activityRepository, renderer, json),
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
-                metricsRegistry, bundleSigner.publicKeyHex(), proofs, new TvcQueries(transactor, tvc, json));
+                metricsRegistry, bundleSigner.publicKeyHex(), proofs, new TvcQueries(transactor, tvc, json),
+                new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake));
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
-        return new Keyhaven(config, database, rootSetup, services, bundleSigner);
+        return new Keyhaven(config, database, rootSetup, services, bundleSigner, webhookKeys, deliverer);
     }
 
     /** Keyhaven's long-term public key (hex), which signs boot proofs: what app-proof verifiers pin. */
@@ -290,10 +316,16 @@ public final class Keyhaven implements AutoCloseable {
         return bundleSigner.publicKeyHex();
     }
 
-    /** Starts the API listener. */
+    /** The keys that sign webhook deliveries (rotation). */
+    public WebhookSigningKeys webhookKeys() {
+        return webhookKeys;
+    }
+
+    /** Starts the API listener and the webhook deliverer. */
     public ApiServer serve() {
         server = ApiServer.start(new ApiServer.Settings(config.host(), config.port(), config.maxBodyBytes(),
                 config.corsOrigins(), config.shutdownGrace()), services);
+        webhookDeliverer.start();
         return server;
     }
 
@@ -312,6 +344,7 @@ public final class Keyhaven implements AutoCloseable {
             if (server != null) {
                 server.close();
             }
+            webhookDeliverer.close();
         } finally {
             bundleSigner.close();
             services.proofQueries().close();

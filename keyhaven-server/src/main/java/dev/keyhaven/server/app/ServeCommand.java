@@ -10,6 +10,7 @@ import dev.keyhaven.server.user.UserLimits;
 import dev.keyhaven.server.mail.MailAddresses;
 import dev.keyhaven.server.mail.MailSettings;
 import java.io.IOException;
+import dev.keyhaven.server.webhook.WebhookSettings;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -123,6 +124,33 @@ final class ServeCommand implements Callable<Integer> {
                     + "'email-templates' in the data directory; env: KEYHAVEN_EMAIL_TEMPLATES_DIR).")
     Path emailTemplatesDirectory;
 
+    @Option(names = "--webhook-header-prefix", defaultValue = "${env:KEYHAVEN_WEBHOOK_HEADER_PREFIX:-Keyhaven}",
+            description = "The <svc> of webhook delivery headers (X-<svc>-Signature) and JWKS fields "
+                    + "(<svc>_signature_version); Turnkey makes deliveries verifiable by receivers written for Turnkey "
+                    + "(default: ${DEFAULT-VALUE}; env: KEYHAVEN_WEBHOOK_HEADER_PREFIX).")
+    String webhookHeaderPrefix;
+
+    @Option(names = "--webhook-allow-insecure-urls",
+            defaultValue = "${env:KEYHAVEN_WEBHOOK_ALLOW_INSECURE_URLS:-false}",
+            description = "Accept http webhook URLs and loopback, private and link-local addresses: for tests and "
+                    + "local development only (env: KEYHAVEN_WEBHOOK_ALLOW_INSECURE_URLS).")
+    boolean webhookAllowInsecureUrls;
+
+    @Option(names = "--webhook-max-attempts", defaultValue = "${env:KEYHAVEN_WEBHOOK_MAX_ATTEMPTS:-10}",
+            description = "Attempts per webhook delivery before it is marked failed (default: ${DEFAULT-VALUE}; "
+                    + "env: KEYHAVEN_WEBHOOK_MAX_ATTEMPTS).")
+    int webhookMaxAttempts;
+
+    @Option(names = "--webhook-first-retry-millis", defaultValue = "${env:KEYHAVEN_WEBHOOK_FIRST_RETRY_MILLIS:-5000}",
+            description = "Delay before the first retry of a webhook delivery; each further one doubles, up to an "
+                    + "hour, with jitter (default: ${DEFAULT-VALUE}; env: KEYHAVEN_WEBHOOK_FIRST_RETRY_MILLIS).")
+    long webhookFirstRetryMillis;
+
+    @Option(names = "--webhook-timeout-millis", defaultValue = "${env:KEYHAVEN_WEBHOOK_TIMEOUT_MILLIS:-10000}",
+            description = "How long one webhook attempt may take, connecting, sending and reading the answer "
+                    + "together (default: ${DEFAULT-VALUE}; env: KEYHAVEN_WEBHOOK_TIMEOUT_MILLIS).")
+    long webhookTimeoutMillis;
+
     @Override
     public Integer call() throws InterruptedException {
         Path directory = store.preparedDataDirectory();
@@ -132,7 +160,12 @@ final class ServeCommand implements Callable<Integer> {
                 maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, new UserLimits(maxUsersPerOrganization,
                         defaults.longLivedApiKeysPerUser(), defaults.expiringApiKeysPerUser(),
                         defaults.authenticatorsPerUser(), defaults.tagsPerOrganization(),
-                        defaults.tagsPerSubOrganization()), Duration.ofSeconds(shutdownGraceSeconds), mailSettings());
+                        defaults.tagsPerSubOrganization()), Duration.ofSeconds(shutdownGraceSeconds), mailSettings(),
+                WebhookSettings.DEFAULT.withHeaderPrefix(webhookHeaderPrefix)
+                        .withAllowInsecureUrls(webhookAllowInsecureUrls)
+                        .withRetries(webhookMaxAttempts, Duration.ofMillis(webhookFirstRetryMillis),
+                                WebhookSettings.DEFAULT.maxRetryDelay())
+                        .withRequestTimeout(Duration.ofMillis(webhookTimeoutMillis)));
         // Installed first: a stop signal that arrives while the store opens is kept until the server can stop.
         StopSignals stopSignals = StopSignals.install();
         Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());

@@ -2,6 +2,7 @@ package dev.keyhaven.server.custody;
 
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SigningKey;
 import dev.keyhaven.crypto.hd.Mnemonic;
 import dev.keyhaven.crypto.sign.PayloadSigner;
 import dev.keyhaven.crypto.sign.Signature;
@@ -14,6 +15,9 @@ import java.security.SecureRandom;
 public final class Custody {
     /** The BIP-39 mnemonic lengths a new wallet may have. */
     public static final java.util.Set<Integer> MNEMONIC_WORD_COUNTS = Mnemonic.WORD_COUNTS;
+
+    /** The organization part of a webhook signing key's seal: the keys belong to the deployment, not to one. */
+    private static final String WEBHOOKS = "keyhaven-webhooks";
 
     private final KeySealer sealer;
     private final SecureRandom random;
@@ -58,6 +62,22 @@ public final class Custody {
     public Signature signEd25519(KeyHandle handle, byte[] message) {
         try (SecretBytes key = open(handle)) {
             return PayloadSigner.signEd25519(key, message);
+        }
+    }
+
+    /** A fresh Ed25519 key that signs webhook deliveries, sealed for {@code keyId}. */
+    public DerivedKey createWebhookSigningKey(String keyId) {
+        try (SecretBytes key = KeyCurve.ED25519.generatePrivateKey(random)) {
+            return new DerivedKey(KeyCurve.ED25519.publicKey(key),
+                    sealer.seal(SealPurpose.WEBHOOK_SIGNING_KEY, WEBHOOKS, keyId, key));
+        }
+    }
+
+    /** The 64-byte Ed25519 signature of {@code message} by the webhook signing key {@code keyId}. */
+    public byte[] signWebhook(String keyId, SealedSecret sealedKey, byte[] message) {
+        SecretBytes seed = sealer.open(SealPurpose.WEBHOOK_SIGNING_KEY, WEBHOOKS, keyId, sealedKey);
+        try (SigningKey key = SigningKey.ed25519(seed)) {
+            return key.sign(message);
         }
     }
 

@@ -11,7 +11,8 @@ public enum SealPurpose {
     PRIVATE_KEY("private-key"),
     BUNDLE_SIGNER("bundle-signer"),
     IMPORT_TARGET("import-target"),
-    SERVER_IDENTITY("server-identity");
+    SERVER_IDENTITY("server-identity"),
+    WEBHOOK_SIGNING_KEY("webhook-signing-key");
 
     private final String label;
 

@@ -16,6 +16,7 @@ import dev.keyhaven.server.proof.ProofService;
 import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
+import dev.keyhaven.server.webhook.WebhookQueries;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
@@ -42,6 +43,10 @@ import tools.jackson.databind.ObjectMapper;
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
 
+    /** The webhook signing keys (unauthenticated), cached as Turnkey's are. */
+    static final String JWKS_PATH = "/public/v1/discovery/webhooks/jwks";
+    static final String JWKS_CACHE_CONTROL = "public, max-age=86400, s-maxage=86400, stale-if-error=604800";
+
     private final WebServer server;
     private final AtomicBoolean ready;
     private final ApiEndpoint endpoint;
@@ -62,7 +67,8 @@ public final class ApiServer implements AutoCloseable {
             ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
             WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
             ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
-            String bundleSignerPublicKey, ProofService proofQueries, TvcQueries tvcQueries) {
+            String bundleSignerPublicKey, ProofService proofQueries, TvcQueries tvcQueries,
+            WebhookQueries webhookQueries) {
     }
 
     /** Where clients fetch the bundle signer's public key (unauthenticated, like Turnkey's discovery endpoints). */
@@ -91,6 +97,12 @@ public final class ApiServer implements AutoCloseable {
             cors.decorate(req, res);
             res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
             res.send(signer);
+        });
+        routing.get(JWKS_PATH, (req, res) -> {
+            res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+            res.header(HeaderNames.CACHE_CONTROL, JWKS_CACHE_CONTROL);
+            cors.decorate(req, res);
+            res.send(services.json().writeValueAsBytes(services.webhookQueries().jwks()));
         });
         routing.get("/metrics", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");

@@ -56,7 +56,10 @@ final class Routes {
                 Operation.query("get_tvc_app", tvc::getTvcApp),
                 Operation.query("list_tvc_apps", tvc::listTvcApps),
                 Operation.query("get_tvc_deployment", tvc::getTvcDeployment),
-                Operation.query("list_tvc_app_deployments", tvc::listTvcAppDeployments)));
+                Operation.query("list_tvc_app_deployments", tvc::listTvcAppDeployments),
+                Operation.query("list_webhook_endpoints", services.webhookQueries()::listWebhookEndpoints),
+                Operation.query("list_webhook_deliveries", services.webhookQueries()::listWebhookDeliveries),
+                Operation.query("redeliver_webhook_delivery", services.webhookQueries()::redeliverWebhookDelivery)));
         services.registry().operations().forEach(name -> operations.add(Operation.submit(name)));
         return List.copyOf(operations);
     }

@@ -6,13 +6,23 @@ enum Dialect {
      * The embedded store. One writer at a time (an in-process lock), so row locks are unnecessary and SQLite does
      * not support them.
      */
-    SQLITE(""),
-    POSTGRESQL(" FOR NO KEY UPDATE");
+    SQLITE("", ""),
+    POSTGRESQL(" FOR NO KEY UPDATE", " FOR UPDATE SKIP LOCKED");
 
     private final String forUpdate;
+    private final String skipLocked;
 
-    Dialect(String forUpdate) {
+    Dialect(String forUpdate, String skipLocked) {
         this.forUpdate = forUpdate;
+        this.skipLocked = skipLocked;
+    }
+
+    /**
+     * The suffix that locks the selected rows and passes over those another transaction holds (work queues: several
+     * servers claim different rows without waiting for each other).
+     */
+    String skipLocked() {
+        return skipLocked;
     }
 
     /**

@@ -272,7 +272,12 @@ class CommandLineIT {
                 Map.entry("--smtp-username", "KEYHAVEN_SMTP_USERNAME"),
                 Map.entry("--smtp-password-file", "KEYHAVEN_SMTP_PASSWORD_FILE"),
                 Map.entry("--mail-from", "KEYHAVEN_MAIL_FROM"),
-                Map.entry("--email-templates-dir", "KEYHAVEN_EMAIL_TEMPLATES_DIR")));
+                Map.entry("--email-templates-dir", "KEYHAVEN_EMAIL_TEMPLATES_DIR"),
+                Map.entry("--webhook-header-prefix", "KEYHAVEN_WEBHOOK_HEADER_PREFIX"),
+                Map.entry("--webhook-allow-insecure-urls", "KEYHAVEN_WEBHOOK_ALLOW_INSECURE_URLS"),
+                Map.entry("--webhook-max-attempts", "KEYHAVEN_WEBHOOK_MAX_ATTEMPTS"),
+                Map.entry("--webhook-first-retry-millis", "KEYHAVEN_WEBHOOK_FIRST_RETRY_MILLIS"),
+                Map.entry("--webhook-timeout-millis", "KEYHAVEN_WEBHOOK_TIMEOUT_MILLIS")));
         expected.put("signer-key", Map.of(
                 "--data-dir", "KEYHAVEN_DATA_DIR",
                 "--db-url", "KEYHAVEN_DB_URL",

@@ -126,7 +126,9 @@ class NpmInteropIT {
         String java = ProcessHandle.current().info().command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
         List<String> command = new ArrayList<>(List.of(java, "-jar", jar.toString(), "serve", "--data-dir",
-                dataDirectory.toString(), "--port", "0"));
+                dataDirectory.toString(), "--port", "0",
+                // test/webhooks.test.mjs: Turnkey's header names, and a plain-http receiver on loopback.
+                "--webhook-header-prefix", "Turnkey", "--webhook-allow-insecure-urls"));
         databaseUrl.ifPresent(url -> command.addAll(List.of("--db-url", url)));
         ProcessBuilder builder = new ProcessBuilder(command);
         // Options on the command line win over these, but a stray one must not point the embedded run elsewhere.

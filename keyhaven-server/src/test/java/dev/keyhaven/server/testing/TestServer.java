@@ -116,6 +116,11 @@ public final class TestServer implements AutoCloseable {
         return databaseUrl;
     }
 
+    /** The server's wiring, for what operators do outside the API (webhook key rotation). */
+    public Keyhaven keyhaven() {
+        return keyhaven;
+    }
+
     public StoreKind store() {
         return store;
     }

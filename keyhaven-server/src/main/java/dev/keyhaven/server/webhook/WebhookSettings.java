@@ -1,0 +1,76 @@
+package dev.keyhaven.server.webhook;
+
+import java.time.Duration;
+
+/**
+ * How webhooks are delivered.
+ *
+ * @param headerPrefix the {@code <svc>} of the delivery headers ({@code X-<svc>-Signature}) and of the JWKS fields
+ *        ({@code <svc>_signature_version}, lower-cased): {@code Keyhaven}, or {@code Turnkey} for receivers written
+ *        against Turnkey
+ * @param allowInsecureUrls accept {@code http} and loopback, private and link-local addresses (tests, local dev)
+ * @param maxAttempts attempts per delivery before it is marked failed
+ * @param firstRetryDelay the delay before the second attempt; each further one doubles, up to {@code maxRetryDelay},
+ *        with jitter (a random 50–100 % of it)
+ * @param requestTimeout connecting, sending and reading the answer of one attempt, together
+ * @param maxResponseBytes how much of an answer is read (the rest is dropped)
+ * @param maxConcurrent attempts in flight per server
+ * @param maxConcurrentPerEndpoint attempts in flight per endpoint and server, so one slow receiver cannot take all
+ * @param pollInterval how often the outbox is checked for due deliveries
+ * @param retiredKeyGrace how long a rotated-out signing key stays in the JWKS
+ */
+public record WebhookSettings(String headerPrefix, boolean allowInsecureUrls, int maxAttempts,
+        Duration firstRetryDelay, Duration maxRetryDelay, Duration requestTimeout, int maxResponseBytes,
+        int maxConcurrent, int maxConcurrentPerEndpoint, Duration pollInterval, Duration retiredKeyGrace) {
+
+    public static final WebhookSettings DEFAULT = new WebhookSettings("Keyhaven", false, 10, Duration.ofSeconds(5),
+            Duration.ofHours(1), Duration.ofSeconds(10), 64 * 1024, 32, 4, Duration.ofMillis(500),
+            Duration.ofDays(8));
+
+    public WebhookSettings {
+        if (!headerPrefix.matches("[A-Za-z][A-Za-z0-9]{0,31}")) {
+            throw new IllegalArgumentException("the webhook header prefix must be letters and digits, starting with "
+                    + "a letter: " + headerPrefix);
+        }
+        if (maxAttempts < 1 || maxConcurrent < 1 || maxConcurrentPerEndpoint < 1 || maxResponseBytes < 0) {
+            throw new IllegalArgumentException("webhook attempts and concurrency limits must be positive");
+        }
+    }
+
+    public WebhookSettings withHeaderPrefix(String prefix) {
+        return new WebhookSettings(prefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
+                requestTimeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval,
+                retiredKeyGrace);
+    }
+
+    public WebhookSettings withAllowInsecureUrls(boolean allow) {
+        return new WebhookSettings(headerPrefix, allow, maxAttempts, firstRetryDelay, maxRetryDelay, requestTimeout,
+                maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace);
+    }
+
+    /** Retries: how many attempts, the first delay and the largest. */
+    public WebhookSettings withRetries(int attempts, Duration first, Duration max) {
+        return new WebhookSettings(headerPrefix, allowInsecureUrls, attempts, first, max, requestTimeout,
+                maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace);
+    }
+
+    public WebhookSettings withRequestTimeout(Duration timeout) {
+        return new WebhookSettings(headerPrefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
+                timeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace);
+    }
+
+    public WebhookSettings withPollInterval(Duration interval) {
+        return new WebhookSettings(headerPrefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
+                requestTimeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, interval, retiredKeyGrace);
+    }
+
+    /** {@code X-<svc>-<name>}. */
+    String header(String name) {
+        return "X-" + headerPrefix + "-" + name;
+    }
+
+    /** {@code <svc>_<name>} in lower case, for the JWKS. */
+    String jwksField(String name) {
+        return headerPrefix.toLowerCase(java.util.Locale.ROOT) + "_" + name;
+    }
+}
