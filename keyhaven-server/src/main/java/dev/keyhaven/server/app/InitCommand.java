@@ -52,9 +52,7 @@ final class InitCommand implements Callable<Integer> {
                     + " public key");
             return 2;
         }
-        KeyhavenConfig config = KeyhavenConfig.defaults(store.preparedDataDirectory())
-                .withDatabaseUrl(store.databaseUrl()).withMasterKeyFile(store.masterKeyFile());
-        try (Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC())) {
+        try (Keyhaven keyhaven = Keyhaven.open(store.config(), Clock.systemUTC())) {
             RootOrganizationSetup.Created created = keyhaven.rootSetup().initialize(organizationName, userName, key);
             Map<String, String> out = new LinkedHashMap<>();
             out.put("organizationId", created.organizationId());

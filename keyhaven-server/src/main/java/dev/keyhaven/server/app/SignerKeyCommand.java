@@ -19,9 +19,7 @@ final class SignerKeyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        KeyhavenConfig config = KeyhavenConfig.defaults(store.preparedDataDirectory())
-                .withDatabaseUrl(store.databaseUrl()).withMasterKeyFile(store.masterKeyFile());
-        try (Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC())) {
+        try (Keyhaven keyhaven = Keyhaven.open(store.config(), Clock.systemUTC())) {
             System.out.println(keyhaven.bundleSignerPublicKey());
             return 0;
         }

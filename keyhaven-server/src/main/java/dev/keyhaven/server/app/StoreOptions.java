@@ -28,6 +28,12 @@ final class StoreOptions {
         return DataDirectory.prepare(dataDirectory);
     }
 
+    /** The default configuration on this store: what the commands that open the store without serving use. */
+    KeyhavenConfig config() {
+        return KeyhavenConfig.defaults(preparedDataDirectory()).withDatabaseUrl(databaseUrl())
+                .withMasterKeyFile(masterKeyFile());
+    }
+
     /** The KEK file the operator named; empty means the default in the data directory. */
     Optional<Path> masterKeyFile() {
         return Optional.ofNullable(masterKeyFile);

@@ -28,9 +28,7 @@ final class WebhookKeysCommand implements Runnable {
 
         @Override
         public Integer call() {
-            KeyhavenConfig config = KeyhavenConfig.defaults(store.preparedDataDirectory())
-                    .withDatabaseUrl(store.databaseUrl()).withMasterKeyFile(store.masterKeyFile());
-            try (Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC())) {
+            try (Keyhaven keyhaven = Keyhaven.open(store.config(), Clock.systemUTC())) {
                 System.out.println("{\"keyId\":\"" + keyhaven.webhookKeys().rotate() + "\"}");
                 return 0;
             }

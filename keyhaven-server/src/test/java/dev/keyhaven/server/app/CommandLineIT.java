@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -144,6 +145,8 @@ class CommandLineIT {
         try (KeyhavenProcess server = KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0",
                 "--activity-timestamps", "object"), Map.of())) {
             String organizationId = server.organizationId();
+            // The announcement is one write, but its lines are read one by one: wait for its last line.
+            server.awaitStdout(line -> line.contains("identity key:"), Duration.ofSeconds(30));
             Path publicKey = data.resolve("root-api-key.public");
             Path privateKey = data.resolve("root-api-key.private");
             assertThat(server.stdout()).anyMatch(line -> line.contains(publicKey.toString()))
