@@ -10,7 +10,8 @@ public enum SealPurpose {
     WALLET_ACCOUNT_KEY("wallet-account-key"),
     PRIVATE_KEY("private-key"),
     BUNDLE_SIGNER("bundle-signer"),
-    IMPORT_TARGET("import-target");
+    IMPORT_TARGET("import-target"),
+    OTP_TARGET("otp-target");
 
     private final String label;
 
