@@ -97,6 +97,7 @@ final class ApiEndpoint {
             outcome.status = 200;
         } catch (ApiException e) {
             outcome.status = e.code().httpStatus();
+            e.retryAfterSeconds().ifPresent(s -> response.header(HeaderNames.RETRY_AFTER, Long.toString(s)));
             send(request, response, outcome.status, errors.render(e));
         } catch (RuntimeException e) {
             String incident = UUID.randomUUID().toString();

@@ -60,8 +60,13 @@ public final class ApiServer implements AutoCloseable {
             ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
             WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
             ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
-            String bundleSignerPublicKey) {
+            String bundleSignerPublicKey, java.util.Map<String, String> publishedKeys) {
     }
+
+    /** Where clients fetch the OTP signer's public key (OTP target bundles, verification tokens). */
+    public static final String OTP_SIGNER_DISCOVERY_PATH = "/public/v1/discovery/otp-signer";
+    /** Where clients fetch the session signer's public key (session JWTs). */
+    public static final String SESSION_SIGNER_DISCOVERY_PATH = "/public/v1/discovery/session-signer";
 
     /** Where clients fetch the bundle signer's public key (unauthenticated, like Turnkey's discovery endpoints). */
     public static final String SIGNER_DISCOVERY_PATH = "/public/v1/discovery/signer";
@@ -89,6 +94,14 @@ public final class ApiServer implements AutoCloseable {
             cors.decorate(req, res);
             res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
             res.send(signer);
+        });
+        services.publishedKeys().forEach((path, key) -> {
+            byte[] published = services.json().writeValueAsBytes(java.util.Map.of("publicKey", key));
+            routing.get(path, (req, res) -> {
+                cors.decorate(req, res);
+                res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+                res.send(published);
+            });
         });
         routing.get("/metrics", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
