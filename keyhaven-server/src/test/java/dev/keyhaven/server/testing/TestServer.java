@@ -80,6 +80,16 @@ public final class TestServer implements AutoCloseable {
         return "http://127.0.0.1:" + server.port();
     }
 
+    /** The auth proxy's base URL, when the configuration gives it a port. */
+    public String authProxyUrl() {
+        return "http://127.0.0.1:" + keyhaven.authProxyServer().orElseThrow().port();
+    }
+
+    /** The application under test (for what only it can do, such as the default auth-proxy configuration). */
+    public Keyhaven keyhaven() {
+        return keyhaven;
+    }
+
     public String organizationId() {
         return root.organizationId();
     }
