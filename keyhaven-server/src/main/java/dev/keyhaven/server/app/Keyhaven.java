@@ -110,7 +110,9 @@ import dev.keyhaven.server.otp.OtpService;
 import dev.keyhaven.server.otp.RateLimiter;
 import dev.keyhaven.server.otp.VerifyOtpHandler;
 import dev.keyhaven.server.recovery.CodeMail;
+import dev.keyhaven.server.session.CreateReadWriteSessionHandler;
 import dev.keyhaven.server.session.Sessions;
+import dev.keyhaven.server.session.StampLoginHandler;
 import dev.keyhaven.server.sms.FileSms;
 import dev.keyhaven.server.sms.SmsSender;
 import dev.keyhaven.server.sms.TwilioSms;
@@ -237,8 +239,9 @@ public final class Keyhaven implements AutoCloseable {
         SmsSender sms = smsSender(config, clock);
         LOG.info("SMS codes go to {}", sms.describe());
         OtpSettings otpSettings = config.otp();
+        Sessions sessions = new Sessions(users, credentials, sessionSigner);
         OtpService otpService = new OtpService(new JdbcOtpRepository(), new OtpKeys(sealer, otpSigner, random),
-                codeMail, sms, new Sessions(users, credentials, sessionSigner), organizations,
+                codeMail, sms, sessions, organizations,
                 new RateLimiter(otpSettings.initsPerContact(), otpSettings.rateWindow(), clock),
                 new RateLimiter(otpSettings.initsPerAddress(), otpSettings.rateWindow(), clock), transactor, random);
         AuthProxyConfigs authProxyConfigs = new AuthProxyConfigs(transactor, new JdbcAuthProxyConfigRepository());
@@ -292,7 +295,9 @@ public final class Keyhaven implements AutoCloseable {
                 new InitOtpHandler(otpService, codeMail),
                 new VerifyOtpHandler(otpService),
                 new OtpLoginHandler(otpService),
-                new UpdateAuthProxyConfigHandler(authProxyConfigs));
+                new UpdateAuthProxyConfigHandler(authProxyConfigs),
+                new StampLoginHandler(sessions),
+                new CreateReadWriteSessionHandler(sessions, keyTransfer, organizations));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);

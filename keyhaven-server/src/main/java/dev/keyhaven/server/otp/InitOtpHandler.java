@@ -49,6 +49,14 @@ public final class InitOtpHandler implements ActivityHandler<OtpService.CodeRequ
                 smsTemplate);
     }
 
+    /** {@code activity.params.otp_length} (turnkey-api.md §4). */
+    @Override
+    public dev.keyhaven.server.activity.PolicyFacts policyFacts(dev.keyhaven.server.state.StateReads organization,
+            OtpService.CodeRequest request) {
+        return dev.keyhaven.server.activity.PolicyFacts.params(java.util.Map.of("otp_length",
+                dev.keyhaven.policy.Value.of(request.length())));
+    }
+
     @Override
     public Object execute(ActivityContext context, OtpService.CodeRequest request) {
         return otps.init(context.tx(), context.organizationId(), request, Optional.empty(), context.now(),

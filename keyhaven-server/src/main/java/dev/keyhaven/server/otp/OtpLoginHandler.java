@@ -39,6 +39,13 @@ public final class OtpLoginHandler implements ActivityHandler<OtpService.LoginRe
         return OtpService.readLogin(p, Sessions.DEFAULT_SECONDS, true);
     }
 
+    /** {@code activity.params.session_profile_id} (turnkey-api.md §4; '' when none is given). */
+    @Override
+    public dev.keyhaven.server.activity.PolicyFacts policyFacts(dev.keyhaven.server.state.StateReads organization,
+            OtpService.LoginRequest request) {
+        return Sessions.loginFacts(request.sessionProfileId());
+    }
+
     @Override
     public Object execute(ActivityContext context, OtpService.LoginRequest request) {
         String org = context.organizationId();

@@ -286,7 +286,7 @@ public final class OtpService implements AutoCloseable {
 
     /** otp_login's parameters. */
     public record LoginRequest(String verificationToken, String publicKey, Optional<ClientSignature> clientSignature,
-            long expirationSeconds, boolean invalidateExisting) {
+            long expirationSeconds, boolean invalidateExisting, Optional<String> sessionProfileId) {
         @Override
         public String toString() {
             return "LoginRequest[" + publicKey + ", token redacted]";
@@ -309,7 +309,8 @@ public final class OtpService implements AutoCloseable {
         });
         long lifetime = Sessions.lifetime(p.optionalUint64("expirationSeconds"), defaultSessionSeconds,
                 p.pathOf("expirationSeconds"));
-        return new LoginRequest(token, publicKey, signature, lifetime, p.optionalBoolean("invalidateExisting", false));
+        return new LoginRequest(token, publicKey, signature, lifetime, p.optionalBoolean("invalidateExisting", false),
+                p.optionalString("sessionProfileId").filter(id -> !id.isEmpty()));
     }
 
     /** The claims of a verification token this server issued. */

@@ -66,6 +66,22 @@ public final class Sessions {
     /** Registers the session key for {@code userId} and returns the session JWT. */
     public String open(Tx tx, String organizationId, String userId, Request request, Instant now, Ids ids) {
         String key = publicKey(request.publicKey(), "parameters.publicKey");
+        addKey(tx, organizationId, userId, key, "Session key " + now.getEpochSecond(), request, now, ids);
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("exp", now.getEpochSecond() + request.expirationSeconds());
+        claims.put("public_key", key);
+        claims.put("session_type", READ_WRITE);
+        claims.put("user_id", userId);
+        claims.put("organization_id", organizationId);
+        return signer.jwt(claims, true);
+    }
+
+    /**
+     * Registers {@code publicKey} (canonical, compressed) as an expiring API key of {@code userId} named
+     * {@code name}, ending the user's other expiring keys first when the request says so; returns its id.
+     */
+    public String addKey(Tx tx, String organizationId, String userId, String publicKey, String name,
+            Request request, Instant now, Ids ids) {
         if (request.invalidateExisting()) {
             users.lockUser(tx, organizationId, userId);
             for (ApiKey existing : users.apiKeys(tx, organizationId, Optional.of(userId))) {
@@ -74,15 +90,13 @@ public final class Sessions {
                 }
             }
         }
-        credentials.addApiKeys(tx, organizationId, userId, java.util.List.of(new NewApiKey(
-                "Session key " + now.getEpochSecond(), key, ApiKeyCurve.API_KEY_CURVE_P256,
-                Optional.of(request.expirationSeconds()))), now, ids);
-        Map<String, Object> claims = new LinkedHashMap<>();
-        claims.put("exp", now.getEpochSecond() + request.expirationSeconds());
-        claims.put("public_key", key);
-        claims.put("session_type", READ_WRITE);
-        claims.put("user_id", userId);
-        claims.put("organization_id", organizationId);
-        return signer.jwt(claims, true);
+        return credentials.addApiKeys(tx, organizationId, userId, java.util.List.of(new NewApiKey(name, publicKey,
+                ApiKeyCurve.API_KEY_CURVE_P256, Optional.of(request.expirationSeconds()))), now, ids).getFirst();
+    }
+
+    /** {@code activity.params} of the login activities: {@code session_profile_id} ('' when none is given). */
+    public static dev.keyhaven.server.activity.PolicyFacts loginFacts(Optional<String> sessionProfileId) {
+        return dev.keyhaven.server.activity.PolicyFacts.params(Map.of("session_profile_id",
+                dev.keyhaven.policy.Value.of(sessionProfileId.orElse(""))));
     }
 }
