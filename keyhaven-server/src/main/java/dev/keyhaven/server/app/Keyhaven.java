@@ -364,6 +364,16 @@ public final class Keyhaven implements AutoCloseable {
                 java.util.UUID.randomUUID().toString(), organizationId, java.time.Instant.now())).id();
     }
 
+    /**
+     * Creates a configuration for {@code organizationId} (no {@code configId}) or changes one, with the fields
+     * {@code changes} names (the {@code update_auth_proxy_config} rules); what the CLI does.
+     */
+    public dev.keyhaven.server.authproxy.AuthProxyConfig saveAuthProxyConfig(Optional<String> configId,
+            String organizationId, dev.keyhaven.server.api.Params changes) {
+        return database.transactor().write(tx -> otp.configs().save(tx, configId, organizationId, changes,
+                java.time.Instant.now(), java.util.UUID.randomUUID()::toString));
+    }
+
     /** The OTP signer's and the session signer's public keys (hex, uncompressed). */
     public String otpSignerPublicKey() {
         return otp.otpSigner().publicKeyHex();

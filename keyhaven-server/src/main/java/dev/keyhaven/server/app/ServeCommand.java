@@ -145,7 +145,8 @@ final class ServeCommand implements Callable<Integer> {
             description = "File holding the Twilio auth token (env: KEYHAVEN_TWILIO_TOKEN_FILE).")
     Path twilioTokenFile;
 
-    @Option(names = "--sms-from", defaultValue = "${env:KEYHAVEN_SMS_FROM}",
+    // A label wider than picocli's option column keeps the help's wrapping as it was.
+    @Option(names = "--sms-from", paramLabel = "<senderNumber>", defaultValue = "${env:KEYHAVEN_SMS_FROM}",
             description = "Sender number of SMS codes (Twilio) (env: KEYHAVEN_SMS_FROM).")
     String smsFrom;
 

@@ -2,6 +2,7 @@ package dev.keyhaven.server.authproxy;
 
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
 import java.time.Instant;
@@ -38,6 +39,26 @@ public final class AuthProxyConfigs {
 
     public void update(Tx tx, AuthProxyConfig config, Instant now) {
         repository.update(tx, stored(config), now);
+    }
+
+    /**
+     * Creates a configuration of {@code organizationId} from the defaults (no {@code configId}) or changes that
+     * configuration of the organization ({@code organizationId} empty: of any organization), with the fields
+     * {@code changes} names.
+     */
+    public AuthProxyConfig save(Tx tx, Optional<String> configId, String organizationId, Params changes, Instant now,
+            java.util.function.Supplier<String> newId) {
+        if (configId.isEmpty()) {
+            AuthProxyConfig created = AuthProxyConfig.defaults(newId.get(), organizationId).with(changes);
+            insert(tx, created, now);
+            return created;
+        }
+        AuthProxyConfig changed = find(tx, configId.get())
+                .filter(c -> organizationId.isEmpty() || c.organizationId().equals(organizationId))
+                .orElseThrow(() -> ApiException.notFound("no auth proxy config with id " + configId.get()
+                        + (organizationId.isEmpty() ? "" : " in this organization"))).with(changes);
+        update(tx, changed, now);
+        return changed;
     }
 
     public Optional<AuthProxyConfig> find(Tx tx, String id) {

@@ -7,9 +7,7 @@ import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
-import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
-import java.util.Optional;
 
 /**
  * {@code update_auth_proxy_config} ({@code ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG}, Keyhaven's own intent shape):
@@ -43,18 +41,7 @@ public final class UpdateAuthProxyConfigHandler implements ActivityHandler<Param
 
     @Override
     public Object execute(ActivityContext context, Params p) {
-        Optional<String> configId = p.optionalString("configId");
-        if (configId.isEmpty()) {
-            AuthProxyConfig created = AuthProxyConfig.defaults(context.ids().next(), context.organizationId()).with(p);
-            configs.insert(context.tx(), created, context.now());
-            return AuthProxyConfigs.view(created);
-        }
-        AuthProxyConfig existing = configs.find(context.tx(), configId.get())
-                .filter(c -> c.organizationId().equals(context.organizationId()))
-                .orElseThrow(() -> ApiException.notFound("no auth proxy config with id " + configId.get()
-                        + " in this organization"));
-        AuthProxyConfig changed = existing.with(p);
-        configs.update(context.tx(), changed, context.now());
-        return AuthProxyConfigs.view(changed);
+        return AuthProxyConfigs.view(configs.save(context.tx(), p.optionalString("configId"),
+                context.organizationId(), p, context.now(), context.ids()::next));
     }
 }

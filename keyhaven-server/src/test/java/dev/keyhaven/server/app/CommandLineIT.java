@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -66,7 +67,8 @@ class CommandLineIT {
         assertThat(created.exitCode()).as("exit status; stderr: %s", created.stderr()).isZero();
         JsonNode ids = onlyJsonObject(created.stdout());
         assertThat(ids.propertyNames()).containsExactly("organizationId", "userId", "apiKeyId",
-                "bundleSignerPublicKey");
+                "bundleSignerPublicKey", "authProxyConfigId", "otpSignerPublicKey", "sessionSignerPublicKey");
+        String authProxyConfigId = ids.path("authProxyConfigId").asString();
         String organizationId = ids.path("organizationId").asString();
         String signer = ids.path("bundleSignerPublicKey").asString();
         assertThat(signer).matches("04[0-9a-f]{128}");
@@ -85,6 +87,10 @@ class CommandLineIT {
             assertThat(server.stdout()).anySatisfy(line -> assertThat(line).contains("bundle signer:")
                     .contains(signer));
             assertThat(dev.keyhaven.server.testing.Bundles.discoveredSigner(server.baseUrl())).isEqualTo(signer);
+            assertThat(server.awaitStdout(line -> line.startsWith("auth proxy config id:"), Duration.ofSeconds(10)))
+                    .isEqualTo("auth proxy config id: " + authProxyConfigId + " (organization " + organizationId + ")");
+            assertThat(dev.keyhaven.server.testing.Bundles.discoveredKey(server.baseUrl(),
+                    "/public/v1/discovery/otp-signer")).isEqualTo(ids.path("otpSignerPublicKey").asString());
             KeyhavenClient client = new KeyhavenClient(server.baseUrl(), operator, organizationId);
             KeyhavenClient.Whoami whoami = client.whoami();
             assertThat(whoami.userId()).isEqualTo(ids.path("userId").asString());
@@ -104,6 +110,67 @@ class CommandLineIT {
                 .doesNotExist();
         assertThat(filesContaining(data, privateKey)).as("files in the data directory holding the private key")
                 .isEmpty();
+    }
+
+    @Test
+    void authProxyConfigListsCreatesAndChangesConfigurations() throws IOException {
+        Path data = directory.resolve("proxy-data");
+        ApiKeyStamper operator = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, new java.security.SecureRandom());
+        Result init = KeyhavenProcess.run(List.of("init", "--data-dir", data.toString(), "--organization-name",
+                "Acme", "--user-name", "ops", "--api-public-key", operator.publicKey()), Map.of());
+        assertThat(init.exitCode()).as("stderr: %s", init.stderr()).isZero();
+        JsonNode ids = onlyJsonObject(init.stdout());
+
+        Result listed = KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(), "--list"),
+                Map.of());
+        assertThat(listed.exitCode()).as("stderr: %s", listed.stderr()).isZero();
+        JsonNode original = onlyJsonObject(listed.stdout());
+        assertThat(original.path("configId").asString()).isEqualTo(ids.path("authProxyConfigId").asString());
+        assertThat(original.path("organizationId").asString()).isEqualTo(ids.path("organizationId").asString());
+        assertThat(original.path("emailEnabled").asBoolean()).isTrue();
+        assertThat(original.path("smsEnabled").asBoolean()).isFalse();
+
+        Result changed = KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(),
+                "--config-id", original.path("configId").asString(), "--allowed-origins",
+                "https://app.example.com,https://admin.example.com", "--sms-enabled", "true", "--otp-length", "8"),
+                Map.of());
+        assertThat(changed.exitCode()).as("stderr: %s", changed.stderr()).isZero();
+        JsonNode after = onlyJsonObject(changed.stdout());
+        assertThat(after.path("smsEnabled").asBoolean()).isTrue();
+        assertThat(after.path("otpLength").asInt()).isEqualTo(8);
+        assertThat(after.path("allowedOrigins").toString()).contains("https://admin.example.com");
+
+        Result created = KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(),
+                "--app-name", "Second"), Map.of());
+        assertThat(created.exitCode()).as("stderr: %s", created.stderr()).isZero();
+        assertThat(onlyJsonObject(created.stdout()).path("configId").asString())
+                .isNotEqualTo(original.path("configId").asString());
+
+        Result bad = KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(),
+                "--config-id", original.path("configId").asString(), "--otp-length", "12"), Map.of());
+        assertThat(bad.exitCode()).isNotZero();
+        assertThat(bad.stderr()).contains("otpLength");
+        Result unknown = KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(),
+                "--config-id", "nope"), Map.of());
+        assertThat(unknown.exitCode()).isNotZero();
+        assertThat(unknown.stderr()).contains("no auth proxy config");
+    }
+
+    @Test
+    void serveRefusesBadSmsAndAuthProxyOptions() {
+        Path data = directory.resolve("sms-data");
+        Result pigeon = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
+                "--sms-provider", "pigeon"), Map.of());
+        assertThat(pigeon.exitCode()).isNotZero();
+        assertThat(pigeon.stderr()).contains("--sms-provider");
+        Result twilio = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
+                "--sms-provider", "twilio"), Map.of());
+        assertThat(twilio.exitCode()).isNotZero();
+        assertThat(twilio.stderr()).contains("--twilio-account-sid");
+        Result port = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
+                "--auth-proxy-port", "70000"), Map.of());
+        assertThat(port.exitCode()).isNotZero();
+        assertThat(port.stderr()).contains("--auth-proxy-port");
     }
 
     @Test
@@ -272,7 +339,13 @@ class CommandLineIT {
                 Map.entry("--smtp-username", "KEYHAVEN_SMTP_USERNAME"),
                 Map.entry("--smtp-password-file", "KEYHAVEN_SMTP_PASSWORD_FILE"),
                 Map.entry("--mail-from", "KEYHAVEN_MAIL_FROM"),
-                Map.entry("--email-templates-dir", "KEYHAVEN_EMAIL_TEMPLATES_DIR")));
+                Map.entry("--email-templates-dir", "KEYHAVEN_EMAIL_TEMPLATES_DIR"),
+                Map.entry("--auth-proxy-port", "KEYHAVEN_AUTH_PROXY_PORT"),
+                Map.entry("--sms-provider", "KEYHAVEN_SMS_PROVIDER"),
+                Map.entry("--twilio-base-url", "KEYHAVEN_TWILIO_BASE_URL"),
+                Map.entry("--twilio-account-sid", "KEYHAVEN_TWILIO_ACCOUNT_SID"),
+                Map.entry("--twilio-token-file", "KEYHAVEN_TWILIO_TOKEN_FILE"),
+                Map.entry("--sms-from", "KEYHAVEN_SMS_FROM")));
         expected.put("signer-key", Map.of(
                 "--data-dir", "KEYHAVEN_DATA_DIR",
                 "--db-url", "KEYHAVEN_DB_URL",

@@ -29,7 +29,10 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** stamp_login and create_read_write_session (V2): sessions that stamp until they expire or are invalidated. */
+/**
+ * stamp_login and create_read_write_session (V2): sessions that stamp until they expire or are invalidated. The
+ * server runs the default configuration, so it also shows that SMS codes are refused without an SMS provider.
+ */
 class SessionsIT extends OnBothStores {
     private static final HexFormat HEX = HexFormat.of();
 
@@ -101,6 +104,14 @@ class SessionsIT extends OnBothStores {
                         TargetKey.generate().uncompressed(), "userId", UUID.randomUUID().toString()),
                 "createReadWriteSessionResultV2"));
         assertThat(unknownUser.httpStatus()).isEqualTo(404);
+    }
+
+    @Test
+    void withoutAnSmsProviderSmsCodesAreRefused() {
+        KeyhavenApiException refused = apiError(() -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3",
+                Map.of("otpType", "OTP_TYPE_SMS", "contact", "+15551234567", "appName", "Acme"), "initOtpResultV2"));
+        assertThat(refused.httpStatus()).isEqualTo(400);
+        assertThat(refused.getMessage()).contains("no SMS provider");
     }
 
     @Test
