@@ -110,7 +110,9 @@ import dev.keyhaven.server.otp.OtpService;
 import dev.keyhaven.server.otp.RateLimiter;
 import dev.keyhaven.server.otp.VerifyOtpHandler;
 import dev.keyhaven.server.recovery.CodeMail;
+import dev.keyhaven.server.session.CreateReadOnlySessionHandler;
 import dev.keyhaven.server.session.CreateReadWriteSessionHandler;
+import dev.keyhaven.server.session.ReadOnlySessions;
 import dev.keyhaven.server.session.Sessions;
 import dev.keyhaven.server.session.StampLoginHandler;
 import dev.keyhaven.server.sms.FileSms;
@@ -240,6 +242,8 @@ public final class Keyhaven implements AutoCloseable {
         LOG.info("SMS codes go to {}", sms.describe());
         OtpSettings otpSettings = config.otp();
         Sessions sessions = new Sessions(users, credentials, sessionSigner);
+        ReadOnlySessions readOnlySessions = new ReadOnlySessions(transactor, users, organizations, sessionSigner,
+                clock);
         OtpService otpService = new OtpService(new JdbcOtpRepository(), new OtpKeys(sealer, otpSigner, random),
                 codeMail, sms, sessions, organizations,
                 new RateLimiter(otpSettings.initsPerContact(), otpSettings.rateWindow(), clock),
@@ -297,7 +301,8 @@ public final class Keyhaven implements AutoCloseable {
                 new OtpLoginHandler(otpService),
                 new UpdateAuthProxyConfigHandler(authProxyConfigs),
                 new StampLoginHandler(sessions),
-                new CreateReadWriteSessionHandler(sessions, keyTransfer, organizations));
+                new CreateReadWriteSessionHandler(sessions, keyTransfer, organizations),
+                new CreateReadOnlySessionHandler(readOnlySessions, organizations));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
@@ -321,7 +326,7 @@ public final class Keyhaven implements AutoCloseable {
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
                 metricsRegistry, bundleSigner.publicKeyHex(), java.util.Map.of(
                         ApiServer.OTP_SIGNER_DISCOVERY_PATH, otpSigner.publicKeyHex(),
-                        ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex()));
+                        ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex()), readOnlySessions);
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
         Otp otp = new Otp(otpSigner, sessionSigner, otpService, authProxyConfigs, new AuthProxy(authProxyConfigs,

@@ -60,7 +60,8 @@ public final class ApiServer implements AutoCloseable {
             ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
             WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
             ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
-            String bundleSignerPublicKey, java.util.Map<String, String> publishedKeys) {
+            String bundleSignerPublicKey, java.util.Map<String, String> publishedKeys,
+            dev.keyhaven.server.session.ReadOnlySessions readOnlySessions) {
     }
 
     /** Where clients fetch the OTP signer's public key (OTP target bundles, verification tokens). */
@@ -77,7 +78,7 @@ public final class ApiServer implements AutoCloseable {
         AtomicBoolean ready = new AtomicBoolean(false);
         ApiEndpoint endpoint = new ApiEndpoint(services.authenticator(), services.callers(), services.activities(),
                 services.states(), services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes(),
-                ready::get);
+                ready::get, services.readOnlySessions());
         List<Operation> operations = Routes.operations(services);
         Set<String> knownPaths = operations.stream().map(Operation::path).collect(Collectors.toSet());
         ErrorBodies errors = new ErrorBodies(services.json());

@@ -106,6 +106,39 @@ class SessionsIT extends OnBothStores {
         assertThat(unknownUser.httpStatus()).isEqualTo(404);
     }
 
+    private KeyhavenClient.RawResponse withSession(String path, String session, String body) {
+        return client.post(path, body.getBytes(StandardCharsets.UTF_8), Map.of("X-Session", session), false);
+    }
+
+    @Test
+    void aReadOnlySessionAuthenticatesQueriesForAnHour() {
+        Activity created = client.submit("create_read_only_session", "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",
+                Map.of(), "createReadOnlySessionResult");
+        JsonNode result = created.result();
+        assertThat(result.path("userId").asString()).isEqualTo(server.rootUserId());
+        assertThat(result.path("username").asString()).isEqualTo("root");
+        assertThat(Long.parseLong(result.path("sessionExpiry").asString()))
+                .isCloseTo(clock.instant().getEpochSecond() + 3600, org.assertj.core.data.Offset.offset(60L));
+        String session = result.path("session").asString();
+        String org = "{\"organizationId\":\"" + server.organizationId() + "\"}";
+
+        KeyhavenClient.RawResponse users = withSession("/public/v1/query/list_users", session, org);
+        assertThat(users.status()).isEqualTo(200);
+        assertThat(new String(users.body(), StandardCharsets.UTF_8)).contains(server.rootUserId());
+        // Reads only.
+        assertThat(withSession("/public/v1/submit/create_read_only_session", session,
+                new String(client.submitBody("ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION", Map.of()),
+                        StandardCharsets.UTF_8)).status()).isEqualTo(401);
+        // A forged session and another organization are refused.
+        String[] parts = session.split("\\.");
+        assertThat(withSession("/public/v1/query/list_users", parts[0] + "." + parts[1] + ".AAAA", org).status())
+                .isEqualTo(401);
+        assertThat(withSession("/public/v1/query/list_users", session, "{\"organizationId\":\""
+                + UUID.randomUUID() + "\"}").status()).isIn(401, 404);
+        clock.advance(Duration.ofHours(1).plusSeconds(1));
+        assertThat(withSession("/public/v1/query/list_users", session, org).status()).isEqualTo(401);
+    }
+
     @Test
     void withoutAnSmsProviderSmsCodesAreRefused() {
         KeyhavenApiException refused = apiError(() -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3",
