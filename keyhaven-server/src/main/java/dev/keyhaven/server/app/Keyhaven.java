@@ -34,6 +34,7 @@ import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.MasterKeyGuard;
 import dev.keyhaven.server.organization.CreateSubOrganizationHandler;
+import dev.keyhaven.server.organization.SubOrganizationCreator;
 import dev.keyhaven.server.privatekey.CreatePrivateKeyTagHandler;
 import dev.keyhaven.server.privatekey.CreatePrivateKeysHandler;
 import dev.keyhaven.server.privatekey.DeletePrivateKeyTagsHandler;
@@ -329,8 +330,10 @@ public final class Keyhaven implements AutoCloseable {
                         ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex()), readOnlySessions);
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
-        Otp otp = new Otp(otpSigner, sessionSigner, otpService, authProxyConfigs, new AuthProxy(authProxyConfigs,
-                otpService, codeMail, transactor, new JdbcStateVersions(), clock, ids));
+        AuthProxy authProxy = new AuthProxy(authProxyConfigs, otpService, codeMail,
+                new SubOrganizationCreator(organizations, userCreator), transactor, new JdbcStateVersions(), clock,
+                ids);
+        Otp otp = new Otp(otpSigner, sessionSigner, otpService, authProxyConfigs, authProxy);
         return new Keyhaven(config, database, rootSetup, services, bundleSigner, otp);
     }
 

@@ -4,12 +4,14 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.organization.SubOrganizationCreator;
 import dev.keyhaven.server.otp.OtpRepository;
 import dev.keyhaven.server.otp.OtpService;
 import dev.keyhaven.server.otp.OtpType;
 import dev.keyhaven.server.recovery.CodeMail;
 import dev.keyhaven.server.state.StateVersions;
 import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.user.NewUser;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -28,16 +30,18 @@ public final class AuthProxy {
     private final AuthProxyConfigs configs;
     private final OtpService otps;
     private final CodeMail mail;
+    private final SubOrganizationCreator subOrganizations;
     private final Transactor transactor;
     private final StateVersions versions;
     private final Clock clock;
     private final Ids ids;
 
-    public AuthProxy(AuthProxyConfigs configs, OtpService otps, CodeMail mail, Transactor transactor,
-            StateVersions versions, Clock clock, Ids ids) {
+    public AuthProxy(AuthProxyConfigs configs, OtpService otps, CodeMail mail, SubOrganizationCreator subOrganizations,
+            Transactor transactor, StateVersions versions, Clock clock, Ids ids) {
         this.configs = configs;
         this.otps = otps;
         this.mail = mail;
+        this.subOrganizations = subOrganizations;
         this.transactor = transactor;
         this.versions = versions;
         this.clock = clock;
@@ -127,16 +131,30 @@ public final class AuthProxy {
             }
             OtpRepository.Member member = requestedOrganization
                     .map(target -> otps.userIn(tx, target, claims).map(u -> new OtpRepository.Member(target, u)))
-                    .orElseGet(() -> only(otps.members(tx, org, claims)))
-                    .orElseThrow(() -> ApiException.notFound(config.signupEnabled()
-                            ? "no account has this contact; sign-up through the auth proxy is not supported yet"
-                            : "no account has this contact, and this auth proxy config does not allow sign-up"));
+                    .orElseGet(() -> only(otps.members(tx, org, claims)).or(() -> config.signupEnabled()
+                            ? Optional.of(signUp(tx, org, claims)) : Optional.empty()))
+                    .orElseThrow(() -> ApiException.notFound(
+                            "no account has this contact, and this auth proxy config does not allow sign-up"));
             // The session key is a credential of that organization: its state moves on first (the lock order of
             // activities), so servers remembering its credentials notice.
             versions.advance(tx, member.organizationId());
             return otps.login(tx, member.organizationId(), member.userId(), claims, request, clock.instant(), ids);
         });
         return Map.of("session", session);
+    }
+
+    /**
+     * Sign-up: a sub-organization of the config's organization for the new user, its one root user (quorum 1)
+     * holding the proven contact; the session key is its first credential.
+     */
+    private OtpRepository.Member signUp(dev.keyhaven.server.tx.Tx tx, String org, OtpService.TokenClaims claims) {
+        boolean email = claims.type() == OtpType.OTP_TYPE_EMAIL;
+        NewUser user = new NewUser("User " + claims.contact(), email ? Optional.of(claims.contact())
+                : Optional.empty(), email ? Optional.empty() : Optional.of(claims.contact()), List.of(), List.of(),
+                List.of());
+        SubOrganizationCreator.Created created = subOrganizations.create(tx, org, "Sign-up " + claims.contact(),
+                List.of(user), 1, clock.instant(), ids);
+        return new OtpRepository.Member(created.organizationId(), created.rootUserIds().getFirst());
     }
 
     private static Optional<OtpRepository.Member> only(List<OtpRepository.Member> members) {

@@ -587,4 +587,31 @@ class OtpIT extends OnBothStores {
         assertThat(login.status()).isEqualTo(404);
         assertThat(login.body().path("message").asString()).contains("does not allow sign-up");
     }
+
+    @Test
+    void aConfigWithSignUpCreatesASubOrganizationForANewContact() throws Exception {
+        String config = newConfig(Map.of("signupEnabled", true));
+        String email = uniqueEmail();
+        ProxyResponse init = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
+                Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email));
+        TargetKey key = TargetKey.generate();
+        ProxyResponse verify = proxy("otp_verify_v2", Optional.of(config), Optional.empty(), Map.of("otpId",
+                init.body().path("otpId").asString(), "encryptedOtpBundle", Bundles.encryptOtpCode(
+                        init.body().path("otpEncryptionTargetBundle").asString(), otpSigner(), emailedCode(),
+                        key.compressed())));
+        TargetKey session = TargetKey.generate();
+        ProxyResponse login = proxy("otp_login_v2", Optional.of(config), Optional.empty(), loginParameters(
+                verify.body().path("verificationToken").asString(), key, session));
+        assertThat(login.status()).isEqualTo(200);
+        JsonNode claims = claims(login.body().path("session").asString());
+        String subOrganization = claims.path("organization_id").asString();
+        assertThat(subOrganization).isNotEqualTo(server.organizationId());
+        KeyhavenClient.Whoami whoami = sessionClient(session, subOrganization).whoami();
+        assertThat(whoami.userId()).isEqualTo(claims.path("user_id").asString());
+        assertThat(sessionClient(session, subOrganization).query("get_user", Map.of("userId", whoami.userId()))
+                .path("user").path("userEmail").asString()).isEqualTo(email);
+        // A sub-organization of the config's organization, which the parent's root user can read.
+        assertThat(root.query("get_organization", Map.of("organizationId", subOrganization)).path("organizationData")
+                .path("organizationId").asString()).isEqualTo(subOrganization);
+    }
 }
