@@ -157,6 +157,36 @@ class CommandLineIT {
     }
 
     @Test
+    void serveRunsTheAuthProxyWithSmsCodesInAFile() throws Exception {
+        Path data = directory.resolve("sms-file-data");
+        ApiKeyStamper operator = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, new SecureRandom());
+        Result init = KeyhavenProcess.run(List.of("init", "--data-dir", data.toString(), "--organization-name",
+                "Acme", "--user-name", "ops", "--api-public-key", operator.publicKey()), Map.of());
+        String configId = onlyJsonObject(init.stdout()).path("authProxyConfigId").asString();
+        assertThat(KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(), "--config-id",
+                configId, "--sms-enabled", "true"), Map.of()).exitCode()).isZero();
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        try (KeyhavenProcess server = KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0",
+                "--auth-proxy-port", Integer.toString(port), "--sms-provider", "file"), Map.of())) {
+            server.awaitStdout(line -> line.contains("auth proxy:       http://127.0.0.1:" + port),
+                    Duration.ofSeconds(10));
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + port + "/v1/otp_init_v2")).header("X-Auth-Proxy-Config-Id", configId)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"otpType\":\"OTP_TYPE_SMS\",\"contact\":"
+                            + "\"+15557654321\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            assertThat(Files.readString(data.resolve("sms.log"))).contains("+15557654321")
+                    .containsPattern("code is [0-9]{6}\\.");
+            HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + port + "/health")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void serveRefusesBadSmsAndAuthProxyOptions() {
         Path data = directory.resolve("sms-data");
         Result pigeon = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
