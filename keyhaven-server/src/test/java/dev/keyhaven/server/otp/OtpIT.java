@@ -252,6 +252,22 @@ class OtpIT extends OnBothStores {
         }
     }
 
+    /** verify_otp (V2) of a fresh code emailed to {@code email}: the verification token, bound to {@code key}. */
+    private String verifiedToken(String email, TargetKey key) throws Exception {
+        Activity init = initOtp(email);
+        return verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", init.result().path("otpId").asString(),
+                init.result().path("otpEncryptionTargetBundle").asString(), emailedCode(), key).result()
+                .path("verificationToken").asString();
+    }
+
+    /** The auth proxy's otp_verify_v2 of {@code code} for the OTP {@code init} started. */
+    private ProxyResponse proxyVerify(String config, Optional<String> origin, ProxyResponse init, String code,
+            TargetKey key) {
+        return proxy("otp_verify_v2", Optional.of(config), origin, Map.of("otpId", init.body().path("otpId")
+                .asString(), "encryptedOtpBundle", Bundles.encryptOtpCode(init.body()
+                .path("otpEncryptionTargetBundle").asString(), otpSigner(), code, key.compressed())));
+    }
+
     /** A configuration of the root organization, made through the activity. */
     private String newConfig(Map<String, Object> settings) {
         Activity created = client.submit("update_auth_proxy_config", "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG",
@@ -419,11 +435,8 @@ class OtpIT extends OnBothStores {
     @Test
     void aLoginNeedsTheTokensKeyAndAUserWithTheContact() throws Exception {
         String email = uniqueEmail();
-        Activity init = initOtp(email);
         TargetKey key = TargetKey.generate();
-        String token = verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", init.result().path("otpId").asString(),
-                init.result().path("otpEncryptionTargetBundle").asString(), emailedCode(), key).result()
-                .path("verificationToken").asString();
+        String token = verifiedToken(email, key);
         // Signed by another key than the token's.
         KeyhavenApiException wrongKey = apiError(() -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2",
                 loginParameters(token, TargetKey.generate(), TargetKey.generate()), "otpLoginResult"));
@@ -451,11 +464,8 @@ class OtpIT extends OnBothStores {
     void aSessionKeyStopsStampingWhenItExpires() throws Exception {
         String email = uniqueEmail();
         newUser(email, null);
-        Activity init = initOtp(email);
         TargetKey key = TargetKey.generate();
-        String token = verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", init.result().path("otpId").asString(),
-                init.result().path("otpEncryptionTargetBundle").asString(), emailedCode(), key).result()
-                .path("verificationToken").asString();
+        String token = verifiedToken(email, key);
         TargetKey session = TargetKey.generate();
         Map<String, Object> p = loginParameters(token, key, session);
         p.put("expirationSeconds", "60");
@@ -480,10 +490,7 @@ class OtpIT extends OnBothStores {
         String code = emailedCode();
         assertThat(code).matches("[0-9]{6}");
         TargetKey key = TargetKey.generate();
-        ProxyResponse verify = proxy("otp_verify_v2", Optional.of(config), Optional.of(ORIGIN), Map.of(
-                "otpId", init.body().path("otpId").asString(), "encryptedOtpBundle", Bundles.encryptOtpCode(
-                        init.body().path("otpEncryptionTargetBundle").asString(), otpSigner(), code,
-                        key.compressed())));
+        ProxyResponse verify = proxyVerify(config, Optional.of(ORIGIN), init, code, key);
         assertThat(verify.status()).isEqualTo(200);
         TargetKey session = TargetKey.generate();
         ProxyResponse login = proxy("otp_login_v2", Optional.of(config), Optional.of(ORIGIN), loginParameters(
@@ -573,14 +580,10 @@ class OtpIT extends OnBothStores {
                 Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email));
         String code = emailedCode();
         TargetKey key = TargetKey.generate();
-        String bundle = init.body().path("otpEncryptionTargetBundle").asString();
-        ProxyResponse wrong = proxy("otp_verify_v2", Optional.of(config), Optional.empty(), Map.of("otpId",
-                init.body().path("otpId").asString(), "encryptedOtpBundle", Bundles.encryptOtpCode(bundle,
-                        otpSigner(), code.equals("000000") ? "111111" : "000000", key.compressed())));
+        ProxyResponse wrong = proxyVerify(config, Optional.empty(), init, code.equals("000000") ? "111111" : "000000",
+                key);
         assertThat(wrong.status()).isEqualTo(400);
-        ProxyResponse right = proxy("otp_verify_v2", Optional.of(config), Optional.empty(), Map.of("otpId",
-                init.body().path("otpId").asString(), "encryptedOtpBundle", Bundles.encryptOtpCode(bundle,
-                        otpSigner(), code, key.compressed())));
+        ProxyResponse right = proxyVerify(config, Optional.empty(), init, code, key);
         assertThat(right.status()).isEqualTo(200);
         ProxyResponse login = proxy("otp_login_v2", Optional.of(config), Optional.empty(), loginParameters(
                 right.body().path("verificationToken").asString(), key, TargetKey.generate()));
@@ -595,10 +598,7 @@ class OtpIT extends OnBothStores {
         ProxyResponse init = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
                 Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email));
         TargetKey key = TargetKey.generate();
-        ProxyResponse verify = proxy("otp_verify_v2", Optional.of(config), Optional.empty(), Map.of("otpId",
-                init.body().path("otpId").asString(), "encryptedOtpBundle", Bundles.encryptOtpCode(
-                        init.body().path("otpEncryptionTargetBundle").asString(), otpSigner(), emailedCode(),
-                        key.compressed())));
+        ProxyResponse verify = proxyVerify(config, Optional.empty(), init, emailedCode(), key);
         TargetKey session = TargetKey.generate();
         ProxyResponse login = proxy("otp_login_v2", Optional.of(config), Optional.empty(), loginParameters(
                 verify.body().path("verificationToken").asString(), key, session));
