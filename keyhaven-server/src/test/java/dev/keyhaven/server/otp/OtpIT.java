@@ -79,6 +79,7 @@ class OtpIT extends OnBothStores {
     private final MutableClock clock = MutableClock.ticking();
     private final List<Map<String, String>> smsSent = new CopyOnWriteArrayList<>();
     private GreenMail smtp;
+    private Path templates;
     private HttpServer twilio;
     private KeyhavenClient client;
     private final HttpClient http = HttpClient.newHttpClient();
@@ -112,6 +113,9 @@ class OtpIT extends OnBothStores {
                 exchange.close();
             });
             twilio.start();
+            templates = Files.createTempDirectory("otp-templates");
+            Files.writeString(templates.resolve("acme-code.html"), "<p>{{appName}} code for {{email}}: "
+                    + "<b id=\"code\">{{otpCode}}</b> ({{expiresInMinutes}} min, {{support}})</p>");
             token = Files.createTempFile("twilio", ".token");
             Files.writeString(token, "secret-token\n");
         } catch (IOException e) {
@@ -123,7 +127,7 @@ class OtpIT extends OnBothStores {
                 .withRateLimits(PER_CONTACT, PER_ADDRESS, Duration.ofMinutes(15));
         return defaults.withOtp(otp).withMail(new MailSettings(Optional.of(new MailSettings.Smtp("127.0.0.1",
                 smtp.getSmtp().getPort(), MailSettings.Security.NONE, Optional.empty(), Optional.empty(),
-                Duration.ofSeconds(10))), "keyhaven@test.example", Optional.empty()));
+                Duration.ofSeconds(10))), "keyhaven@test.example", Optional.of(templates)));
     }
 
     @BeforeEach
@@ -559,9 +563,17 @@ class OtpIT extends OnBothStores {
     @Test
     void theProxyAnswersTheSameForUnknownContactsAndLimitsByAddress() {
         String config = defaultConfig();
-        List<Integer> statuses = new ArrayList<>();
+        String known = uniqueEmail();
+        newUser(known, null);
+        ProxyResponse forKnown = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
+                Map.of("otpType", "OTP_TYPE_EMAIL", "contact", known));
+        ProxyResponse forUnknown = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
+                Map.of("otpType", "OTP_TYPE_EMAIL", "contact", uniqueEmail()));
+        assertThat(forKnown.status()).isEqualTo(forUnknown.status()).isEqualTo(200);
+        assertThat(forKnown.body().propertyNames()).containsExactlyElementsOf(forUnknown.body().propertyNames());
+        List<Integer> statuses = new ArrayList<>(List.of(200, 200));
         ProxyResponse last = null;
-        for (int i = 0; i <= PER_ADDRESS; i++) {
+        for (int i = 2; i <= PER_ADDRESS; i++) {
             last = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
                     Map.of("otpType", "OTP_TYPE_EMAIL", "contact", uniqueEmail()));
             statuses.add(last.status());
@@ -589,6 +601,40 @@ class OtpIT extends OnBothStores {
                 right.body().path("verificationToken").asString(), key, TargetKey.generate()));
         assertThat(login.status()).isEqualTo(404);
         assertThat(login.body().path("message").asString()).contains("does not allow sign-up");
+    }
+
+    @Test
+    void aNamedTemplateShapesTheCodeEmail() throws Exception {
+        String email = uniqueEmail();
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("otpType", "OTP_TYPE_EMAIL");
+        p.put("contact", email);
+        p.put("appName", "Acme");
+        p.put("otpLength", 6);
+        p.put("alphanumeric", false);
+        p.put("emailCustomization", Map.of("templateId", "acme-code", "templateVariables",
+                "{\"support\":\"help@acme.example\"}"));
+        p.put("sendFromEmailAddress", "codes@acme.example");
+        client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2");
+        assertThat(smtp.waitForIncomingEmail(5_000, 1)).isTrue();
+        MimeMessage message = smtp.getReceivedMessages()[0];
+        assertThat(message.getSubject()).isEqualTo("Acme: your sign-in code");
+        assertThat(message.getFrom()[0].toString()).contains("codes@acme.example");
+        String html = null;
+        Multipart multipart = (Multipart) message.getContent();
+        for (int i = 0; i < multipart.getCount(); i++) {
+            if (multipart.getBodyPart(i).isMimeType("text/html")) {
+                html = (String) multipart.getBodyPart(i).getContent();
+            }
+        }
+        assertThat(html).matches("(?s).*Acme code for " + Pattern.quote(email)
+                + ": <b id=\"code\">[0-9]{6}</b> \\(5 min, help@acme.example\\).*");
+        // A template that does not exist is a 400 naming the field, and nothing is sent.
+        p.put("emailCustomization", Map.of("templateId", "nope"));
+        smtp.purgeEmailFromAllMailboxes();
+        assertThat(apiError(() -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"))
+                .getMessage()).contains("templateId");
+        assertThat(smtp.getReceivedMessages()).isEmpty();
     }
 
     @Test
