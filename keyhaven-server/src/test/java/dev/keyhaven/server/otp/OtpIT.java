@@ -604,6 +604,44 @@ class OtpIT extends OnBothStores {
     }
 
     @Test
+    void theOlderPlainCodeFormsLogInWithAnUnboundToken() throws Exception {
+        String email = uniqueEmail();
+        String userId = newUser(email, null);
+        String config = defaultConfig();
+        ProxyResponse init = proxy("otp_init", Optional.of(config), Optional.empty(),
+                Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email));
+        assertThat(init.status()).isEqualTo(200);
+        ProxyResponse verify = proxy("otp_verify", Optional.of(config), Optional.empty(),
+                Map.of("otpId", init.body().path("otpId").asString(), "otpCode", emailedCode()));
+        assertThat(verify.status()).isEqualTo(200);
+        String token = verify.body().path("verificationToken").asString();
+        assertThat(claims(token).path("public_key").asString()).isEmpty();
+        TargetKey session = TargetKey.generate();
+        ProxyResponse login = proxy("otp_login", Optional.of(config), Optional.empty(),
+                Map.of("verificationToken", token, "publicKey", session.compressed()));
+        assertThat(login.status()).as(login.body().toString()).isEqualTo(200);
+        assertThat(sessionClient(session, server.organizationId()).whoami().userId()).isEqualTo(userId);
+    }
+
+    @Test
+    void theProxyAnswersPreflightsForBrowsers() throws Exception {
+        HttpResponse<String> preflight = http.send(HttpRequest.newBuilder(URI.create(server.authProxyUrl()
+                + "/v1/otp_init_v2")).method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", ORIGIN).header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "content-type,x-auth-proxy-config-id").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(preflight.statusCode()).isEqualTo(204);
+        assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin")).contains(ORIGIN);
+        assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers").orElseThrow())
+                .contains("X-Auth-Proxy-Config-Id");
+        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(server.authProxyUrl()
+                + "/health")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).isEqualTo(200);
+        ProxyResponse unknownPath = proxy("oauth_login", Optional.of(defaultConfig()), Optional.empty(), Map.of());
+        assertThat(unknownPath.status()).isEqualTo(404);
+    }
+
+    @Test
     void aNamedTemplateShapesTheCodeEmail() throws Exception {
         String email = uniqueEmail();
         Map<String, Object> p = new LinkedHashMap<>();
