@@ -58,8 +58,15 @@ class ArchitectureTest {
                 .resideInAnyPackage(ROOT + ".user..", ROOT + ".organization..", ROOT + ".policy..",
                         ROOT + ".webauthn..", ROOT + ".auth..", ROOT + ".wallet..", ROOT + ".privatekey..",
                         ROOT + ".signing..", ROOT + ".custody..", ROOT + ".export..", ROOT + ".keyimport..",
-                        ROOT + ".recovery..", ROOT + ".mail..", ROOT + ".webhook..")
+                        ROOT + ".recovery..", ROOT + ".mail..", ROOT + ".webhook..", ROOT + ".otp..",
+                        ROOT + ".session..", ROOT + ".authproxy..", ROOT + ".sms..")
                 .check(classes);
+    }
+
+    @Test
+    void smsKnowsNoFeature() {
+        classes().that().resideInAPackage(ROOT + ".sms..").should().onlyDependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".sms..", "java..").check(classes);
     }
 
     @Test

@@ -12,6 +12,7 @@ public final class ApiException extends RuntimeException {
 
     private final ErrorCode code;
     private final String field;
+    private long retryAfterSeconds;
 
     public ApiException(ErrorCode code, String message) {
         this(code, message, null);
@@ -29,6 +30,18 @@ public final class ApiException extends RuntimeException {
 
     public static ApiException badField(String field, String problem) {
         return new ApiException(ErrorCode.BAD_REQUEST, "bad request body: " + field + " " + problem, field);
+    }
+
+    /** A 429 whose response carries {@code Retry-After: seconds}. */
+    public static ApiException rateLimited(String message, long seconds) {
+        ApiException e = new ApiException(ErrorCode.RATE_LIMITED, message + " (retry after " + seconds + " s)");
+        e.retryAfterSeconds = seconds;
+        return e;
+    }
+
+    /** The seconds a client should wait before retrying, for {@link ErrorCode#RATE_LIMITED}. */
+    public java.util.OptionalLong retryAfterSeconds() {
+        return retryAfterSeconds > 0 ? java.util.OptionalLong.of(retryAfterSeconds) : java.util.OptionalLong.empty();
     }
 
     public static ApiException notFound(String message) {

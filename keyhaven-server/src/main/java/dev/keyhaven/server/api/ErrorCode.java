@@ -32,6 +32,8 @@ public enum ErrorCode {
     CONFLICT(GrpcCode.ABORTED, "UNSPECIFIED"),
     /** A per-organization or per-user resource limit. */
     LIMIT_EXCEEDED(GrpcCode.RESOURCE_EXHAUSTED, "UNSPECIFIED"),
+    /** Too many requests for one key (an OTP contact, a client address) in a window; see {@code Retry-After}. */
+    RATE_LIMITED(GrpcCode.RESOURCE_EXHAUSTED, "UNSPECIFIED"),
     UNIMPLEMENTED(GrpcCode.UNIMPLEMENTED, "UNSPECIFIED"),
     UNAVAILABLE(GrpcCode.UNAVAILABLE, "UNSPECIFIED"),
     INTERNAL(GrpcCode.INTERNAL, "INTERNAL");

@@ -59,6 +59,9 @@ final class InitCommand implements Callable<Integer> {
             out.put("userId", created.userId());
             out.put("apiKeyId", created.apiKeyId());
             out.put("bundleSignerPublicKey", keyhaven.bundleSignerPublicKey());
+            out.put("authProxyConfigId", keyhaven.createDefaultAuthProxyConfig(created.organizationId()));
+            out.put("otpSignerPublicKey", keyhaven.otpSignerPublicKey());
+            out.put("sessionSignerPublicKey", keyhaven.sessionSignerPublicKey());
             System.out.println(JsonMappers.strict().writeValueAsString(out));
             return 0;
         } catch (RootOrganizationSetup.AlreadyInitialized e) {

@@ -46,6 +46,7 @@ import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.MasterKeyGuard;
 import dev.keyhaven.server.organization.CreateSubOrganizationHandler;
+import dev.keyhaven.server.organization.SubOrganizationCreator;
 import dev.keyhaven.server.privatekey.CreatePrivateKeyTagHandler;
 import dev.keyhaven.server.privatekey.CreatePrivateKeysHandler;
 import dev.keyhaven.server.privatekey.DeletePrivateKeyTagsHandler;
@@ -120,6 +121,27 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import dev.keyhaven.server.authproxy.AuthProxy;
+import dev.keyhaven.server.authproxy.AuthProxyConfigs;
+import dev.keyhaven.server.authproxy.UpdateAuthProxyConfigHandler;
+import dev.keyhaven.server.custody.OtpKeys;
+import dev.keyhaven.server.http.AuthProxyServer;
+import dev.keyhaven.server.otp.InitOtpHandler;
+import dev.keyhaven.server.otp.OtpLoginHandler;
+import dev.keyhaven.server.otp.OtpService;
+import dev.keyhaven.server.otp.RateLimiter;
+import dev.keyhaven.server.otp.VerifyOtpHandler;
+import dev.keyhaven.server.recovery.CodeMail;
+import dev.keyhaven.server.session.CreateReadOnlySessionHandler;
+import dev.keyhaven.server.session.CreateReadWriteSessionHandler;
+import dev.keyhaven.server.session.ReadOnlySessions;
+import dev.keyhaven.server.session.Sessions;
+import dev.keyhaven.server.session.StampLoginHandler;
+import dev.keyhaven.server.sms.FileSms;
+import dev.keyhaven.server.sms.SmsSender;
+import dev.keyhaven.server.sms.TwilioSms;
+import dev.keyhaven.server.store.JdbcAuthProxyConfigRepository;
+import dev.keyhaven.server.store.JdbcOtpRepository;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
@@ -142,12 +164,14 @@ public final class Keyhaven implements AutoCloseable {
     private final BundleSigner bundleSigner;
     private final WebhookSigningKeys webhookKeys;
     private final WebhookDeliverer webhookDeliverer;
+    private final Otp otp;
     private ApiServer server;
+    private AuthProxyServer authProxyServer;
     private boolean closed;
 
     private Keyhaven(KeyhavenConfig config, Database database, RootOrganizationSetup rootSetup,
             ApiServer.Services services, BundleSigner bundleSigner, WebhookSigningKeys webhookKeys,
-            WebhookDeliverer webhookDeliverer) {
+            WebhookDeliverer webhookDeliverer, Otp otp) {
         this.config = config;
         this.database = database;
         this.rootSetup = rootSetup;
@@ -155,6 +179,35 @@ public final class Keyhaven implements AutoCloseable {
         this.bundleSigner = bundleSigner;
         this.webhookKeys = webhookKeys;
         this.webhookDeliverer = webhookDeliverer;
+        this.otp = otp;
+    }
+
+    /** The OTP side of the wiring: its signers and services, closed with the application. */
+    private record Otp(BundleSigner otpSigner, BundleSigner sessionSigner, OtpService service,
+            AuthProxyConfigs configs, AuthProxy proxy) implements AutoCloseable {
+        @Override
+        public void close() {
+            service.close();
+            otpSigner.close();
+            sessionSigner.close();
+        }
+    }
+
+    private static SmsSender smsSender(KeyhavenConfig config, Clock clock) {
+        OtpSettings.Sms sms = config.otp().sms();
+        return switch (sms.provider()) {
+            case NONE -> SmsSender.NONE;
+            case FILE -> new FileSms(config.smsFile(), clock);
+            case TWILIO -> {
+                String token;
+                try {
+                    token = java.nio.file.Files.readString(sms.twilioTokenFile().orElseThrow()).strip();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException("cannot read the Twilio token file", e);
+                }
+                yield new TwilioSms(sms.twilioBaseUrl(), sms.twilioAccount(), token, sms.from());
+            }
+        };
     }
 
     /** Opens (and migrates) the database and builds every service; nothing listens yet. */
@@ -214,6 +267,23 @@ public final class Keyhaven implements AutoCloseable {
         LOG.info("mail (email recovery) goes to {}", mailer.describe());
         var recoveryCredentials = new JdbcRecoveryCredentialRepository();
         ImportTargets importTargets = new ImportTargets(new JdbcImportTargetRepository(), users, keyTransfer);
+        BundleSigner otpSigner = BundleSigner.load(BundleSigner.Role.OTP, transactor, custodyRepository, sealer, random,
+                clock);
+        BundleSigner sessionSigner = BundleSigner.load(BundleSigner.Role.SESSION, transactor, custodyRepository, sealer,
+                random, clock);
+        CodeMail codeMail = new CodeMail(mailer, config.mail().defaultFrom(),
+                Optional.of(config.effectiveTemplatesDirectory()));
+        SmsSender sms = smsSender(config, clock);
+        LOG.info("SMS codes go to {}", sms.describe());
+        OtpSettings otpSettings = config.otp();
+        Sessions sessions = new Sessions(users, credentials, sessionSigner);
+        ReadOnlySessions readOnlySessions = new ReadOnlySessions(transactor, users, organizations, sessionSigner,
+                clock);
+        OtpService otpService = new OtpService(new JdbcOtpRepository(), new OtpKeys(sealer, otpSigner, random),
+                codeMail, sms, sessions, organizations,
+                new RateLimiter(otpSettings.initsPerContact(), otpSettings.rateWindow(), clock),
+                new RateLimiter(otpSettings.initsPerAddress(), otpSettings.rateWindow(), clock), transactor, random);
+        AuthProxyConfigs authProxyConfigs = new AuthProxyConfigs(transactor, new JdbcAuthProxyConfigRepository());
         List<ActivityHandler<?>> handlers = List.of(
                 new CreateUsersHandler(userCreator, passkeyRegistrar),
                 new DeleteUsersHandler(users),
@@ -267,7 +337,14 @@ public final class Keyhaven implements AutoCloseable {
                 new RecoverUserHandler(credentials, recoveryCredentials, passkeyRegistrar),
                 new CreateWebhookEndpointHandler(webhooks, webhookUrls),
                 new UpdateWebhookEndpointHandler(webhooks, webhookUrls),
-                new DeleteWebhookEndpointHandler(webhooks));
+                new DeleteWebhookEndpointHandler(webhooks),
+                new InitOtpHandler(otpService, codeMail),
+                new VerifyOtpHandler(otpService),
+                new OtpLoginHandler(otpService),
+                new UpdateAuthProxyConfigHandler(authProxyConfigs),
+                new StampLoginHandler(sessions),
+                new CreateReadWriteSessionHandler(sessions, keyTransfer, organizations),
+                new CreateReadOnlySessionHandler(readOnlySessions, organizations));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
@@ -296,10 +373,16 @@ public final class Keyhaven implements AutoCloseable {
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
                 metricsRegistry, bundleSigner.publicKeyHex(), proofs, new TvcQueries(transactor, tvc, json),
-                new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake));
+                new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake), java.util.Map.of(
+                        ApiServer.OTP_SIGNER_DISCOVERY_PATH, otpSigner.publicKeyHex(),
+                        ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex()), readOnlySessions);
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
-        return new Keyhaven(config, database, rootSetup, services, bundleSigner, webhookKeys, deliverer);
+        AuthProxy authProxy = new AuthProxy(authProxyConfigs, otpService, codeMail,
+                new SubOrganizationCreator(organizations, userCreator), transactor, new JdbcStateVersions(), clock,
+                ids);
+        Otp otp = new Otp(otpSigner, sessionSigner, otpService, authProxyConfigs, authProxy);
+        return new Keyhaven(config, database, rootSetup, services, bundleSigner, webhookKeys, deliverer, otp);
     }
 
     /** Keyhaven's long-term public key (hex), which signs boot proofs: what app-proof verifiers pin. */
@@ -321,12 +404,50 @@ public final class Keyhaven implements AutoCloseable {
         return webhookKeys;
     }
 
-    /** Starts the API listener and the webhook deliverer. */
+    /** Starts the API listener, the webhook deliverer, and the auth proxy's listener when it has a port. */
     public ApiServer serve() {
         server = ApiServer.start(new ApiServer.Settings(config.host(), config.port(), config.maxBodyBytes(),
                 config.corsOrigins(), config.shutdownGrace()), services);
         webhookDeliverer.start();
+        config.otp().authProxyPort().ifPresent(port -> authProxyServer = AuthProxyServer.start(
+                new AuthProxyServer.Settings(config.host(), port, config.maxBodyBytes(), config.shutdownGrace()),
+                otp.proxy(), services.json(), services.metrics()));
         return server;
+    }
+
+    /** The auth proxy's listener, when {@link #serve} started one. */
+    public Optional<AuthProxyServer> authProxyServer() {
+        return Optional.ofNullable(authProxyServer);
+    }
+
+    /** Every auth-proxy configuration (id and organization), for the start-up announcement. */
+    public java.util.List<dev.keyhaven.server.authproxy.AuthProxyConfig> authProxyConfigs() {
+        return otp.configs().all();
+    }
+
+    /** Creates the default auth-proxy configuration of {@code organizationId} (what {@code init} does). */
+    public String createDefaultAuthProxyConfig(String organizationId) {
+        return database.transactor().write(tx -> otp.configs().createDefault(tx,
+                java.util.UUID.randomUUID().toString(), organizationId, java.time.Instant.now())).id();
+    }
+
+    /**
+     * Creates a configuration for {@code organizationId} (no {@code configId}) or changes one, with the fields
+     * {@code changes} names (the {@code update_auth_proxy_config} rules); what the CLI does.
+     */
+    public dev.keyhaven.server.authproxy.AuthProxyConfig saveAuthProxyConfig(Optional<String> configId,
+            String organizationId, dev.keyhaven.server.api.Params changes) {
+        return database.transactor().write(tx -> otp.configs().save(tx, configId, organizationId, changes,
+                java.time.Instant.now(), java.util.UUID.randomUUID()::toString));
+    }
+
+    /** The OTP signer's and the session signer's public keys (hex, uncompressed). */
+    public String otpSignerPublicKey() {
+        return otp.otpSigner().publicKeyHex();
+    }
+
+    public String sessionSignerPublicKey() {
+        return otp.sessionSigner().publicKeyHex();
     }
 
     /**
@@ -341,11 +462,15 @@ public final class Keyhaven implements AutoCloseable {
         }
         closed = true;
         try {
+            if (authProxyServer != null) {
+                authProxyServer.close();
+            }
             if (server != null) {
                 server.close();
             }
             webhookDeliverer.close();
         } finally {
+            otp.close();
             bundleSigner.close();
             services.proofQueries().close();
             database.close();

@@ -19,12 +19,13 @@ import java.util.Optional;
  * @param webAuthnOrigins the origins passkey ceremonies may come from, or {@code *} for any
  * @param mail how mail leaves (SMTP, or the Maildir in the data directory), the sender and the email templates
  * @param webhooks how webhooks are signed and delivered
+ * @param otp one-time passwords: the auth proxy's port, the SMS provider, the rate limits
  */
 public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, Optional<Path> masterKeyFile,
         int databasePoolSize, String host,
         int port, int maxBodyBytes, List<String> corsOrigins, List<String> webAuthnOrigins,
         TimestampStyle activityTimestamps, UserLimits limits, Duration shutdownGrace, MailSettings mail,
-        WebhookSettings webhooks) {
+        WebhookSettings webhooks, OtpSettings otp) {
 
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -36,7 +37,7 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
     public static KeyhavenConfig defaults(Path dataDirectory) {
         return new KeyhavenConfig(dataDirectory, Optional.empty(), Optional.empty(), 0, "127.0.0.1", 8080, DEFAULT_MAX_BODY_BYTES,
                 List.of("*"), List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT, Duration.ofSeconds(10),
-                MailSettings.none(), WebhookSettings.DEFAULT);
+                MailSettings.none(), WebhookSettings.DEFAULT, OtpSettings.defaults());
     }
 
     /** The KEK file: the one named, or {@code master.key} in the data directory. */
@@ -46,7 +47,7 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
 
     public KeyhavenConfig withMasterKeyFile(Optional<Path> file) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, file, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
     }
 
     public String effectiveDatabaseUrl() {
@@ -55,32 +56,32 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
 
     public KeyhavenConfig withPort(int newPort) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, newPort, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withDatabaseUrl(Optional<String> url) {
         return new KeyhavenConfig(dataDirectory, url, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks);
+                webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withActivityTimestamps(TimestampStyle style) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                webAuthnOrigins, style, limits, shutdownGrace, mail, webhooks);
+                webAuthnOrigins, style, limits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withLimits(UserLimits newLimits) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace, mail, webhooks);
+                webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withMaxBodyBytes(int bytes) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, bytes, corsOrigins,
-                webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks);
+                webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withMail(MailSettings settings) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, settings, webhooks);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, settings, webhooks, otp);
     }
 
     /** The Maildir mail goes to when no SMTP server is configured. */
@@ -95,11 +96,21 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
 
     public KeyhavenConfig withWebAuthnOrigins(List<String> origins) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                origins, activityTimestamps, limits, shutdownGrace, mail, webhooks);
+                origins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withWebhooks(WebhookSettings settings) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, settings);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, settings, otp);
+    }
+
+    public KeyhavenConfig withOtp(OtpSettings settings) {
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, settings);
+    }
+
+    /** Where {@code --sms-provider file} appends messages. */
+    public Path smsFile() {
+        return dataDirectory.resolve("sms.log");
     }
 }

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "keyhaven", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Keyhaven: a self-hosted wallet, policy and user-management service with Turnkey's API.",
         subcommands = {InitCommand.class, ServeCommand.class, RequestCommand.class, SignerKeyCommand.class,
-            WebhookKeysCommand.class, CommandLine.HelpCommand.class},
+            WebhookKeysCommand.class, AuthProxyConfigCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Every option but --help and --version also reads an environment variable, named in its "
                 + "description.",
                 "Run 'keyhaven <command> --help' for a command's options."})

@@ -151,6 +151,33 @@ final class ServeCommand implements Callable<Integer> {
                     + "together (default: ${DEFAULT-VALUE}; env: KEYHAVEN_WEBHOOK_TIMEOUT_MILLIS).")
     long webhookTimeoutMillis;
 
+    @Option(names = "--auth-proxy-port", defaultValue = "${env:KEYHAVEN_AUTH_PROXY_PORT:-8090}",
+            description = "Port of the auth proxy (the OTP endpoints for apps without a backend) (default: "
+                    + "${DEFAULT-VALUE}; 0 disables it; env: KEYHAVEN_AUTH_PROXY_PORT).")
+    int authProxyPort;
+
+    @Option(names = "--sms-provider", defaultValue = "${env:KEYHAVEN_SMS_PROVIDER:-none}",
+            description = "Where SMS codes go: none (SMS requests are refused), twilio, or file (development: appended "
+                    + "to sms.log in the data directory) (default: ${DEFAULT-VALUE}; env: KEYHAVEN_SMS_PROVIDER).")
+    String smsProvider;
+
+    @Option(names = "--twilio-base-url", defaultValue = "${env:KEYHAVEN_TWILIO_BASE_URL:-https://api.twilio.com}",
+            description = "Twilio API root (default: ${DEFAULT-VALUE}; env: KEYHAVEN_TWILIO_BASE_URL).")
+    String twilioBaseUrl;
+
+    @Option(names = "--twilio-account-sid", defaultValue = "${env:KEYHAVEN_TWILIO_ACCOUNT_SID}",
+            description = "Twilio account SID (env: KEYHAVEN_TWILIO_ACCOUNT_SID).")
+    String twilioAccount;
+
+    @Option(names = "--twilio-token-file", defaultValue = "${env:KEYHAVEN_TWILIO_TOKEN_FILE}",
+            description = "File holding the Twilio auth token (env: KEYHAVEN_TWILIO_TOKEN_FILE).")
+    Path twilioTokenFile;
+
+    // A label wider than picocli's option column keeps the help's wrapping as it was.
+    @Option(names = "--sms-from", paramLabel = "<senderNumber>", defaultValue = "${env:KEYHAVEN_SMS_FROM}",
+            description = "Sender number of SMS codes (Twilio) (env: KEYHAVEN_SMS_FROM).")
+    String smsFrom;
+
     @Override
     public Integer call() throws InterruptedException {
         Path directory = store.preparedDataDirectory();
@@ -165,7 +192,8 @@ final class ServeCommand implements Callable<Integer> {
                         .withAllowInsecureUrls(webhookAllowInsecureUrls)
                         .withRetries(webhookMaxAttempts, Duration.ofMillis(webhookFirstRetryMillis),
                                 WebhookSettings.DEFAULT.maxRetryDelay())
-                        .withRequestTimeout(Duration.ofMillis(webhookTimeoutMillis)));
+                        .withRequestTimeout(Duration.ofMillis(webhookTimeoutMillis)),
+                otpSettings());
         // Installed first: a stop signal that arrives while the store opens is kept until the server can stop.
         StopSignals stopSignals = StopSignals.install();
         Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());
@@ -184,6 +212,7 @@ final class ServeCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         announce(System.out, root, "http://" + reachableHost(bind) + ":" + server.port(), directory,
                 keyhaven.bundleSignerPublicKey(), keyhaven.identityPublicKey());
+        announceAuthProxy(System.out, keyhaven, reachableHost(bind));
 
         String signal = stopSignals.await();
         try {
@@ -226,6 +255,29 @@ final class ServeCommand implements Callable<Integer> {
         return new MailSettings(smtp, mailFrom, Optional.ofNullable(emailTemplatesDirectory));
     }
 
+    /** The OTP options; a bad combination is a usage error before anything starts. */
+    private OtpSettings otpSettings() {
+        OtpSettings.SmsProvider provider = switch (smsProvider.toLowerCase(java.util.Locale.ROOT)) {
+            case "none" -> OtpSettings.SmsProvider.NONE;
+            case "twilio" -> OtpSettings.SmsProvider.TWILIO;
+            case "file" -> OtpSettings.SmsProvider.FILE;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--sms-provider must be none, twilio or file: " + smsProvider);
+        };
+        if (provider == OtpSettings.SmsProvider.TWILIO && (twilioAccount == null || twilioTokenFile == null
+                || smsFrom == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--sms-provider twilio needs --twilio-account-sid, --twilio-token-file and --sms-from");
+        }
+        if (authProxyPort < 0 || authProxyPort > 65535) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--auth-proxy-port must be 0 to 65535");
+        }
+        OtpSettings.Sms sms = new OtpSettings.Sms(provider, twilioBaseUrl, twilioAccount == null ? "" : twilioAccount,
+                Optional.ofNullable(twilioTokenFile), smsFrom == null ? "" : smsFrom);
+        return OtpSettings.defaults().withSms(sms).withAuthProxyPort(authProxyPort == 0 ? java.util.OptionalInt.empty()
+                : java.util.OptionalInt.of(authProxyPort));
+    }
+
     private void stop(Keyhaven keyhaven, String reason) {
         LOG.atInfo().addKeyValue("reason", reason).addKeyValue("graceSeconds", shutdownGraceSeconds)
                 .log("stopping: refusing new requests, finishing in-flight ones");
@@ -239,6 +291,7 @@ final class ServeCommand implements Callable<Integer> {
         String publicKey = keys.exist() ? keys.readPublicKey() : keys.generateP256(new SecureRandom());
         RootOrganizationSetup.Created created = keyhaven.rootSetup().initialize("Root organization", "root",
                 NewApiKey.of("root", publicKey, ApiKeyCurve.API_KEY_CURVE_P256));
+        keyhaven.createDefaultAuthProxyConfig(created.organizationId());
         LOG.atInfo().addKeyValue("org", created.organizationId()).addKeyValue("keyFile", keys.publicKeyFile())
                 .log("initialised an empty store with a root organization, root user and API key");
         return keyhaven.rootSetup().root().orElseThrow();
@@ -264,6 +317,21 @@ final class ServeCommand implements Callable<Integer> {
         }
         lines.add("  bundle signer:    " + signer + " (pin it; also GET " + ApiServer.SIGNER_DISCOVERY_PATH + ")");
         lines.add("  identity key:     " + identityKey + " (pin it to verify app proofs)");
+        out.println(String.join(System.lineSeparator(), lines));
+        out.flush();
+    }
+
+    /** Prints the auth proxy's address, every configuration's id, and the OTP and session signers. */
+    private static void announceAuthProxy(PrintStream out, Keyhaven keyhaven, String host) {
+        List<String> lines = new ArrayList<>();
+        lines.add(keyhaven.authProxyServer().map(p -> "  auth proxy:       http://" + host + ":" + p.port())
+                .orElse("  auth proxy:       disabled (--auth-proxy-port 0)"));
+        keyhaven.authProxyConfigs().forEach(c -> lines.add("auth proxy config id: " + c.id() + " (organization "
+                + c.organizationId() + ")"));
+        lines.add("  OTP signer:       " + keyhaven.otpSignerPublicKey() + " (GET "
+                + ApiServer.OTP_SIGNER_DISCOVERY_PATH + ")");
+        lines.add("  session signer:   " + keyhaven.sessionSignerPublicKey() + " (GET "
+                + ApiServer.SESSION_SIGNER_DISCOVERY_PATH + ")");
         out.println(String.join(System.lineSeparator(), lines));
         out.flush();
     }

@@ -5,7 +5,14 @@ import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.crypto.SigningKey;
 import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.crypto.Digests;
+import dev.keyhaven.crypto.VerifyingKey;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import java.util.Base64;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HexFormat;
@@ -25,49 +32,128 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class BundleSigner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BundleSigner.class);
-    private static final String SEAL_SCOPE = "bundle-signer";
     private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final HexFormat HEX = HexFormat.of();
+    private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
 
+    /**
+     * The deployment's signing keys, all of the same kind: the bundle signer (export bundles, import targets), the
+     * OTP signer (OTP target bundles and verification tokens: Turnkey's TLS-fetcher key) and the session signer
+     * (session JWTs: Turnkey's notarizer key). Each is one row of {@code bundle_signer}, sealed under its own scope.
+     */
+    public enum Role {
+        BUNDLE("signer", "bundle-signer"),
+        OTP("otp-signer", "otp-signer"),
+        SESSION("session-signer", "session-signer");
+
+        private final String rowId;
+        private final String sealScope;
+
+        Role(String rowId, String sealScope) {
+            this.rowId = rowId;
+            this.sealScope = sealScope;
+        }
+    }
+
+    private final Role role;
     private final SigningKey key;
+    private final byte[] macKey;
     private final String publicKeyHex;
 
-    private BundleSigner(SigningKey key) {
-        this.key = key;
+    private BundleSigner(Role role, SecretBytes scalar) {
+        this.role = role;
+        this.key = SigningKey.ecdsa(EcCurve.P256, scalar.apply(SecretBytes::copyOf));
+        this.macKey = scalar.apply(s -> Digests.sha256(concat(("keyhaven " + role.sealScope + " mac\n")
+                .getBytes(StandardCharsets.UTF_8), s)));
         this.publicKeyHex = HEX.formatHex(EcCurve.P256.decompress(key.publicKey()));
     }
 
     /** The database's bundle signer, generated and recorded there when it has none yet. */
     public static BundleSigner load(Transactor transactor, CustodyRepository repository, KeySealer sealer,
             SecureRandom random, Clock clock) {
-        Optional<CustodyRepository.StoredSigner> stored = transactor.read(repository::bundleSigner);
+        return load(Role.BUNDLE, transactor, repository, sealer, random, clock);
+    }
+
+    /** The database's signer of {@code role}, generated and recorded there when it has none yet. */
+    public static BundleSigner load(Role role, Transactor transactor, CustodyRepository repository, KeySealer sealer,
+            SecureRandom random, Clock clock) {
+        Optional<CustodyRepository.StoredSigner> stored = transactor.read(tx -> repository.signer(tx, role.rowId));
         if (stored.isEmpty()) {
             try (SecretBytes scalar = KeyCurve.P256.generatePrivateKey(random)) {
-                BundleSigner fresh = new BundleSigner(SigningKey.ecdsa(EcCurve.P256, scalar.apply(SecretBytes::copyOf)));
+                BundleSigner fresh = new BundleSigner(role, scalar);
                 var record = new CustodyRepository.StoredSigner(fresh.publicKeyHex,
-                        sealer.seal(SealPurpose.BUNDLE_SIGNER, SEAL_SCOPE, SEAL_SCOPE, scalar));
+                        sealer.seal(SealPurpose.BUNDLE_SIGNER, role.sealScope, role.sealScope, scalar));
                 try {
                     transactor.write(tx -> {
-                        repository.insertBundleSigner(tx, record, clock.instant());
+                        repository.insertSigner(tx, role.rowId, record, clock.instant());
                         return null;
                     });
-                    LOG.info("generated the bundle signer {}", fresh.publicKeyHex);
+                    LOG.info("generated the {} {}", role.sealScope, fresh.publicKeyHex);
                     return fresh;
                 } catch (Transactor.ConstraintViolation raced) {
                     // Another process recorded its signer first; use that one.
                     fresh.close();
-                    stored = transactor.read(repository::bundleSigner);
+                    stored = transactor.read(tx -> repository.signer(tx, role.rowId));
                 }
             }
         }
         CustodyRepository.StoredSigner signer = stored.orElseThrow();
-        BundleSigner opened = new BundleSigner(SigningKey.ecdsa(EcCurve.P256,
-                sealer.open(SealPurpose.BUNDLE_SIGNER, SEAL_SCOPE, SEAL_SCOPE, signer.sealedKey())));
+        BundleSigner opened;
+        try (SecretBytes scalar = sealer.open(SealPurpose.BUNDLE_SIGNER, role.sealScope, role.sealScope,
+                signer.sealedKey())) {
+            opened = new BundleSigner(role, scalar);
+        }
         if (!opened.publicKeyHex.equals(signer.publicKeyHex())) {
             opened.close();
-            throw new CustodyException("the stored bundle signer does not match its recorded public key");
+            throw new CustodyException("the stored " + role.sealScope + " does not match its recorded public key");
         }
         return opened;
+    }
+
+    /**
+     * A JWT signed by this key with ECDSA P-256, the signature raw {@code r ‖ s}: over SHA-256 of
+     * {@code header.payload} (ES256, OTP verification tokens) or, with {@code doubleHash}, over SHA-256 of its
+     * SHA-256 (Turnkey's session JWTs, {@code verifySessionJwtSignature}).
+     */
+    public String jwt(Map<String, ?> claims, boolean doubleHash) {
+        String header = B64URL.encodeToString("{\"alg\":\"ES256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+        String payload = B64URL.encodeToString(JSON.writeValueAsBytes(claims));
+        byte[] input = (header + "." + payload).getBytes(StandardCharsets.UTF_8);
+        byte[] der = key.sign(doubleHash ? Digests.sha256(input) : input);
+        return header + "." + payload + "." + B64URL.encodeToString(EcdsaSignatures.derToRaw(der));
+    }
+
+    /** Whether {@code jwt} carries this key's signature (as {@link #jwt} makes it); never throws on bad input. */
+    public boolean signed(String jwt, boolean doubleHash) {
+        int last = jwt.lastIndexOf('.');
+        if (last < 0 || jwt.indexOf('.') == last) {
+            return false;
+        }
+        try {
+            byte[] input = jwt.substring(0, last).getBytes(StandardCharsets.UTF_8);
+            byte[] raw = Base64.getUrlDecoder().decode(jwt.substring(last + 1));
+            return VerifyingKey.ecdsaSha256(EcCurve.P256, HEX.parseHex(publicKeyHex))
+                    .verify(doubleHash ? Digests.sha256(input) : input, EcdsaSignatures.rawToDer(raw));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** HMAC-SHA256 of {@code data} under a key derived from this signer's private key (for stored code hashes). */
+    public String mac(String data) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(macKey, "HmacSHA256"));
+            return HEX.formatHex(mac.doFinal(data.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     /** The public key clients pin: 65-byte uncompressed SEC1, lower-case hex. */
@@ -92,10 +178,11 @@ public final class BundleSigner implements AutoCloseable {
     @Override
     public void close() {
         key.close();
+        Arrays.fill(macKey, (byte) 0);
     }
 
     @Override
     public String toString() {
-        return "BundleSigner[" + publicKeyHex + "]";
+        return "BundleSigner[" + role + ", " + publicKeyHex + "]";
     }
 }

@@ -13,12 +13,13 @@ public interface CustodyRepository {
     /** Records the check value; a concurrent first start by another process makes this a constraint violation. */
     void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt);
 
-    /** The bundle signer: its public key (hex, uncompressed) and its sealed private key. */
+    /** A signing key of the deployment: its public key (hex, uncompressed) and its sealed private key. */
     record StoredSigner(String publicKeyHex, SealedSecret sealedKey) {
     }
 
-    Optional<StoredSigner> bundleSigner(Tx tx);
+    /** The signer recorded under {@code role} ({@code signer}: the bundle signer; {@code otp-signer}, …). */
+    Optional<StoredSigner> signer(Tx tx, String role);
 
-    /** Records the bundle signer; a concurrent first start by another process makes this a constraint violation. */
-    void insertBundleSigner(Tx tx, StoredSigner signer, Instant createdAt);
+    /** Records a signer; a concurrent first start by another process makes this a constraint violation. */
+    void insertSigner(Tx tx, String role, StoredSigner signer, Instant createdAt);
 }

@@ -12,7 +12,8 @@ public enum SealPurpose {
     BUNDLE_SIGNER("bundle-signer"),
     IMPORT_TARGET("import-target"),
     SERVER_IDENTITY("server-identity"),
-    WEBHOOK_SIGNING_KEY("webhook-signing-key");
+    WEBHOOK_SIGNING_KEY("webhook-signing-key"),
+    OTP_TARGET("otp-target");
 
     private final String label;
 

@@ -11,6 +11,7 @@ import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.auth.StampHeaders;
 import dev.keyhaven.server.auth.VerifiedStamp;
+import dev.keyhaven.server.session.ReadOnlySessions;
 import dev.keyhaven.server.state.OrganizationState;
 import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.state.StaleStateException;
@@ -56,6 +57,8 @@ final class ApiEndpoint {
     private final int maxBodyBytes;
     private final BooleanSupplier accepting;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final ReadOnlySessions readOnlySessions;
+    static final String SESSION_HEADER = "X-Session";
 
     /**
      * @param accepting false once shutdown has begun: a request that starts then is answered 503 without being
@@ -63,7 +66,8 @@ final class ApiEndpoint {
      */
     ApiEndpoint(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
             OrganizationStates states, ActivityRenderer renderer, ObjectMapper json, HttpMetrics metrics, Cors cors,
-            int maxBodyBytes, BooleanSupplier accepting) {
+            int maxBodyBytes, BooleanSupplier accepting, ReadOnlySessions readOnlySessions) {
+        this.readOnlySessions = readOnlySessions;
         this.authenticator = authenticator;
         this.callers = callers;
         this.activities = activities;
@@ -97,6 +101,7 @@ final class ApiEndpoint {
             outcome.status = 200;
         } catch (ApiException e) {
             outcome.status = e.code().httpStatus();
+            e.retryAfterSeconds().ifPresent(s -> response.header(HeaderNames.RETRY_AFTER, Long.toString(s)));
             send(request, response, outcome.status, errors.render(e));
         } catch (RuntimeException e) {
             String incident = UUID.randomUUID().toString();
@@ -119,7 +124,13 @@ final class ApiEndpoint {
 
     private byte[] answer(Operation operation, ServerRequest request, Outcome outcome) {
         byte[] body = readBody(request);
-        VerifiedStamp stamp = authenticator.verify(stampHeaders(request), body);
+        StampHeaders stamps = stampHeaders(request);
+        Optional<String> session = header(request, SESSION_HEADER);
+        if (session.isPresent() && stamps.apiKey().isEmpty() && stamps.webAuthn().isEmpty()
+                && stamps.attested().isEmpty()) {
+            return answerInSession(operation, session.get(), body, outcome);
+        }
+        VerifiedStamp stamp = authenticator.verify(stamps, body);
         Params params = Params.of(parse(body), "");
         String organizationId = params.requiredString("organizationId");
         return switch (operation.kind()) {
@@ -136,6 +147,20 @@ final class ApiEndpoint {
                 yield json.writeValueAsBytes(renderer.response(submitted.activity(), submitted.by().userId()));
             }
         };
+    }
+
+    /** A query authenticated by a read-only session ({@code X-Session}); submissions need a stamp. */
+    private byte[] answerInSession(Operation operation, String session, byte[] body, Outcome outcome) {
+        if (operation.kind() != Operation.Kind.QUERY) {
+            throw new ApiException(ErrorCode.SIGNATURE_MISSING, "a read-only session (X-Session) authenticates "
+                    + "queries only; stamp submissions");
+        }
+        Params params = Params.of(parse(body), "");
+        String organizationId = params.requiredString("organizationId");
+        CallerResolver.checkOrganizationId(organizationId);
+        Caller caller = readOnlySessions.caller(session, organizationId);
+        outcome.organizationId = caller.organizationId();
+        return json.writeValueAsBytes(operation.query().orElseThrow().handle(caller, params));
     }
 
     /**

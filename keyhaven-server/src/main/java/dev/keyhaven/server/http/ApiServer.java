@@ -68,8 +68,14 @@ public final class ApiServer implements AutoCloseable {
             WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
             ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
             String bundleSignerPublicKey, ProofService proofQueries, TvcQueries tvcQueries,
-            WebhookQueries webhookQueries) {
+            WebhookQueries webhookQueries, java.util.Map<String, String> publishedKeys,
+            dev.keyhaven.server.session.ReadOnlySessions readOnlySessions) {
     }
+
+    /** Where clients fetch the OTP signer's public key (OTP target bundles, verification tokens). */
+    public static final String OTP_SIGNER_DISCOVERY_PATH = "/public/v1/discovery/otp-signer";
+    /** Where clients fetch the session signer's public key (session JWTs). */
+    public static final String SESSION_SIGNER_DISCOVERY_PATH = "/public/v1/discovery/session-signer";
 
     /** Where clients fetch the bundle signer's public key (unauthenticated, like Turnkey's discovery endpoints). */
     public static final String SIGNER_DISCOVERY_PATH = "/public/v1/discovery/signer";
@@ -80,7 +86,7 @@ public final class ApiServer implements AutoCloseable {
         AtomicBoolean ready = new AtomicBoolean(false);
         ApiEndpoint endpoint = new ApiEndpoint(services.authenticator(), services.callers(), services.activities(),
                 services.states(), services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes(),
-                ready::get);
+                ready::get, services.readOnlySessions());
         List<Operation> operations = Routes.operations(services);
         Set<String> knownPaths = operations.stream().map(Operation::path).collect(Collectors.toSet());
         ErrorBodies errors = new ErrorBodies(services.json());
@@ -103,6 +109,14 @@ public final class ApiServer implements AutoCloseable {
             res.header(HeaderNames.CACHE_CONTROL, JWKS_CACHE_CONTROL);
             cors.decorate(req, res);
             res.send(services.json().writeValueAsBytes(services.webhookQueries().jwks()));
+        });
+        services.publishedKeys().forEach((path, key) -> {
+            byte[] published = services.json().writeValueAsBytes(java.util.Map.of("publicKey", key));
+            routing.get(path, (req, res) -> {
+                cors.decorate(req, res);
+                res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+                res.send(published);
+            });
         });
         routing.get("/metrics", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");

@@ -88,16 +88,11 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
 
     @Override
     public Object execute(ActivityContext context, Intent intent) {
-        Organization parent = organizations.find(context.tx(), context.organizationId()).orElseThrow();
-        if (parent.isSubOrganization()) {
-            throw ApiException.badRequest("a sub-organization cannot create sub-organizations");
-        }
-        String id = context.ids().next();
-        organizations.insert(context.tx(), new Organization(id, intent.name(), Optional.of(parent.id()),
-                new RootQuorum(intent.rootQuorumThreshold(), List.of()), context.now(), context.now()));
-        List<String> rootUserIds = users.create(context.tx(), id, intent.rootUsers(), context.now(), context.ids());
-        organizations.setRootQuorum(context.tx(), id, new RootQuorum(intent.rootQuorumThreshold(), rootUserIds),
-                context.now());
+        SubOrganizationCreator.Created created = new SubOrganizationCreator(organizations, users).create(
+                context.tx(), context.organizationId(), intent.name(), intent.rootUsers(),
+                intent.rootQuorumThreshold(), context.now(), context.ids());
+        String id = created.organizationId();
+        List<String> rootUserIds = created.rootUserIds();
         Optional<WalletCreator.Created> wallet = intent.wallet()
                 .map(w -> wallets.create(context.tx(), id, w, context.now(), context.ids(), context.addresses()));
         return new Result(id, wallet, rootUserIds);

@@ -33,19 +33,42 @@ record EmailCustomization(String appName, Optional<String> logoUrl, Optional<Str
         if (appName.isBlank()) {
             throw ApiException.badField(c.pathOf("appName"), "must not be empty");
         }
-        Optional<String> logoUrl = c.optionalString("logoUrl").filter(s -> !s.isEmpty())
-                .map(u -> url(c, "logoUrl", u));
-        Optional<String> magicLink = c.optionalString("magicLinkTemplate").filter(s -> !s.isEmpty()).map(t -> {
-            if (t.indexOf("%s") < 0 || t.indexOf("%s") != t.lastIndexOf("%s")) {
-                throw ApiException.badField(c.pathOf("magicLinkTemplate"),
-                        "must contain exactly one %s, where the credential bundle goes");
-            }
-            url(c, "magicLinkTemplate", t.replace("%s", "bundle"));
-            return t;
-        });
-        Map<String, String> variables = c.optionalString("templateVariables").filter(s -> !s.isEmpty())
-                .map(v -> variables(c, v)).orElse(Map.of());
-        Optional<String> templateId = c.optionalString("templateId").filter(s -> !s.isEmpty());
+        return from(intent, Optional.of(c), appName);
+    }
+
+    /**
+     * The look of a one-time-password email: {@code appName} given by the caller (init_otp has it beside
+     * {@code emailCustomization}, which is optional there), the other fields as for recovery.
+     */
+    static EmailCustomization forCode(Params intent, String appName) {
+        return from(intent, intent.optionalObject("emailCustomization"), appName);
+    }
+
+    /** Checks an app name given outside {@code emailCustomization}. */
+    static String appName(Params p, String field) {
+        String appName = text(p, field, p.requiredString(field));
+        if (appName.isBlank()) {
+            throw ApiException.badField(p.pathOf(field), "must not be empty");
+        }
+        return appName;
+    }
+
+    private static EmailCustomization from(Params intent, Optional<Params> customization, String appName) {
+        Optional<String> logoUrl = customization.flatMap(c -> c.optionalString("logoUrl").filter(s -> !s.isEmpty())
+                .map(u -> url(c, "logoUrl", u)));
+        Optional<String> magicLink = customization.flatMap(c -> c.optionalString("magicLinkTemplate")
+                .filter(s -> !s.isEmpty()).map(t -> {
+                    if (t.indexOf("%s") < 0 || t.indexOf("%s") != t.lastIndexOf("%s")) {
+                        throw ApiException.badField(c.pathOf("magicLinkTemplate"),
+                                "must contain exactly one %s, where the credential bundle goes");
+                    }
+                    url(c, "magicLinkTemplate", t.replace("%s", "bundle"));
+                    return t;
+                }));
+        Map<String, String> variables = customization.flatMap(c -> c.optionalString("templateVariables")
+                .filter(s -> !s.isEmpty()).map(v -> variables(c, v))).orElse(Map.of());
+        Optional<String> templateId = customization.flatMap(c -> c.optionalString("templateId")
+                .filter(s -> !s.isEmpty()));
         return new EmailCustomization(appName, logoUrl, magicLink, variables, templateId,
                 optionalAddress(intent, "sendFromEmailAddress"),
                 intent.optionalString("sendFromEmailSenderName").filter(s -> !s.isBlank())

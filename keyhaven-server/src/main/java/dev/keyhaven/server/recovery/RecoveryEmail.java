@@ -21,16 +21,34 @@ final class RecoveryEmail {
 
     static MailMessage render(EmailCustomization c, Optional<EmailTemplates.Template> template, String defaultFrom,
             String to, String bundle, long expirationSeconds) {
+        String magicLink = c.magicLinkTemplate().map(t -> t.replace("%s", bundle)).orElse("");
+        return render(c, template, defaultFrom, to, Map.of("magicLink", magicLink, "credentialBundle", bundle),
+                expirationSeconds, c.appName() + ": recover your account", BUILT_IN_HTML, BUILT_IN_TEXT);
+    }
+
+    /**
+     * A one-time-password email: the same templates and placeholders, with {@code otpCode} (and {@code magicLink},
+     * the magic-link template filled with the code) instead of the credential bundle.
+     */
+    static MailMessage renderCode(EmailCustomization c, Optional<EmailTemplates.Template> template,
+            String defaultFrom, String to, String code, long expirationSeconds) {
+        String magicLink = c.magicLinkTemplate().map(t -> t.replace("%s", code)).orElse("");
+        return render(c, template, defaultFrom, to, Map.of("magicLink", magicLink, "otpCode", code),
+                expirationSeconds, c.appName() + ": your sign-in code", CODE_HTML, CODE_TEXT);
+    }
+
+    private static MailMessage render(EmailCustomization c, Optional<EmailTemplates.Template> template,
+            String defaultFrom, String to, Map<String, String> secrets, long expirationSeconds, String subject,
+            String builtInHtml, String builtInText) {
         Map<String, String> values = new LinkedHashMap<>(c.templateVariables());
         values.put("appName", c.appName());
         values.put("logoUrl", c.logoUrl().orElse(""));
-        String magicLink = c.magicLinkTemplate().map(t -> t.replace("%s", bundle)).orElse("");
-        values.put("magicLink", magicLink);
-        values.put("credentialBundle", bundle);
         values.put("email", to);
         values.put("expiresInMinutes", Long.toString(Math.max(1, expirationSeconds / 60)));
-        String html = fill(template.map(EmailTemplates.Template::html).orElse(BUILT_IN_HTML), values, true);
-        String text = fill(template.flatMap(EmailTemplates.Template::text).orElse(BUILT_IN_TEXT), values, false);
+        values.putAll(secrets);
+        String magicLink = values.get("magicLink");
+        String html = fill(template.map(EmailTemplates.Template::html).orElse(builtInHtml), values, true);
+        String text = fill(template.flatMap(EmailTemplates.Template::text).orElse(builtInText), values, false);
         if (!c.logoUrl().isPresent()) {
             html = html.replaceAll("(?s)<!--logo-->.*?<!--/logo-->", "");
         }
@@ -39,8 +57,8 @@ final class RecoveryEmail {
             text = text.replaceAll("(?s)\\[magic].*?\\[/magic]\\n?", "");
         }
         text = text.replace("[magic]", "").replace("[/magic]", "");
-        return new MailMessage(c.fromAddress().orElse(defaultFrom), c.fromName(), to, c.replyTo(),
-                c.appName() + ": recover your account", text, html);
+        return new MailMessage(c.fromAddress().orElse(defaultFrom), c.fromName(), to, c.replyTo(), subject, text,
+                html);
     }
 
     private static String fill(String template, Map<String, String> values, boolean html) {
@@ -97,5 +115,31 @@ final class RecoveryEmail {
             {{credentialBundle}}
 
             If you did not ask for this, ignore this email: nothing changes without the code.
+            """;
+
+    private static final String CODE_HTML = """
+            <!doctype html>
+            <html><body style="font-family: sans-serif; color: #222; max-width: 560px; margin: 24px auto;">
+            <!--logo--><p><img src="{{logoUrl}}" alt="{{appName}}" style="max-width: 340px; max-height: 124px;"></p><!--/logo-->
+            <h2>Your {{appName}} sign-in code</h2>
+            <p>Enter this code to sign in to {{appName}} as {{email}}. It works once and expires in
+            {{expiresInMinutes}} minutes.</p>
+            <p style="font-size: 28px; letter-spacing: 4px; font-family: monospace;">{{otpCode}}</p>
+            <!--magic--><p><a href="{{magicLink}}">Or sign in with this link</a></p><!--/magic-->
+            <p>If you did not ask for this, ignore this email.</p>
+            </body></html>
+            """;
+
+    private static final String CODE_TEXT = """
+            Your {{appName}} sign-in code
+
+            Enter this code to sign in to {{appName}} as {{email}}. It works once and expires in {{expiresInMinutes}}
+            minutes.
+
+                {{otpCode}}
+
+            [magic]Or sign in with this link: {{magicLink}}
+            [/magic]
+            If you did not ask for this, ignore this email.
             """;
 }

@@ -6,10 +6,9 @@ import dev.keyhaven.server.tx.Tx;
 import java.time.Instant;
 import java.util.Optional;
 
-/** The KEK check value and the bundle signer. */
+/** The KEK check value and the deployment's signers (rows of {@code bundle_signer}, one per role). */
 public final class JdbcCustodyRepository implements CustodyRepository {
     private static final String CHECK_ID = "kek";
-    private static final String SIGNER_ID = "signer";
 
     @Override
     public Optional<SealedSecret> masterKeyCheck(Tx tx) {
@@ -24,14 +23,14 @@ public final class JdbcCustodyRepository implements CustodyRepository {
     }
 
     @Override
-    public Optional<StoredSigner> bundleSigner(Tx tx) {
+    public Optional<StoredSigner> signer(Tx tx, String role) {
         return Sql.one(tx, "SELECT public_key, key_sealed FROM bundle_signer WHERE id = ?",
-                rs -> new StoredSigner(rs.getString(1), new SealedSecret(rs.getString(2))), SIGNER_ID);
+                rs -> new StoredSigner(rs.getString(1), new SealedSecret(rs.getString(2))), role);
     }
 
     @Override
-    public void insertBundleSigner(Tx tx, StoredSigner signer, Instant createdAt) {
+    public void insertSigner(Tx tx, String role, StoredSigner signer, Instant createdAt) {
         Sql.update(tx, "INSERT INTO bundle_signer (id, public_key, key_sealed, created_at) VALUES (?, ?, ?, ?)",
-                SIGNER_ID, signer.publicKeyHex(), signer.sealedKey().base64(), createdAt);
+                role, signer.publicKeyHex(), signer.sealedKey().base64(), createdAt);
     }
 }

@@ -67,7 +67,8 @@ class CommandLineIT {
         assertThat(created.exitCode()).as("exit status; stderr: %s", created.stderr()).isZero();
         JsonNode ids = onlyJsonObject(created.stdout());
         assertThat(ids.propertyNames()).containsExactly("organizationId", "userId", "apiKeyId",
-                "bundleSignerPublicKey");
+                "bundleSignerPublicKey", "authProxyConfigId", "otpSignerPublicKey", "sessionSignerPublicKey");
+        String authProxyConfigId = ids.path("authProxyConfigId").asString();
         String organizationId = ids.path("organizationId").asString();
         String signer = ids.path("bundleSignerPublicKey").asString();
         assertThat(signer).matches("04[0-9a-f]{128}");
@@ -86,6 +87,10 @@ class CommandLineIT {
             assertThat(server.stdout()).anySatisfy(line -> assertThat(line).contains("bundle signer:")
                     .contains(signer));
             assertThat(dev.keyhaven.server.testing.Bundles.discoveredSigner(server.baseUrl())).isEqualTo(signer);
+            assertThat(server.awaitStdout(line -> line.startsWith("auth proxy config id:"), Duration.ofSeconds(10)))
+                    .isEqualTo("auth proxy config id: " + authProxyConfigId + " (organization " + organizationId + ")");
+            assertThat(dev.keyhaven.server.testing.Bundles.discoveredKey(server.baseUrl(),
+                    "/public/v1/discovery/otp-signer")).isEqualTo(ids.path("otpSignerPublicKey").asString());
             KeyhavenClient client = new KeyhavenClient(server.baseUrl(), operator, organizationId);
             KeyhavenClient.Whoami whoami = client.whoami();
             assertThat(whoami.userId()).isEqualTo(ids.path("userId").asString());
@@ -105,6 +110,97 @@ class CommandLineIT {
                 .doesNotExist();
         assertThat(filesContaining(data, privateKey)).as("files in the data directory holding the private key")
                 .isEmpty();
+    }
+
+    @Test
+    void authProxyConfigListsCreatesAndChangesConfigurations() throws IOException {
+        Path data = directory.resolve("proxy-data");
+        ApiKeyStamper operator = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, new java.security.SecureRandom());
+        Result init = KeyhavenProcess.run(List.of("init", "--data-dir", data.toString(), "--organization-name",
+                "Acme", "--user-name", "ops", "--api-public-key", operator.publicKey()), Map.of());
+        assertThat(init.exitCode()).as("stderr: %s", init.stderr()).isZero();
+        JsonNode ids = onlyJsonObject(init.stdout());
+
+        Result listed = KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(), "--list"),
+                Map.of());
+        assertThat(listed.exitCode()).as("stderr: %s", listed.stderr()).isZero();
+        JsonNode original = onlyJsonObject(listed.stdout());
+        assertThat(original.path("configId").asString()).isEqualTo(ids.path("authProxyConfigId").asString());
+        assertThat(original.path("organizationId").asString()).isEqualTo(ids.path("organizationId").asString());
+        assertThat(original.path("emailEnabled").asBoolean()).isTrue();
+        assertThat(original.path("smsEnabled").asBoolean()).isFalse();
+
+        Result changed = KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(),
+                "--config-id", original.path("configId").asString(), "--allowed-origins",
+                "https://app.example.com,https://admin.example.com", "--sms-enabled", "true", "--otp-length", "8"),
+                Map.of());
+        assertThat(changed.exitCode()).as("stderr: %s", changed.stderr()).isZero();
+        JsonNode after = onlyJsonObject(changed.stdout());
+        assertThat(after.path("smsEnabled").asBoolean()).isTrue();
+        assertThat(after.path("otpLength").asInt()).isEqualTo(8);
+        assertThat(after.path("allowedOrigins").toString()).contains("https://admin.example.com");
+
+        Result created = KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(),
+                "--app-name", "Second"), Map.of());
+        assertThat(created.exitCode()).as("stderr: %s", created.stderr()).isZero();
+        assertThat(onlyJsonObject(created.stdout()).path("configId").asString())
+                .isNotEqualTo(original.path("configId").asString());
+
+        Result bad = KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(),
+                "--config-id", original.path("configId").asString(), "--otp-length", "12"), Map.of());
+        assertThat(bad.exitCode()).isNotZero();
+        assertThat(bad.stderr()).contains("otpLength");
+        Result unknown = KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(),
+                "--config-id", "nope"), Map.of());
+        assertThat(unknown.exitCode()).isNotZero();
+        assertThat(unknown.stderr()).contains("no auth proxy config");
+    }
+
+    @Test
+    void serveRunsTheAuthProxyWithSmsCodesInAFile() throws Exception {
+        Path data = directory.resolve("sms-file-data");
+        ApiKeyStamper operator = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, new SecureRandom());
+        Result init = KeyhavenProcess.run(List.of("init", "--data-dir", data.toString(), "--organization-name",
+                "Acme", "--user-name", "ops", "--api-public-key", operator.publicKey()), Map.of());
+        String configId = onlyJsonObject(init.stdout()).path("authProxyConfigId").asString();
+        assertThat(KeyhavenProcess.run(List.of("auth-proxy-config", "--data-dir", data.toString(), "--config-id",
+                configId, "--sms-enabled", "true"), Map.of()).exitCode()).isZero();
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        try (KeyhavenProcess server = KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0",
+                "--auth-proxy-port", Integer.toString(port), "--sms-provider", "file"), Map.of())) {
+            server.awaitStdout(line -> line.contains("auth proxy:       http://127.0.0.1:" + port),
+                    Duration.ofSeconds(10));
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + port + "/v1/otp_init_v2")).header("X-Auth-Proxy-Config-Id", configId)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"otpType\":\"OTP_TYPE_SMS\",\"contact\":"
+                            + "\"+15557654321\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            assertThat(Files.readString(data.resolve("sms.log"))).contains("+15557654321")
+                    .containsPattern("code is [0-9]{6}\\.");
+            HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + port + "/health")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void serveRefusesBadSmsAndAuthProxyOptions() {
+        Path data = directory.resolve("sms-data");
+        Result pigeon = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
+                "--sms-provider", "pigeon"), Map.of());
+        assertThat(pigeon.exitCode()).isNotZero();
+        assertThat(pigeon.stderr()).contains("--sms-provider");
+        Result twilio = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
+                "--sms-provider", "twilio"), Map.of());
+        assertThat(twilio.exitCode()).isNotZero();
+        assertThat(twilio.stderr()).contains("--twilio-account-sid");
+        Result port = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
+                "--auth-proxy-port", "70000"), Map.of());
+        assertThat(port.exitCode()).isNotZero();
+        assertThat(port.stderr()).contains("--auth-proxy-port");
     }
 
     @Test
@@ -280,7 +376,13 @@ class CommandLineIT {
                 Map.entry("--webhook-allow-insecure-urls", "KEYHAVEN_WEBHOOK_ALLOW_INSECURE_URLS"),
                 Map.entry("--webhook-max-attempts", "KEYHAVEN_WEBHOOK_MAX_ATTEMPTS"),
                 Map.entry("--webhook-first-retry-millis", "KEYHAVEN_WEBHOOK_FIRST_RETRY_MILLIS"),
-                Map.entry("--webhook-timeout-millis", "KEYHAVEN_WEBHOOK_TIMEOUT_MILLIS")));
+                Map.entry("--webhook-timeout-millis", "KEYHAVEN_WEBHOOK_TIMEOUT_MILLIS"),
+                Map.entry("--auth-proxy-port", "KEYHAVEN_AUTH_PROXY_PORT"),
+                Map.entry("--sms-provider", "KEYHAVEN_SMS_PROVIDER"),
+                Map.entry("--twilio-base-url", "KEYHAVEN_TWILIO_BASE_URL"),
+                Map.entry("--twilio-account-sid", "KEYHAVEN_TWILIO_ACCOUNT_SID"),
+                Map.entry("--twilio-token-file", "KEYHAVEN_TWILIO_TOKEN_FILE"),
+                Map.entry("--sms-from", "KEYHAVEN_SMS_FROM")));
         expected.put("signer-key", Map.of(
                 "--data-dir", "KEYHAVEN_DATA_DIR",
                 "--db-url", "KEYHAVEN_DB_URL",

@@ -48,6 +48,8 @@ class NpmInteropIT {
     private static final Duration NODE_TESTS = Duration.ofMinutes(2);
     private static final Pattern SERVING = Pattern.compile("Keyhaven is serving on (http://\\S+)");
     private static final Pattern ORGANIZATION = Pattern.compile("organization id:\\s+([0-9a-fA-F-]{36})");
+    private static final Pattern AUTH_PROXY = Pattern.compile("auth proxy:\\s+(http://\\S+)");
+    private static final Pattern AUTH_PROXY_CONFIG = Pattern.compile("auth proxy config id: (\\S+)");
 
     private static Path interop;
     private static Path jar;
@@ -93,16 +95,19 @@ class NpmInteropIT {
     // --- the server ---------------------------------------------------------------------------------------------
 
     /** What {@code serve} announces on stdout once it listens: where, and the root organization it created. */
-    private record Announcement(String url, String organizationId) {
+    private record Announcement(String url, String organizationId, String authProxyUrl, String authProxyConfigId) {
     }
 
     /** The {@code serve} child and what it announced. */
-    private record Server(Child child, CompletableFuture<String> url, CompletableFuture<String> organizationId) {
+    private record Server(Child child, CompletableFuture<String> url, CompletableFuture<String> organizationId,
+            CompletableFuture<String> authProxyUrl, CompletableFuture<String> authProxyConfigId) {
 
         Announcement announcement() throws Exception {
             try {
                 return new Announcement(url.get(SERVER_START.toSeconds(), TimeUnit.SECONDS),
-                        organizationId.get(SERVER_START.toSeconds(), TimeUnit.SECONDS));
+                        organizationId.get(SERVER_START.toSeconds(), TimeUnit.SECONDS),
+                        authProxyUrl.get(SERVER_START.toSeconds(), TimeUnit.SECONDS),
+                        authProxyConfigId.get(SERVER_START.toSeconds(), TimeUnit.SECONDS));
             } catch (TimeoutException e) {
                 throw new AssertionError("the server did not announce itself within " + SERVER_START
                         + " (its output is above)", e);
@@ -125,8 +130,12 @@ class NpmInteropIT {
     private static Server startServer(Path dataDirectory, Optional<String> databaseUrl, Path log) throws IOException {
         String java = ProcessHandle.current().info().command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
+        int authProxyPort;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            authProxyPort = free.getLocalPort();
+        }
         List<String> command = new ArrayList<>(List.of(java, "-jar", jar.toString(), "serve", "--data-dir",
-                dataDirectory.toString(), "--port", "0",
+                dataDirectory.toString(), "--port", "0", "--auth-proxy-port", Integer.toString(authProxyPort),
                 // test/webhooks.test.mjs: Turnkey's header names, and a plain-http receiver on loopback.
                 "--webhook-header-prefix", "Turnkey", "--webhook-allow-insecure-urls"));
         databaseUrl.ifPresent(url -> command.addAll(List.of("--db-url", url)));
@@ -136,7 +145,17 @@ class NpmInteropIT {
         builder.environment().remove("KEYHAVEN_DATA_DIR");
         CompletableFuture<String> url = new CompletableFuture<>();
         CompletableFuture<String> organizationId = new CompletableFuture<>();
+        CompletableFuture<String> authProxyUrl = new CompletableFuture<>();
+        CompletableFuture<String> authProxyConfigId = new CompletableFuture<>();
         Child child = start(builder, log, "[keyhaven] ", line -> {
+            Matcher proxy = AUTH_PROXY.matcher(line);
+            if (proxy.find()) {
+                authProxyUrl.complete(proxy.group(1));
+            }
+            Matcher config = AUTH_PROXY_CONFIG.matcher(line);
+            if (config.find()) {
+                authProxyConfigId.complete(config.group(1));
+            }
             Matcher serving = SERVING.matcher(line);
             if (serving.find()) {
                 url.complete(serving.group(1));
@@ -151,8 +170,10 @@ class NpmInteropIT {
                     + child.process().exitValue() + " before announcing itself (its output is above)");
             url.completeExceptionally(exited);
             organizationId.completeExceptionally(exited);
+            authProxyUrl.completeExceptionally(exited);
+            authProxyConfigId.completeExceptionally(exited);
         });
-        return new Server(child, url, organizationId);
+        return new Server(child, url, organizationId, authProxyUrl, authProxyConfigId);
     }
 
     // --- node and npm -------------------------------------------------------------------------------------------
@@ -170,6 +191,8 @@ class NpmInteropIT {
         environment.put("KEYHAVEN_URL", announcement.url());
         environment.put("KEYHAVEN_ORGANIZATION_ID", announcement.organizationId());
         environment.put("KEYHAVEN_API_KEY_PREFIX", keyPrefix.toString());
+        environment.put("KEYHAVEN_AUTH_PROXY_URL", announcement.authProxyUrl());
+        environment.put("KEYHAVEN_AUTH_PROXY_CONFIG_ID", announcement.authProxyConfigId());
 
         int exitCode = run(builder, work.resolve("node.log"), "[node] ", NODE_TESTS);
 

@@ -54,9 +54,14 @@ public final class Bundles {
 
     /** The signer key the server publishes, from its discovery endpoint. */
     public static String discoveredSigner(String baseUrl) {
+        return discoveredKey(baseUrl, "/public/v1/discovery/signer");
+    }
+
+    /** A public key the server publishes at {@code path}. */
+    public static String discoveredKey(String baseUrl, String path) {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl
-                    + "/public/v1/discovery/signer")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET()
+                    .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).isEqualTo(200);
             return JSON.readTree(response.body()).path("publicKey").asString();
         } catch (IOException e) {
@@ -87,19 +92,35 @@ public final class Bundles {
                 HEX.parseHex(inner.path("ciphertext").asString())));
     }
 
+    /**
+     * What {@code encryptOtpCodeToBundle} sends: checks the target bundle's signature by {@code signer}, then
+     * encrypts {@code {"otp_code","public_key"}} to its {@code targetPublic}.
+     */
+    public static String encryptOtpCode(String targetBundle, String signer, String code, String publicKey) {
+        JsonNode inner = verifiedData(targetBundle, signer);
+        Map<String, String> plain = new LinkedHashMap<>();
+        plain.put("otp_code", code);
+        plain.put("public_key", publicKey);
+        return encryptTo(inner.path("targetPublic").asString(),
+                JSON.writeValueAsString(plain).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String encryptTo(String targetPublic, byte[] plaintext) {
+        try (SecretBytes plain = SecretBytes.copyOf(plaintext)) {
+            TurnkeyHpke.Encrypted encrypted = TurnkeyHpke.seal(HEX.parseHex(targetPublic), plain);
+            Map<String, String> out = new LinkedHashMap<>();
+            out.put("encappedPublic", HEX.formatHex(encrypted.encappedPublic()));
+            out.put("ciphertext", HEX.formatHex(encrypted.ciphertext()));
+            return JSON.writeValueAsString(out);
+        }
+    }
+
     /** What encryptWalletToBundle / encryptPrivateKeyToBundle send: {"encappedPublic","ciphertext"} to the target. */
     public static String encryptToImportBundle(String importBundle, String signer, String organizationId,
             String userId, byte[] plaintext) {
         JsonNode inner = verifiedData(importBundle, signer);
         assertThat(inner.path("organizationId").asString()).isEqualTo(organizationId);
         assertThat(inner.path("userId").asString()).isEqualTo(userId);
-        try (SecretBytes plain = SecretBytes.copyOf(plaintext)) {
-            TurnkeyHpke.Encrypted encrypted = TurnkeyHpke.seal(HEX.parseHex(inner.path("targetPublic").asString()),
-                    plain);
-            Map<String, String> out = new LinkedHashMap<>();
-            out.put("encappedPublic", HEX.formatHex(encrypted.encappedPublic()));
-            out.put("ciphertext", HEX.formatHex(encrypted.ciphertext()));
-            return JSON.writeValueAsString(out);
-        }
+        return encryptTo(inner.path("targetPublic").asString(), plaintext);
     }
 }

@@ -114,6 +114,8 @@ public final class KeyhavenProcess implements AutoCloseable {
                 .redirectOutput(stdout)
                 .redirectError(stderr.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("KEYHAVEN_"));
+        // No auth proxy unless a test asks for one: its default port (8090) is one port for every process.
+        builder.environment().put("KEYHAVEN_AUTH_PROXY_PORT", "0");
         builder.environment().putAll(environment);
         try {
             return builder.start();

@@ -80,6 +80,19 @@ public final class TestServer implements AutoCloseable {
         return "http://127.0.0.1:" + server.port();
     }
 
+    /** The auth proxy's base URL, when the configuration gives it a port. */
+    public String authProxyUrl() {
+        return "http://127.0.0.1:" + keyhaven.authProxyServer().orElseThrow().port();
+    }
+
+    /**
+     * The application under test, for what operators do outside the API (webhook key rotation, the default
+     * auth-proxy configuration).
+     */
+    public Keyhaven keyhaven() {
+        return keyhaven;
+    }
+
     public String organizationId() {
         return root.organizationId();
     }
@@ -114,11 +127,6 @@ public final class TestServer implements AutoCloseable {
     /** The JDBC URL of this server's database, for tests that inspect or tamper with stored rows. */
     public String databaseUrl() {
         return databaseUrl;
-    }
-
-    /** The server's wiring, for what operators do outside the API (webhook key rotation). */
-    public Keyhaven keyhaven() {
-        return keyhaven;
     }
 
     public StoreKind store() {

@@ -1,0 +1,166 @@
+package dev.keyhaven.server.authproxy;
+
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.Ids;
+import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.organization.SubOrganizationCreator;
+import dev.keyhaven.server.otp.OtpRepository;
+import dev.keyhaven.server.otp.OtpService;
+import dev.keyhaven.server.otp.OtpType;
+import dev.keyhaven.server.recovery.CodeMail;
+import dev.keyhaven.server.state.StateVersions;
+import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.user.NewUser;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The auth proxy's operations, each checked against the configuration the request names: the configuration exists
+ * (404), the browser's {@code Origin} is allowed (403), the channel is enabled (400). The OTP runs in the
+ * configuration's organization; a login opens the session in the organization of the user with the token's contact
+ * (the organization itself or one of its sub-organizations, or {@code organizationId} when given).
+ */
+public final class AuthProxy {
+    /** The paths served, without {@code /v1/}: each also with {@code _v2}. */
+    public static final List<String> OPERATIONS = List.of("otp_init", "otp_verify", "otp_login");
+
+    private final AuthProxyConfigs configs;
+    private final OtpService otps;
+    private final CodeMail mail;
+    private final SubOrganizationCreator subOrganizations;
+    private final Transactor transactor;
+    private final StateVersions versions;
+    private final Clock clock;
+    private final Ids ids;
+
+    public AuthProxy(AuthProxyConfigs configs, OtpService otps, CodeMail mail, SubOrganizationCreator subOrganizations,
+            Transactor transactor, StateVersions versions, Clock clock, Ids ids) {
+        this.configs = configs;
+        this.otps = otps;
+        this.mail = mail;
+        this.subOrganizations = subOrganizations;
+        this.transactor = transactor;
+        this.versions = versions;
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    /** The configuration ids with their organizations, for the start-up announcement. */
+    public List<AuthProxyConfig> configurations() {
+        return configs.all();
+    }
+
+    /**
+     * Checks the configuration and the origin: the configuration, or a 400 (no id), 404 (unknown id) or 403
+     * (origin not allowed).
+     */
+    public AuthProxyConfig admit(Optional<String> configId, Optional<String> origin) {
+        String id = configId.filter(s -> !s.isBlank()).orElseThrow(() -> ApiException.badRequest(
+                "the X-Auth-Proxy-Config-Id header is required"));
+        AuthProxyConfig config = configs.require(id);
+        if (origin.isPresent() && !config.allows(origin.get())) {
+            throw new ApiException(ErrorCode.REQUEST_NOT_AUTHORIZED, "origin " + origin.get()
+                    + " is not allowed by this auth proxy config");
+        }
+        return config;
+    }
+
+    /** Runs {@code operation} ({@code otp_init_v2}, {@code otp_verify}, …) for an admitted request. */
+    public Map<String, String> handle(AuthProxyConfig config, String operation, Params body, String clientAddress) {
+        boolean v2 = operation.endsWith("_v2");
+        return switch (v2 ? operation.substring(0, operation.length() - 3) : operation) {
+            case "otp_init" -> init(config, body, clientAddress);
+            case "otp_verify" -> verify(config, body, v2);
+            case "otp_login" -> login(config, body, v2);
+            default -> throw new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown operation: " + operation);
+        };
+    }
+
+    private Map<String, String> init(AuthProxyConfig config, Params body, String clientAddress) {
+        OtpType type = body.requiredEnum("otpType", OtpType.class);
+        if (type == OtpType.OTP_TYPE_EMAIL ? !config.emailEnabled() : !config.smsEnabled()) {
+            throw ApiException.badField(body.pathOf("otpType"), "is not enabled in this auth proxy config");
+        }
+        String contact = OtpService.contact(type, body.requiredString("contact"), body.pathOf("contact"));
+        Optional<CodeMail.Look> look = Optional.empty();
+        if (type == OtpType.OTP_TYPE_EMAIL) {
+            Optional<String> requested = body.optionalObject("emailCustomization")
+                    .flatMap(c -> c.optionalString("templateId")).filter(s -> !s.isBlank());
+            look = Optional.of(mail.read(Params.of(emailIntent(requested.or(config::emailTemplateId)), ""),
+                    config.appName()));
+        }
+        OtpService.CodeRequest request = new OtpService.CodeRequest(type, contact, config.appName(),
+                config.otpLength(), config.alphanumeric(), config.otpExpirationSeconds(), look, Optional.empty());
+        OtpService.Initiated initiated = transactor.write(tx -> otps.init(tx, config.organizationId(), request,
+                Optional.of(clientAddress), clock.instant(), ids));
+        return Map.of("otpId", initiated.otpId(), "otpEncryptionTargetBundle", initiated.otpEncryptionTargetBundle());
+    }
+
+    /** Only the template id travels from a proxy request into the email; the rest comes from the config. */
+    private static tools.jackson.databind.JsonNode emailIntent(Optional<String> templateId) {
+        tools.jackson.databind.node.ObjectNode intent = tools.jackson.databind.json.JsonMapper.builder().build()
+                .createObjectNode();
+        templateId.ifPresent(id -> intent.putObject("emailCustomization").put("templateId", id));
+        return intent;
+    }
+
+    private Map<String, String> verify(AuthProxyConfig config, Params body, boolean v2) {
+        String otpId = body.requiredString("otpId");
+        long tokenSeconds = OtpService.DEFAULT_TOKEN_SECONDS;
+        OtpService.Verified verified = v2
+                ? transactor.write(tx -> otps.verify(tx, config.organizationId(), otpId,
+                        body.requiredString("encryptedOtpBundle"), tokenSeconds, clock.instant(), ids))
+                : transactor.write(tx -> otps.verifyPlain(tx, config.organizationId(), otpId,
+                        body.requiredString("otpCode"), body.optionalString("publicKey"), tokenSeconds,
+                        clock.instant(), ids));
+        return Map.of("verificationToken", verified.verificationToken());
+    }
+
+    private Map<String, String> login(AuthProxyConfig config, Params body, boolean v2) {
+        OtpService.LoginRequest request = OtpService.readLogin(body, config.sessionExpirationSeconds(), v2);
+        Optional<String> requestedOrganization = body.optionalString("organizationId");
+        String session = transactor.write(tx -> {
+            String org = config.organizationId();
+            OtpService.TokenClaims claims = otps.claims(tx, requestedOrganization.orElse(org),
+                    request, clock.instant());
+            if (!claims.organizationId().equals(org)) {
+                throw ApiException.badField("verificationToken", "was not issued through this auth proxy config");
+            }
+            OtpRepository.Member member = requestedOrganization
+                    .map(target -> otps.userIn(tx, target, claims).map(u -> new OtpRepository.Member(target, u)))
+                    .orElseGet(() -> only(otps.members(tx, org, claims)).or(() -> config.signupEnabled()
+                            ? Optional.of(signUp(tx, org, claims)) : Optional.empty()))
+                    .orElseThrow(() -> ApiException.notFound(
+                            "no account has this contact, and this auth proxy config does not allow sign-up"));
+            // The session key is a credential of that organization: its state moves on first (the lock order of
+            // activities), so servers remembering its credentials notice.
+            versions.advance(tx, member.organizationId());
+            return otps.login(tx, member.organizationId(), member.userId(), claims, request, clock.instant(), ids);
+        });
+        return Map.of("session", session);
+    }
+
+    /**
+     * Sign-up: a sub-organization of the config's organization for the new user, its one root user (quorum 1)
+     * holding the proven contact; the session key is its first credential.
+     */
+    private OtpRepository.Member signUp(dev.keyhaven.server.tx.Tx tx, String org, OtpService.TokenClaims claims) {
+        boolean email = claims.type() == OtpType.OTP_TYPE_EMAIL;
+        NewUser user = new NewUser("User " + claims.contact(), email ? Optional.of(claims.contact())
+                : Optional.empty(), email ? Optional.empty() : Optional.of(claims.contact()), List.of(), List.of(),
+                List.of());
+        SubOrganizationCreator.Created created = subOrganizations.create(tx, org, "Sign-up " + claims.contact(),
+                List.of(user), 1, clock.instant(), ids);
+        return new OtpRepository.Member(created.organizationId(), created.rootUserIds().getFirst());
+    }
+
+    private static Optional<OtpRepository.Member> only(List<OtpRepository.Member> members) {
+        if (members.size() > 1) {
+            throw ApiException.badRequest("several accounts have this contact; pass organizationId to choose one");
+        }
+        return members.stream().findFirst();
+    }
+}

@@ -1,0 +1,174 @@
+package dev.keyhaven.server.http;
+
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.authproxy.AuthProxy;
+import dev.keyhaven.server.authproxy.AuthProxyConfig;
+import io.helidon.common.socket.SocketOptions;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The auth proxy's listener: {@code POST /v1/otp_init(_v2)}, {@code /v1/otp_verify(_v2)}, {@code /v1/otp_login(_v2)}
+ * (no stamp; the {@code X-Auth-Proxy-Config-Id} header names the configuration), their {@code OPTIONS} preflights,
+ * and {@code GET /health}. Errors are JSON in the main API's shape; a rate limit is a 429 with {@code Retry-After}.
+ */
+public final class AuthProxyServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AuthProxyServer.class);
+    static final String CONFIG_HEADER = "X-Auth-Proxy-Config-Id";
+
+    private final WebServer server;
+    private final AtomicBoolean ready;
+
+    private AuthProxyServer(WebServer server, AtomicBoolean ready) {
+        this.server = server;
+        this.ready = ready;
+    }
+
+    /** Listener settings: where, the body bound, and the shutdown grace period. */
+    public record Settings(String host, int port, int maxBodyBytes, Duration shutdownGrace) {
+    }
+
+    public static AuthProxyServer start(Settings settings, AuthProxy proxy, ObjectMapper json, HttpMetrics metrics) {
+        ErrorBodies errors = new ErrorBodies(json);
+        AtomicBoolean ready = new AtomicBoolean(false);
+        HttpRouting.Builder routing = HttpRouting.builder();
+        for (String base : AuthProxy.OPERATIONS) {
+            for (String operation : new String[] {base, base + "_v2"}) {
+                String path = "/v1/" + operation;
+                routing.post(path, (req, res) -> handle(operation, req, res, settings, proxy, json, errors, metrics,
+                        ready));
+                routing.route(Method.OPTIONS, path, AuthProxyServer::preflight);
+            }
+        }
+        routing.get("/health", (req, res) -> {
+            res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+            if (ready.get()) {
+                res.send("{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
+            } else {
+                res.status(503).send("{\"status\":\"stopping\"}".getBytes(StandardCharsets.UTF_8));
+            }
+        });
+        routing.any((req, res) -> send(req, res, errors.render(new ApiException(ErrorCode.UNKNOWN_OPERATION,
+                "unknown auth proxy operation")), 404));
+        WebServer server = WebServer.builder().host(settings.host()).port(settings.port())
+                .shutdownGracePeriod(settings.shutdownGrace()).shutdownHook(false)
+                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
+                .routing(routing).build().start();
+        ready.set(true);
+        return new AuthProxyServer(server, ready);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    private static void handle(String operation, ServerRequest req, ServerResponse res, Settings settings,
+            AuthProxy proxy, ObjectMapper json, ErrorBodies errors, HttpMetrics metrics, AtomicBoolean ready) {
+        long started = System.nanoTime();
+        int status = 500;
+        try {
+            if (!ready.get()) {
+                throw new ApiException(ErrorCode.UNAVAILABLE, "the server is shutting down");
+            }
+            Optional<String> origin = req.headers().first(HeaderNames.ORIGIN);
+            AuthProxyConfig config = proxy.admit(req.headers().first(HeaderNames.create(CONFIG_HEADER)), origin);
+            origin.ifPresent(o -> {
+                res.header(HeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, o);
+                res.header(HeaderNames.VARY, "Origin");
+            });
+            Params body = Params.of(parse(json, read(req, settings.maxBodyBytes())), "");
+            byte[] payload = json.writeValueAsBytes(proxy.handle(config, operation, body, clientAddress(req)));
+            status = 200;
+            send(req, res, payload, 200);
+        } catch (ApiException e) {
+            status = e.code().httpStatus();
+            e.retryAfterSeconds().ifPresent(s -> res.header(HeaderNames.RETRY_AFTER, Long.toString(s)));
+            send(req, res, errors.render(e), status);
+        } catch (RuntimeException e) {
+            String incident = UUID.randomUUID().toString();
+            LOG.atError().setCause(e).addKeyValue("op", operation).addKeyValue("incident", incident)
+                    .log("auth proxy request failed");
+            send(req, res, errors.render(new ApiException(ErrorCode.INTERNAL, "internal server error (" + incident
+                    + ")")), 500);
+        } finally {
+            long elapsed = System.nanoTime() - started;
+            metrics.request("auth_proxy_" + operation, status, elapsed);
+            LOG.atInfo().addKeyValue("op", "auth_proxy/" + operation).addKeyValue("status", status)
+                    .addKeyValue("ms", String.format(java.util.Locale.ROOT, "%.2f", elapsed / 1e6)).log("request");
+        }
+    }
+
+    private static String clientAddress(ServerRequest req) {
+        SocketAddress address = req.remotePeer().address();
+        return address instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : address.toString();
+    }
+
+    private static byte[] read(ServerRequest req, int maxBodyBytes) {
+        try (InputStream in = req.content().inputStream()) {
+            byte[] body = in.readNBytes(maxBodyBytes + 1);
+            if (body.length > maxBodyBytes) {
+                throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, "request body is larger than " + maxBodyBytes
+                        + " bytes");
+            }
+            return body;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static tools.jackson.databind.JsonNode parse(ObjectMapper json, byte[] body) {
+        try {
+            tools.jackson.databind.JsonNode node = json.readTree(body);
+            if (node == null || !node.isObject()) {
+                throw ApiException.badRequest("bad request body: a JSON object is required");
+            }
+            return node;
+        } catch (JacksonException e) {
+            throw ApiException.badRequest("bad request body: malformed JSON");
+        }
+    }
+
+    /** Preflights are answered for any origin: the actual request is checked against its configuration. */
+    private static void preflight(ServerRequest req, ServerResponse res) {
+        req.headers().first(HeaderNames.ORIGIN).ifPresent(o -> {
+            res.header(HeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, o);
+            res.header(HeaderNames.VARY, "Origin");
+        });
+        res.header(HeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "POST, OPTIONS");
+        res.header(HeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, Cors.ALLOWED_HEADERS);
+        res.header(HeaderNames.ACCESS_CONTROL_MAX_AGE, "600");
+        res.status(204).send();
+    }
+
+    private static void send(ServerRequest req, ServerResponse res, byte[] payload, int status) {
+        res.status(status);
+        res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+        res.send(payload);
+    }
+
+    @Override
+    public void close() {
+        ready.set(false);
+        server.stop();
+    }
+}

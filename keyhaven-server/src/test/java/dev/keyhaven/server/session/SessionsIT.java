@@ -1,0 +1,170 @@
+package dev.keyhaven.server.session;
+
+import static dev.keyhaven.server.testing.ApiErrors.apiError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.keyhaven.client.Activity;
+import dev.keyhaven.client.ApiKeyStamper;
+import dev.keyhaven.client.KeyhavenApiException;
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.crypto.Digests;
+import dev.keyhaven.crypto.EcCurve;
+import dev.keyhaven.crypto.VerifyingKey;
+import dev.keyhaven.crypto.bundle.TurnkeyHpke;
+import dev.keyhaven.server.custody.EcdsaSignatures;
+import dev.keyhaven.server.testing.Bundles;
+import dev.keyhaven.server.testing.Bundles.TargetKey;
+import dev.keyhaven.server.testing.MutableClock;
+import dev.keyhaven.server.testing.OnBothStores;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * stamp_login and create_read_write_session (V2): sessions that stamp until they expire or are invalidated. The
+ * server runs the default configuration, so it also shows that SMS codes are refused without an SMS provider.
+ */
+class SessionsIT extends OnBothStores {
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final MutableClock clock = MutableClock.ticking();
+    private KeyhavenClient client;
+
+    @Override
+    protected Clock clock() {
+        return clock;
+    }
+
+    @BeforeEach
+    void client() {
+        client = root.withClock(clock);
+    }
+
+    private Activity stampLogin(TargetKey session, Map<String, Object> extra) {
+        Map<String, Object> p = new LinkedHashMap<>(extra);
+        p.put("publicKey", session.compressed());
+        return client.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", p, "stampLoginResult");
+    }
+
+    private KeyhavenClient as(byte[] privateKey) {
+        return client.withStamper(ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, HEX.formatHex(privateKey)));
+    }
+
+    @Test
+    void stampLoginOpensASessionThatStampsUntilItExpires() {
+        TargetKey session = TargetKey.generate();
+        String jwt = stampLogin(session, Map.of("expirationSeconds", "30")).result().path("session").asString();
+        String[] parts = jwt.split("\\.");
+        JsonNode claims = JsonMapper.builder().build().readTree(Base64.getUrlDecoder().decode(parts[1]));
+        assertThat(claims.path("user_id").asString()).isEqualTo(server.rootUserId());
+        assertThat(claims.path("organization_id").asString()).isEqualTo(server.organizationId());
+        assertThat(claims.path("public_key").asString()).isEqualTo(session.compressed());
+        byte[] input = (parts[0] + "." + parts[1]).getBytes(StandardCharsets.UTF_8);
+        String signer = Bundles.discoveredKey(server.baseUrl(), "/public/v1/discovery/session-signer");
+        assertThat(VerifyingKey.ecdsaSha256(EcCurve.P256, HEX.parseHex(signer)).verify(Digests.sha256(input),
+                EcdsaSignatures.rawToDer(Base64.getUrlDecoder().decode(parts[2])))).isTrue();
+
+        KeyhavenClient sessionClient = as(session.privateKey());
+        assertThat(sessionClient.whoami().userId()).isEqualTo(server.rootUserId());
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(apiError(sessionClient::whoami).httpStatus()).isEqualTo(401);
+    }
+
+    @Test
+    void invalidateExistingEndsTheEarlierSessions() {
+        TargetKey first = TargetKey.generate();
+        stampLogin(first, Map.of());
+        assertThat(as(first.privateKey()).whoami().userId()).isEqualTo(server.rootUserId());
+        TargetKey second = TargetKey.generate();
+        stampLogin(second, Map.of("invalidateExisting", true));
+        assertThat(apiError(as(first.privateKey())::whoami).httpStatus()).isEqualTo(401);
+        assertThat(as(second.privateKey()).whoami().userId()).isEqualTo(server.rootUserId());
+    }
+
+    @Test
+    void badSessionParametersAreRefused() {
+        KeyhavenApiException badKey = apiError(() -> client.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN",
+                Map.of("publicKey", "02abcd"), "stampLoginResult"));
+        assertThat(badKey.httpStatus()).isEqualTo(400);
+        assertThat(badKey.getMessage()).contains("publicKey");
+        KeyhavenApiException badLifetime = apiError(() -> stampLogin(TargetKey.generate(),
+                Map.of("expirationSeconds", "0")));
+        assertThat(badLifetime.getMessage()).contains("expirationSeconds");
+        KeyhavenApiException unknownUser = apiError(() -> client.submit("create_read_write_session",
+                "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2", Map.of("targetPublicKey",
+                        TargetKey.generate().uncompressed(), "userId", UUID.randomUUID().toString()),
+                "createReadWriteSessionResultV2"));
+        assertThat(unknownUser.httpStatus()).isEqualTo(404);
+    }
+
+    private KeyhavenClient.RawResponse withSession(String path, String session, String body) {
+        return client.post(path, body.getBytes(StandardCharsets.UTF_8), Map.of("X-Session", session), false);
+    }
+
+    @Test
+    void aReadOnlySessionAuthenticatesQueriesForAnHour() {
+        Activity created = client.submit("create_read_only_session", "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",
+                Map.of(), "createReadOnlySessionResult");
+        JsonNode result = created.result();
+        assertThat(result.path("userId").asString()).isEqualTo(server.rootUserId());
+        assertThat(result.path("username").asString()).isEqualTo("root");
+        assertThat(Long.parseLong(result.path("sessionExpiry").asString()))
+                .isCloseTo(clock.instant().getEpochSecond() + 3600, org.assertj.core.data.Offset.offset(60L));
+        String session = result.path("session").asString();
+        String org = "{\"organizationId\":\"" + server.organizationId() + "\"}";
+
+        KeyhavenClient.RawResponse users = withSession("/public/v1/query/list_users", session, org);
+        assertThat(users.status()).isEqualTo(200);
+        assertThat(new String(users.body(), StandardCharsets.UTF_8)).contains(server.rootUserId());
+        // Reads only.
+        assertThat(withSession("/public/v1/submit/create_read_only_session", session,
+                new String(client.submitBody("ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION", Map.of()),
+                        StandardCharsets.UTF_8)).status()).isEqualTo(401);
+        // A forged session and another organization are refused.
+        String[] parts = session.split("\\.");
+        assertThat(withSession("/public/v1/query/list_users", parts[0] + "." + parts[1] + ".AAAA", org).status())
+                .isEqualTo(401);
+        assertThat(withSession("/public/v1/query/list_users", session, "{\"organizationId\":\""
+                + UUID.randomUUID() + "\"}").status()).isIn(401, 404);
+        clock.advance(Duration.ofHours(1).plusSeconds(1));
+        assertThat(withSession("/public/v1/query/list_users", session, org).status()).isEqualTo(401);
+    }
+
+    @Test
+    void withoutAnSmsProviderSmsCodesAreRefused() {
+        KeyhavenApiException refused = apiError(() -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3",
+                Map.of("otpType", "OTP_TYPE_SMS", "contact", "+15551234567", "appName", "Acme"), "initOtpResultV2"));
+        assertThat(refused.httpStatus()).isEqualTo(400);
+        assertThat(refused.getMessage()).contains("no SMS provider");
+    }
+
+    @Test
+    void aReadWriteSessionArrivesAsACredentialBundleThatStamps() {
+        TargetKey target = TargetKey.generate();
+        Activity created = client.submit("create_read_write_session", "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+                Map.of("targetPublicKey", target.uncompressed(), "apiKeyName", "browser session",
+                        "expirationSeconds", "120"), "createReadWriteSessionResultV2");
+        JsonNode result = created.result();
+        assertThat(result.path("organizationId").asString()).isEqualTo(server.organizationId());
+        assertThat(result.path("userId").asString()).isEqualTo(server.rootUserId());
+        assertThat(result.path("username").asString()).isEqualTo("root");
+        assertThat(result.path("organizationName").asString()).isNotEmpty();
+        byte[] key = target.open(TurnkeyHpke.Encrypted.ofCredentialBundle(result.path("credentialBundle")
+                .asString()));
+        KeyhavenClient session = as(key);
+        assertThat(session.whoami().userId()).isEqualTo(server.rootUserId());
+        assertThat(client.getApiKeys(server.rootUserId())).extracting(k -> k.path("apiKeyId").asString())
+                .contains(result.path("apiKeyId").asString());
+        clock.advance(Duration.ofSeconds(121));
+        assertThat(apiError(session::whoami).httpStatus()).isEqualTo(401);
+    }
+}
