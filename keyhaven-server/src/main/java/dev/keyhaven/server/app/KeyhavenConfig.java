@@ -35,9 +35,9 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
 
     /** Defaults for a data directory: embedded store, 127.0.0.1:8080. */
     public static KeyhavenConfig defaults(Path dataDirectory) {
-        return new KeyhavenConfig(dataDirectory, Optional.empty(), Optional.empty(), 0, "127.0.0.1", 8080, DEFAULT_MAX_BODY_BYTES,
-                List.of("*"), List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT, Duration.ofSeconds(10),
-                MailSettings.none(), WebhookSettings.DEFAULT, OtpSettings.defaults());
+        return new KeyhavenConfig(dataDirectory, Optional.empty(), Optional.empty(), 0, "127.0.0.1", 8080,
+                DEFAULT_MAX_BODY_BYTES, List.of("*"), List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT,
+                Duration.ofSeconds(10), MailSettings.none(), WebhookSettings.DEFAULT, OtpSettings.defaults());
     }
 
     /** The KEK file: the one named, or {@code master.key} in the data directory. */
@@ -55,28 +55,29 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
     }
 
     public KeyhavenConfig withPort(int newPort) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, newPort, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, newPort,
+                maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks,
+                otp);
     }
 
     public KeyhavenConfig withDatabaseUrl(Optional<String> url) {
-        return new KeyhavenConfig(dataDirectory, url, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+        return new KeyhavenConfig(dataDirectory, url, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withActivityTimestamps(TimestampStyle style) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                webAuthnOrigins, style, limits, shutdownGrace, mail, webhooks, otp);
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
+                corsOrigins, webAuthnOrigins, style, limits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withLimits(UserLimits newLimits) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace, mail, webhooks, otp);
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
+                corsOrigins, webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withMaxBodyBytes(int bytes) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, bytes, corsOrigins,
-                webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, bytes,
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withMail(MailSettings settings) {
@@ -95,8 +96,8 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
     }
 
     public KeyhavenConfig withWebAuthnOrigins(List<String> origins) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes, corsOrigins,
-                origins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
+                corsOrigins, origins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
     }
 
     public KeyhavenConfig withWebhooks(WebhookSettings settings) {
