@@ -348,7 +348,7 @@ public final class Keyhaven implements AutoCloseable {
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
-        WalletQueries walletQueries = new WalletQueries(transactor, wallets);
+        WalletQueries walletQueries = new WalletQueries(transactor, wallets, json);
         PrivateKeyQueries privateKeyQueries = new PrivateKeyQueries(transactor, privateKeys, users);
         ActivityRenderer renderer = new ActivityRenderer(json, config.activityTimestamps(), clock);
         HttpMetrics metrics = new HttpMetrics(metricsRegistry);

@@ -6,7 +6,9 @@ import dev.keyhaven.server.activity.ActivityService;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.JsonAnswer;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.api.StateQueryHandler;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.auth.StampHeaders;
@@ -135,10 +137,13 @@ final class ApiEndpoint {
         String organizationId = params.requiredString("organizationId");
         return switch (operation.kind()) {
             case QUERY -> {
+                if (operation.stateQuery().isPresent()) {
+                    yield serialised(queryOnState(operation, stamp, organizationId, params, outcome));
+                }
                 Caller caller = callers.resolve(stamp, organizationId, operation.scope());
                 caller.requireMayCall(operation.name());
                 outcome.organizationId = caller.organizationId();
-                yield json.writeValueAsBytes(operation.query().orElseThrow().handle(caller, params));
+                yield serialised(operation.query().orElseThrow().handle(caller, params));
             }
             case SUBMIT -> {
                 Submitted submitted = submit(operation, stamp, organizationId, body, params, outcome);
@@ -147,6 +152,40 @@ final class ApiEndpoint {
                 yield json.writeValueAsBytes(renderer.response(submitted.activity(), submitted.by().userId()));
             }
         };
+    }
+
+    /**
+     * Answers a query on the organization's state as the database has it now, resolving the caller with that state's
+     * remembered lookups. If the organization moves on while the query runs, it starts again on the new state; after
+     * a few such races it reads directly in one transaction.
+     */
+    private Object queryOnState(Operation operation, VerifiedStamp stamp, String organizationId, Params params,
+            Outcome outcome) {
+        StateQueryHandler handler = operation.stateQuery().orElseThrow();
+        CallerResolver.checkOrganizationId(organizationId);
+        for (int attempt = 0; attempt < ATTEMPTS_ON_REMEMBERED_STATE; attempt++) {
+            Optional<OrganizationState> state = states.verified(organizationId);
+            if (state.isEmpty()) {
+                break;
+            }
+            try {
+                Caller caller = callers.resolveAt(stamp, state.get(), operation.scope());
+                caller.requireMayCall(operation.name());
+                outcome.organizationId = caller.organizationId();
+                return handler.handle(caller, params, state.get());
+            } catch (StaleStateException changedMeanwhile) {
+                // Start again on the organization's new state.
+            }
+        }
+        Caller caller = callers.resolve(stamp, organizationId, operation.scope());
+        caller.requireMayCall(operation.name());
+        outcome.organizationId = caller.organizationId();
+        return states.readDirectly(caller.organizationId(), reads -> handler.handle(caller, params, reads));
+    }
+
+    /** The answer's JSON: as it is when it comes serialised already. */
+    private byte[] serialised(Object answer) {
+        return answer instanceof JsonAnswer prepared ? prepared.json() : json.writeValueAsBytes(answer);
     }
 
     /** A query authenticated by a read-only session ({@code X-Session}); submissions need a stamp. */
@@ -160,7 +199,11 @@ final class ApiEndpoint {
         CallerResolver.checkOrganizationId(organizationId);
         Caller caller = readOnlySessions.caller(session, organizationId);
         outcome.organizationId = caller.organizationId();
-        return json.writeValueAsBytes(operation.query().orElseThrow().handle(caller, params));
+        if (operation.stateQuery().isPresent()) {
+            return serialised(states.readDirectly(caller.organizationId(),
+                    reads -> operation.stateQuery().get().handle(caller, params, reads)));
+        }
+        return serialised(operation.query().orElseThrow().handle(caller, params));
     }
 
     /**

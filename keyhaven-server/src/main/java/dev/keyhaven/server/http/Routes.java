@@ -41,7 +41,7 @@ final class Routes {
                 Operation.query("list_wallets", wallets::listWallets),
                 Operation.query("get_wallet", wallets::getWallet),
                 Operation.query("get_wallet_account", wallets::getWalletAccount),
-                Operation.query("list_wallet_accounts", wallets::listWalletAccounts),
+                Operation.queryOnState("list_wallet_accounts", wallets::listWalletAccounts),
                 Operation.query("list_private_keys", privateKeys::listPrivateKeys),
                 Operation.query("get_private_key", privateKeys::getPrivateKey),
                 Operation.query("list_private_key_tags", privateKeys::listPrivateKeyTags),

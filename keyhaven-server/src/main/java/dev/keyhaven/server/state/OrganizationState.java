@@ -54,6 +54,12 @@ public final class OrganizationState implements StateReads {
         return loaded;
     }
 
+    /** Remembered among all organizations' answers within a byte budget (see {@link RememberedAnswers}). */
+    @Override
+    public byte[] answer(Object key, TxWork<byte[]> load) {
+        return states.answer(this, key, load);
+    }
+
     @Override
     public String toString() {
         return "OrganizationState[" + organizationId + "@" + version + ", " + remembered.size() + " lookups]";

@@ -7,16 +7,21 @@ import java.util.Iterator;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The organizations' states as this server last saw them. A state is dropped as soon as anything shows that its
  * organization moved on: a change committed here, or a version check that failed because another server changed it.
  */
 public final class OrganizationStates {
+    /** How many bytes of serialised query answers are kept, over all organizations. */
+    static final long ANSWER_BUDGET_BYTES = 32L << 20;
+
     private final Transactor transactor;
     private final StateVersions versions;
     private final int capacity;
     private final ConcurrentHashMap<String, OrganizationState> latest = new ConcurrentHashMap<>();
+    private final RememberedAnswers answers = new RememberedAnswers(ANSWER_BUDGET_BYTES);
 
     /** @param capacity how many organizations' states to keep; past it, arbitrary ones are dropped */
     public OrganizationStates(Transactor transactor, StateVersions versions, int capacity) {
@@ -36,6 +41,37 @@ public final class OrganizationStates {
             return Optional.empty();
         }
         return Optional.of(remember(new OrganizationState(organizationId, version.getAsLong(), this)));
+    }
+
+    /**
+     * The organization's state at its version in the database right now (one read), reusing what is remembered of
+     * that version; empty when the organization does not exist. Queries start here: unlike a write, a read has no
+     * later version check, so it must not trust a state that another server may have moved on from.
+     */
+    public Optional<OrganizationState> verified(String organizationId) {
+        OptionalLong version = transactor.read(tx -> versions.current(tx, organizationId));
+        OrganizationState known = latest.get(organizationId);
+        if (version.isEmpty()) {
+            if (known != null) {
+                latest.remove(organizationId, known);
+            }
+            return Optional.empty();
+        }
+        if (known != null && known.version() == version.getAsLong()) {
+            return Optional.of(known);
+        }
+        if (known != null && known.version() < version.getAsLong()) {
+            latest.remove(organizationId, known);
+        }
+        return Optional.of(remember(new OrganizationState(organizationId, version.getAsLong(), this)));
+    }
+
+    /**
+     * Runs {@code work} on lookups made directly in one read transaction, remembering nothing: for a query whose
+     * organization keeps moving on while it runs on remembered states.
+     */
+    public <V> V readDirectly(String organizationId, Function<StateReads, V> work) {
+        return transactor.read(tx -> work.apply(StateReads.in(tx, organizationId)));
     }
 
     /**
@@ -67,6 +103,18 @@ public final class OrganizationStates {
     /** How many organizations' states are remembered now. */
     int remembered() {
         return latest.size();
+    }
+
+    /** The serialised answer remembered for {@code lookup} at {@code state}, else loaded (checking the version). */
+    byte[] answer(OrganizationState state, Object lookup, TxWork<byte[]> load) {
+        RememberedAnswers.Label label = new RememberedAnswers.Label(state.organizationId(), state.version(), lookup);
+        byte[] known = answers.get(label);
+        if (known != null) {
+            return known;
+        }
+        byte[] loaded = load(state, load);
+        answers.put(label, loaded);
+        return loaded;
     }
 
     <V> V load(OrganizationState state, TxWork<V> load) {

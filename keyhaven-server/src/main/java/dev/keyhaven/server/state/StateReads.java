@@ -18,6 +18,14 @@ public interface StateReads {
      */
     <V> V get(Object key, TxWork<V> load);
 
+    /**
+     * A serialised answer (JSON bytes, never modified by the caller), computed by {@code load} unless already known.
+     * Unlike {@link #get}, which keeps small lookups, an implementation may keep these within a byte budget.
+     */
+    default byte[] answer(Object key, TxWork<byte[]> load) {
+        return get(key, load);
+    }
+
     /** Lookups made directly in {@code tx}, remembering nothing: what a write transaction sees is what counts. */
     static StateReads in(Tx tx, String organizationId) {
         return new StateReads() {

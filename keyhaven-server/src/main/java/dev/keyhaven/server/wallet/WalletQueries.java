@@ -4,8 +4,10 @@ import dev.keyhaven.crypto.address.Addresses;
 import dev.keyhaven.crypto.hd.DerivationPath;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
+import dev.keyhaven.server.api.JsonAnswer;
 import dev.keyhaven.server.api.Pagination;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
 import java.util.List;
@@ -13,15 +15,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import tools.jackson.databind.ObjectMapper;
 
 /** The read side of wallets: list_wallets, get_wallet, get_wallet_account, list_wallet_accounts. */
 public final class WalletQueries {
     private final Transactor transactor;
     private final WalletRepository wallets;
+    private final ObjectMapper json;
 
-    public WalletQueries(Transactor transactor, WalletRepository wallets) {
+    public WalletQueries(Transactor transactor, WalletRepository wallets, ObjectMapper json) {
         this.transactor = transactor;
         this.wallets = wallets;
+        this.json = json;
     }
 
     /** {@code list_wallets {organizationId}} → {@code {wallets}}, oldest first. */
@@ -63,14 +68,15 @@ public final class WalletQueries {
 
     /**
      * {@code list_wallet_accounts {organizationId, walletId?, includeWalletDetails?, paginationOptions?}} →
-     * {@code {accounts}} in creation order (ids are time-ordered), a page at a time.
+     * {@code {accounts}} in creation order (ids are time-ordered), a page at a time. The serialised page is
+     * remembered with the organization's state version, which every change of its wallets advances.
      */
-    public Map<String, Object> listWalletAccounts(Caller caller, Params body) {
+    public JsonAnswer listWalletAccounts(Caller caller, Params body, StateReads state) {
         Optional<String> walletId = body.optionalString("walletId");
         boolean details = body.optionalBoolean("includeWalletDetails", false);
         Pagination page = Pagination.read(body);
         String org = caller.organizationId();
-        List<WalletViews.WireWalletAccount> accounts = transactor.read(tx -> {
+        return new JsonAnswer(state.answer(new AccountsPage(walletId, details, page), tx -> {
             walletId.ifPresent(id -> requireWallet(tx, caller, id));
             checkCursor(tx, org, page.before(), "paginationOptions.before");
             checkCursor(tx, org, page.after(), "paginationOptions.after");
@@ -78,10 +84,14 @@ public final class WalletQueries {
             Map<String, Wallet> walletsById = !details || rows.isEmpty() ? Map.of()
                     : wallets.findAll(tx, org, rows.stream().map(WalletAccount::walletId).distinct().toList())
                             .stream().collect(Collectors.toMap(Wallet::id, Function.identity()));
-            return rows.stream().map(a -> WalletViews.account(a, Optional.ofNullable(walletsById.get(a.walletId()))))
-                    .toList();
-        });
-        return Map.of("accounts", accounts);
+            List<WalletViews.WireWalletAccount> accounts = rows.stream()
+                    .map(a -> WalletViews.account(a, Optional.ofNullable(walletsById.get(a.walletId())))).toList();
+            return json.writeValueAsBytes(Map.of("accounts", accounts));
+        }));
+    }
+
+    /** The lookup of one page of accounts, as a remembered answer's key. */
+    private record AccountsPage(Optional<String> walletId, boolean includeWalletDetails, Pagination page) {
     }
 
     private void checkCursor(Tx tx, String organizationId, Optional<String> cursor, String field) {

@@ -8,16 +8,19 @@ import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
+import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
 /**
- * Signing runs on what a server remembers of its organization. Whatever changes that organization — on this server
- * or on another one sharing the database — must count for the very next signature: a deleted key no longer signs,
- * a deleted API key no longer submits, and votes show the voter as they are now.
+ * Signing runs on what a server remembers of its organization, and list_wallet_accounts answers from it. Whatever
+ * changes that organization — on this server or on another one sharing the database — must count for the very next
+ * request: a deleted key no longer signs, a deleted API key no longer submits or reads, votes show the voter as they
+ * are now, and listed accounts are the accounts as they are now.
  */
 class OrganizationStateIT extends OnBothStores {
     private static final String DIGEST = "42".repeat(32);
@@ -65,6 +68,62 @@ class OrganizationStateIT extends OnBothStores {
                     Map.of("userId", server.rootUserId(), "userName", before + " renamed"), "updateUserNameResult");
             assertThat(voterName(sign(root, key))).isEqualTo(before + " renamed");
         }
+    }
+
+    @Test
+    void listedAccountsFollowChangesMadeHere() {
+        String walletId = wallet("listed-here");
+        assertThat(listedPaths(root, walletId, false)).containsExactly("m/44'/60'/0'/0/0");
+        root.createWalletAccounts(walletId, List.of(WalletAccountParams.ethereum(1)));
+        assertThat(listedPaths(root, walletId, false)).containsExactly("m/44'/60'/0'/0/0", "m/44'/60'/0'/0/1");
+        root.submit("update_wallet", "ACTIVITY_TYPE_UPDATE_WALLET", Map.of("walletId", walletId,
+                "walletName", "renamed-here"), "updateWalletResult");
+        assertThat(list(root, walletId, true).path("accounts").get(0).path("walletDetails").path("walletName")
+                .asString()).isEqualTo("renamed-here");
+    }
+
+    @Test
+    void listedAccountsFollowChangesMadeThroughAnotherServer() {
+        String walletId = wallet("listed-elsewhere");
+        try (TestServer peer = server.peer()) {
+            assertThat(listedPaths(root, walletId, false)).containsExactly("m/44'/60'/0'/0/0");
+            peer.rootClient().createWalletAccounts(walletId, List.of(WalletAccountParams.ethereum(1)));
+            assertThat(listedPaths(root, walletId, false)).containsExactly("m/44'/60'/0'/0/0",
+                    "m/44'/60'/0'/0/1");
+            peer.rootClient().submit("delete_wallets", "ACTIVITY_TYPE_DELETE_WALLETS", Map.of("walletIds",
+                    List.of(walletId), "deleteWithoutExport", true), "deleteWalletsResult");
+            assertThat(apiError(() -> list(root, walletId, false)).httpStatus()).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void anApiKeyDeletedThroughAnotherServerNoLongerListsAccounts() {
+        String walletId = wallet("listed-by-second-key");
+        ApiKeyStamper second = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String apiKeyId = root.createApiKeys(server.rootUserId(), List.of(new ApiKeyParams("second-reader",
+                second.publicKey(), "API_KEY_CURVE_P256", null))).result().path("apiKeyIds").get(0).asString();
+        KeyhavenClient viaSecondKey = root.withStamper(second);
+        try (TestServer peer = server.peer()) {
+            assertThat(listedPaths(viaSecondKey, walletId, false)).hasSize(1);
+            peer.rootClient().deleteApiKeys(server.rootUserId(), List.of(apiKeyId));
+            assertThat(apiError(() -> list(viaSecondKey, walletId, false)).httpStatus()).isEqualTo(401);
+        }
+    }
+
+    private String wallet(String name) {
+        return root.createWallet(name, List.of(WalletAccountParams.ethereum(0))).result().path("walletId")
+                .asString();
+    }
+
+    private static JsonNode list(KeyhavenClient client, String walletId, boolean details) {
+        return client.query("list_wallet_accounts", Map.of("walletId", walletId, "includeWalletDetails", details,
+                "paginationOptions", Map.of("limit", "100")));
+    }
+
+    private static List<String> listedPaths(KeyhavenClient client, String walletId, boolean details) {
+        List<String> paths = new java.util.ArrayList<>();
+        list(client, walletId, details).path("accounts").forEach(a -> paths.add(a.path("path").asString()));
+        return paths;
     }
 
     private String privateKey(String name) {
