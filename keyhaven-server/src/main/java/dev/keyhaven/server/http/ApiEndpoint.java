@@ -8,7 +8,6 @@ import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.JsonAnswer;
 import dev.keyhaven.server.api.Params;
-import dev.keyhaven.server.api.StateQueryHandler;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.auth.StampHeaders;

@@ -1,7 +1,6 @@
 package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.api.QueryHandler;
-import dev.keyhaven.server.api.StateQueryHandler;
 import dev.keyhaven.server.auth.CallerResolver;
 import java.util.Optional;
 

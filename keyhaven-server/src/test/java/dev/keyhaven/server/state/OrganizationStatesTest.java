@@ -97,6 +97,38 @@ class OrganizationStatesTest {
     }
 
     @Test
+    void aVerifiedStateIsTheOrganizationAsTheStoreHasItNow() {
+        versions.put("o", 1L);
+        OrganizationState remembered = states.current("o").orElseThrow();
+        assertThat(states.verified("o").orElseThrow()).isSameAs(remembered);
+        versions.put("o", 2L); // moved on through another server: nothing here has noticed
+        assertThat(states.current("o").orElseThrow()).isSameAs(remembered);
+        OrganizationState verified = states.verified("o").orElseThrow();
+        assertThat(verified.version()).isEqualTo(2);
+        assertThat(states.current("o").orElseThrow()).isSameAs(verified);
+        versions.remove("o");
+        assertThat(states.verified("o")).isEmpty();
+        assertThat(states.current("o")).isEmpty();
+    }
+
+    @Test
+    void anAnswerIsRememberedWithItsVersion() {
+        versions.put("o", 1L);
+        OrganizationState first = states.verified("o").orElseThrow();
+        assertThat(first.answer(new Lookup("page"), tx -> bytes(load(tx)))).isEqualTo(bytes("answer 1"));
+        assertThat(first.answer(new Lookup("page"), tx -> bytes(load(tx)))).isEqualTo(bytes("answer 1"));
+        versions.put("o", 2L);
+        OrganizationState second = states.verified("o").orElseThrow();
+        assertThat(second.answer(new Lookup("page"), tx -> bytes(load(tx)))).isEqualTo(bytes("answer 2"));
+        assertThatThrownBy(() -> first.answer(new Lookup("other page"), tx -> bytes(load(tx))))
+                .isInstanceOf(StaleStateException.class);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
     void beyondCapacityOrganizationsAreForgottenNotRefused() {
         for (int i = 0; i < 100; i++) {
             versions.put("o" + i, 0L);

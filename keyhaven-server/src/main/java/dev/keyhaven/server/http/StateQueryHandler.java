@@ -1,5 +1,7 @@
-package dev.keyhaven.server.api;
+package dev.keyhaven.server.http;
 
+import dev.keyhaven.server.api.Caller;
+import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.state.StateReads;
 
 /**
@@ -8,6 +10,6 @@ import dev.keyhaven.server.state.StateReads;
  * {@link StateReads#answer}). When the organization keeps moving on, {@code state} reads directly in a transaction.
  */
 @FunctionalInterface
-public interface StateQueryHandler {
+interface StateQueryHandler {
     Object handle(Caller caller, Params body, StateReads state);
 }
