@@ -190,7 +190,8 @@ public final class ActivityService {
         }
         events.preparing(state);
         try {
-            transactor.write(tx -> {
+            // Grouped: concurrent signatures' records commit together (one commit for many on PostgreSQL too).
+            transactor.writeGrouped(tx -> {
                 if (activities.insertSeeingStateVersion(tx, decided) != state.version()) {
                     throw states.moved(state);
                 }

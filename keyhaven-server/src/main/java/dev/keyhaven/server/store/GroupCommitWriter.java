@@ -13,17 +13,22 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
- * SQLite's one writer, with group commit. Write transactions queue up; one thread runs whatever has queued, each in
- * a savepoint of one shared transaction, and commits them together, so one fsync makes a whole batch durable. A
- * unit that fails is rolled back to its savepoint alone; its submitter gets its exception, the others their results
- * once the commit is durable. Under load a batch forms while the previous one is being fsynced; alone, a unit
- * commits on its own, as before.
+ * Write transactions committed in groups. Units queue up; one thread runs whatever has queued in one shared
+ * transaction and commits them together, so one commit (one fsync) makes a whole batch durable. Each unit still
+ * behaves as its own transaction: its submitter gets its result once the commit is durable, or its exception with
+ * none of its effects. Under load a batch forms while the previous one commits; alone, a unit commits on its own.
+ *
+ * <p>SQLite (every write: it has one writer) runs each unit in a savepoint, so a failing unit is rolled back alone.
+ * PostgreSQL (only the short record writes of signing, {@code Transactor.writeGrouped}) avoids savepoints, which
+ * cost round trips and subtransactions: it runs the batch optimistically, and if any unit fails it rolls the batch
+ * back and runs each unit again in a transaction of its own.
  */
 final class GroupCommitWriter implements AutoCloseable {
     /** Units committed together at most, so that one commit's latency stays bounded. */
     private static final int MAX_BATCH = 64;
 
     private final DataSource dataSource;
+    private final Dialect dialect;
     private final LinkedBlockingQueue<Unit<?>> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean closed;
@@ -31,9 +36,10 @@ final class GroupCommitWriter implements AutoCloseable {
     private record Unit<T>(TxWork<T> work, CompletableFuture<T> done) {
     }
 
-    GroupCommitWriter(DataSource dataSource) {
+    GroupCommitWriter(DataSource dataSource, Dialect dialect) {
         this.dataSource = dataSource;
-        this.thread = Thread.ofPlatform().name("keyhaven-sqlite-writer").daemon().start(this::run);
+        this.dialect = dialect;
+        this.thread = Thread.ofPlatform().name("keyhaven-group-commit").daemon().start(this::run);
     }
 
     /** Runs {@code work} in a write transaction and returns once it has committed durably. */
@@ -84,17 +90,21 @@ final class GroupCommitWriter implements AutoCloseable {
         failPending();
     }
 
-    /** Runs the batch in one transaction, each unit in its own savepoint, and completes the units after the commit. */
+    /** Runs the batch in one transaction and completes the units after the commit. */
     private void commit(List<Unit<?>> batch) {
         List<Runnable> completions = new ArrayList<>(batch.size());
+        Throwable unitFailed;
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
-            JdbcTx tx = new JdbcTx(connection, Dialect.SQLITE);
-            try (Statement savepoints = connection.createStatement()) {
-                for (Unit<?> unit : batch) {
-                    completions.add(runInSavepoint(unit, tx, savepoints));
+            JdbcTx tx = new JdbcTx(connection, dialect);
+            try {
+                unitFailed = dialect == Dialect.SQLITE ? inSavepoints(batch, tx, connection, completions)
+                        : optimistically(batch, tx, completions);
+                if (unitFailed == null) {
+                    connection.commit();
+                } else {
+                    connection.rollback();
                 }
-                connection.commit();
             } catch (SQLException | RuntimeException | Error e) {
                 connection.rollback();
                 throw e;
@@ -104,7 +114,24 @@ final class GroupCommitWriter implements AutoCloseable {
             batch.forEach(unit -> unit.done.completeExceptionally(failed));
             return;
         }
-        completions.forEach(Runnable::run);
+        if (unitFailed == null) {
+            completions.forEach(Runnable::run);
+        } else if (batch.size() == 1) {
+            batch.getFirst().done.completeExceptionally(unitFailed);
+        } else {
+            batch.forEach(this::alone);
+        }
+    }
+
+    /** Runs each unit in its own savepoint (SQLite): none fails the batch, so the answer is always null. */
+    private static Throwable inSavepoints(List<Unit<?>> batch, JdbcTx tx, Connection connection,
+            List<Runnable> completions) throws SQLException {
+        try (Statement savepoints = connection.createStatement()) {
+            for (Unit<?> unit : batch) {
+                completions.add(runInSavepoint(unit, tx, savepoints));
+            }
+        }
+        return null;
     }
 
     /** Runs one unit; returns how to complete it once the batch's fate is known. */
@@ -118,6 +145,44 @@ final class GroupCommitWriter implements AutoCloseable {
             savepoints.execute("ROLLBACK TO unit");
             savepoints.execute("RELEASE unit");
             return () -> unit.done.completeExceptionally(e);
+        }
+    }
+
+    /**
+     * Runs every unit in the one transaction (PostgreSQL): null when all ran, else the first failure, after which
+     * the batch must be rolled back (a failed statement aborts a PostgreSQL transaction) and the other units run
+     * alone.
+     */
+    private static Throwable optimistically(List<Unit<?>> batch, JdbcTx tx, List<Runnable> completions) {
+        for (Unit<?> unit : batch) {
+            try {
+                completions.add(run(unit, tx));
+            } catch (RuntimeException | Error e) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    private static <T> Runnable run(Unit<T> unit, JdbcTx tx) {
+        T result = unit.work.run(tx);
+        return () -> unit.done.complete(result);
+    }
+
+    /** Runs one unit in a transaction of its own, after its batch was rolled back. */
+    private <T> void alone(Unit<T> unit) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                T result = unit.work.run(new JdbcTx(connection, dialect));
+                connection.commit();
+                unit.done.complete(result);
+            } catch (RuntimeException | Error e) {
+                connection.rollback();
+                unit.done.completeExceptionally(e);
+            }
+        } catch (SQLException e) {
+            unit.done.completeExceptionally(Sql.translate(e, "commit"));
         }
     }
 

@@ -7,19 +7,22 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
- * Transactions on a pooled {@link DataSource}. On SQLite, which allows one writer, write transactions go to the
+ * Transactions on a pooled {@link DataSource}. On SQLite, which allows one writer, write transactions go to a
  * {@link GroupCommitWriter}, which runs them one after another and commits them in batches; readers run concurrently
- * on their own connections (WAL mode). On PostgreSQL every transaction runs on its own pooled connection.
+ * on their own connections (WAL mode). On PostgreSQL every transaction runs on its own pooled connection, except
+ * grouped writes ({@link #writeGrouped}), which a {@link GroupCommitWriter} of their own commits in batches.
  */
 final class JdbcTransactor implements Transactor, AutoCloseable {
     private final DataSource dataSource;
     private final Dialect dialect;
     private final GroupCommitWriter sqliteWriter;
+    private final GroupCommitWriter postgresGroups;
 
     JdbcTransactor(DataSource dataSource, Dialect dialect) {
         this.dataSource = dataSource;
         this.dialect = dialect;
-        this.sqliteWriter = dialect == Dialect.SQLITE ? new GroupCommitWriter(dataSource) : null;
+        this.sqliteWriter = dialect == Dialect.SQLITE ? new GroupCommitWriter(dataSource, dialect) : null;
+        this.postgresGroups = dialect == Dialect.POSTGRESQL ? new GroupCommitWriter(dataSource, dialect) : null;
     }
 
     @Override
@@ -28,9 +31,17 @@ final class JdbcTransactor implements Transactor, AutoCloseable {
     }
 
     @Override
+    public <T> T writeGrouped(TxWork<T> work) {
+        return sqliteWriter != null ? sqliteWriter.write(work) : postgresGroups.write(work);
+    }
+
+    @Override
     public void close() {
         if (sqliteWriter != null) {
             sqliteWriter.close();
+        }
+        if (postgresGroups != null) {
+            postgresGroups.close();
         }
     }
 

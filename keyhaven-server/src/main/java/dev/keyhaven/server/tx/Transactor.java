@@ -9,6 +9,16 @@ public interface Transactor {
      */
     <T> T write(TxWork<T> work);
 
+    /**
+     * Like {@link #write}, for a short write that waits for no lock held by others (it only adds rows and reads):
+     * the store may run it in one transaction with concurrent grouped writes and commit them together. It still
+     * commits or rolls back on its own, and may run more than once before it commits (keep effects outside the
+     * transaction idempotent).
+     */
+    default <T> T writeGrouped(TxWork<T> work) {
+        return write(work);
+    }
+
     /** Runs {@code work} in a read-only transaction with a consistent view of the data. */
     <T> T read(TxWork<T> work);
 
