@@ -1,5 +1,6 @@
 package dev.keyhaven.server.oauth2;
 
+import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.Oauth2ClientSecrets;
 import dev.keyhaven.server.tx.Transactor;
@@ -35,13 +36,14 @@ public final class Oauth2Authenticator {
             String targetField) {
 
         /**
-         * {@code authCode}, {@code redirectUri}, {@code nonce} (non-empty), {@code codeVerifier} (present; empty
-         * means no PKCE), {@code bearerTokenTargetPublicKey} (optional, a P-256 key).
+         * {@code authCode}, {@code redirectUri}, {@code nonce} (non-empty), {@code codeVerifier} (Turnkey's type
+         * requires it; absent or empty is accepted as "no PKCE", which Discord allows), {@code
+         * bearerTokenTargetPublicKey} (optional, a P-256 key).
          */
         static SignIn read(Params p) {
             String authCode = nonEmpty(p, "authCode");
             String redirectUri = nonEmpty(p, "redirectUri");
-            String codeVerifier = p.requiredString("codeVerifier");
+            String codeVerifier = p.optionalString("codeVerifier").orElse("");
             String nonce = nonEmpty(p, "nonce");
             Optional<String> target = p.optionalString("bearerTokenTargetPublicKey").filter(k -> !k.isEmpty());
             String targetField = p.pathOf("bearerTokenTargetPublicKey");
@@ -53,7 +55,7 @@ public final class Oauth2Authenticator {
         private static String nonEmpty(Params p, String name) {
             String value = p.requiredString(name);
             if (value.isBlank()) {
-                throw dev.keyhaven.server.api.ApiException.badField(p.pathOf(name), "must not be empty");
+                throw ApiException.badField(p.pathOf(name), "must not be blank");
             }
             return value;
         }
