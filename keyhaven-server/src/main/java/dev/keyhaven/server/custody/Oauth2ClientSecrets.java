@@ -16,9 +16,6 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * OAuth 2.0 client secrets. Clients encrypt a secret to the credential-encryption key (Turnkey's TLS-fetcher
@@ -123,20 +120,16 @@ public final class Oauth2ClientSecrets {
     }
 
     /**
-     * A provider's bearer token HPKE-encrypted to {@code targetPublicKeyHex} (P-256, compressed or uncompressed),
-     * as Turnkey's bundles are: the JSON {@code {"encappedPublic","ciphertext"}} (hex) that {@code @turnkey/crypto}'s
-     * {@code hpkeDecrypt} opens after {@code formatHpkeBuf}'s split.
+     * A provider's bearer token HPKE-encrypted to {@code targetPublicKeyHex} (P-256, compressed or uncompressed) as a
+     * credential bundle (Base58Check of the compressed encapsulated key and the ciphertext): what Turnkey's X example
+     * opens with {@code @turnkey/crypto}'s {@code decryptCredentialBundle} and the target's private key.
      *
      * @throws ApiException 400 naming {@code field} when the key is not a P-256 public key
      */
     public String encryptBearerToken(String targetPublicKeyHex, String bearerToken, String field) {
         byte[] target = p256PublicKey(targetPublicKeyHex, field);
         try (SecretBytes token = SecretBytes.copyOf(bearerToken.getBytes(StandardCharsets.UTF_8))) {
-            TurnkeyHpke.Encrypted encrypted = TurnkeyHpke.seal(target, token);
-            Map<String, String> bundle = new LinkedHashMap<>();
-            bundle.put("encappedPublic", HEX.formatHex(encrypted.encappedPublic()));
-            bundle.put("ciphertext", HEX.formatHex(encrypted.ciphertext()));
-            return JsonMapper.builder().build().writeValueAsString(bundle);
+            return TurnkeyHpke.seal(target, token).credentialBundle();
         }
     }
 

@@ -195,10 +195,9 @@ class Oauth2AuthenticateIT extends OnBothStores {
             assertThat(claims.getSubject()).isEqualTo("80351110224678912");
             assertThat(form(provider.received().getFirst().body())).doesNotContainKey("code_verifier")
                     .containsEntry("code", "discord-code");
-            JsonNode encrypted = JSON.readTree(claims.getStringClaim("encrypted_bearer_token"));
-            try (SecretBytes opened = TurnkeyHpke.open(target, new TurnkeyHpke.Encrypted(
-                    HexFormat.of().parseHex(encrypted.path("encappedPublic").asString()),
-                    HexFormat.of().parseHex(encrypted.path("ciphertext").asString())))) {
+            // As Turnkey's X example reads it: a credential bundle, for decryptCredentialBundle.
+            try (SecretBytes opened = TurnkeyHpke.open(target, TurnkeyHpke.Encrypted.ofCredentialBundle(
+                    claims.getStringClaim("encrypted_bearer_token")))) {
                 String bearer = opened.apply(b -> new String(b, StandardCharsets.UTF_8));
                 assertThat(bearer).isEqualTo("discord-bearer-token");
             }
