@@ -26,9 +26,18 @@ final class FakeOauth2Provider implements AutoCloseable {
     }
 
     /** What an endpoint answers: a status, a JSON body and extra headers. */
-    record Answer(int status, String body, Map<String, String> headers) {
+    record Answer(int status, String body, Map<String, String> headers, long delayMillis) {
         /** Closes the connection without any answer. */
-        static final Answer DROP = new Answer(-1, "", Map.of());
+        static final Answer DROP = new Answer(-1, "", Map.of(), 0);
+
+        Answer(int status, String body, Map<String, String> headers) {
+            this(status, body, headers, 0);
+        }
+
+        /** This answer, sent only after {@code millis}. */
+        Answer delayed(long millis) {
+            return new Answer(status, body, headers, millis);
+        }
 
         static Answer json(int status, String body) {
             return new Answer(status, body, Map.of());
@@ -48,6 +57,8 @@ final class FakeOauth2Provider implements AutoCloseable {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
             FakeOauth2Provider fake = new FakeOauth2Provider(server);
             server.createContext("/", fake::handle);
+            // A delayed answer must not hold up the others.
+            server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
             server.start();
             return fake;
         } catch (IOException e) {
@@ -81,6 +92,14 @@ final class FakeOauth2Provider implements AutoCloseable {
             Answer answer = answers.getOrDefault(path, Answer.json(404, "{\"error\":\"not_found\"}"));
             if (answer == Answer.DROP) {
                 throw new IOException("the fake provider drops this connection");
+            }
+            if (answer.delayMillis() > 0) {
+                try {
+                    Thread.sleep(answer.delayMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
             byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
