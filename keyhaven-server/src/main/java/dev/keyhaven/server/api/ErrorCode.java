@@ -36,7 +36,15 @@ public enum ErrorCode {
     RATE_LIMITED(GrpcCode.RESOURCE_EXHAUSTED, "UNSPECIFIED"),
     UNIMPLEMENTED(GrpcCode.UNIMPLEMENTED, "UNSPECIFIED"),
     UNAVAILABLE(GrpcCode.UNAVAILABLE, "UNSPECIFIED"),
-    INTERNAL(GrpcCode.INTERNAL, "INTERNAL");
+    INTERNAL(GrpcCode.INTERNAL, "INTERNAL"),
+    /** No OAuth 2.0 credential with that id (or provider and client id) in the organization. */
+    OAUTH2_CREDENTIAL_NOT_FOUND(GrpcCode.NOT_FOUND, "OAUTH2_CREDENTIAL_NOT_FOUND"),
+    /** A provider other than {@code OAUTH2_PROVIDER_X} and {@code OAUTH2_PROVIDER_DISCORD}. */
+    INVALID_OAUTH2_PROVIDER(GrpcCode.INVALID_ARGUMENT, "INVALID_OAUTH2_PROVIDER"),
+    /** The OAuth 2.0 provider refused the exchange (an invalid, used or expired code; a wrong redirect URI). */
+    OAUTH2_PROVIDER_REJECTED(GrpcCode.INVALID_ARGUMENT, "RPC_CALL_ERROR"),
+    /** The OAuth 2.0 provider failed, timed out, could not be reached or answered something unusable. */
+    OAUTH2_PROVIDER_UNAVAILABLE(GrpcCode.UNAVAILABLE, 502, "RPC_CALL_ERROR");
 
     private final GrpcCode grpc;
     private final int httpStatus;

@@ -126,6 +126,17 @@ import dev.keyhaven.server.authproxy.AuthProxyConfigs;
 import dev.keyhaven.server.authproxy.UpdateAuthProxyConfigHandler;
 import dev.keyhaven.server.custody.OtpKeys;
 import dev.keyhaven.server.http.AuthProxyServer;
+import dev.keyhaven.server.custody.Oauth2ClientSecrets;
+import dev.keyhaven.server.custody.OidcTokenSigner;
+import dev.keyhaven.server.oauth2.CreateOauth2CredentialHandler;
+import dev.keyhaven.server.oauth2.DeleteOauth2CredentialHandler;
+import dev.keyhaven.server.oauth2.Oauth2AuthenticateHandler;
+import dev.keyhaven.server.oauth2.Oauth2Authenticator;
+import dev.keyhaven.server.oauth2.Oauth2CredentialQueries;
+import dev.keyhaven.server.oauth2.Oauth2Exchange;
+import dev.keyhaven.server.oauth2.Oauth2TokenIssuer;
+import dev.keyhaven.server.oauth2.UpdateOauth2CredentialHandler;
+import dev.keyhaven.server.store.JdbcOauth2CredentialRepository;
 import dev.keyhaven.server.otp.InitOtpHandler;
 import dev.keyhaven.server.otp.OtpLoginHandler;
 import dev.keyhaven.server.otp.OtpService;
@@ -167,11 +178,12 @@ public final class Keyhaven implements AutoCloseable {
     private final Otp otp;
     private ApiServer server;
     private AuthProxyServer authProxyServer;
+    private final Oauth2TokenIssuer oauth2Tokens;
     private boolean closed;
 
     private Keyhaven(KeyhavenConfig config, Database database, RootOrganizationSetup rootSetup,
             ApiServer.Services services, BundleSigner bundleSigner, WebhookSigningKeys webhookKeys,
-            WebhookDeliverer webhookDeliverer, Otp otp) {
+            WebhookDeliverer webhookDeliverer, Otp otp, Oauth2TokenIssuer oauth2Tokens) {
         this.config = config;
         this.database = database;
         this.rootSetup = rootSetup;
@@ -180,6 +192,7 @@ public final class Keyhaven implements AutoCloseable {
         this.webhookKeys = webhookKeys;
         this.webhookDeliverer = webhookDeliverer;
         this.otp = otp;
+        this.oauth2Tokens = oauth2Tokens;
     }
 
     /** The OTP side of the wiring: its signers and services, closed with the application. */
@@ -284,6 +297,13 @@ public final class Keyhaven implements AutoCloseable {
                 new RateLimiter(otpSettings.initsPerContact(), otpSettings.rateWindow(), clock),
                 new RateLimiter(otpSettings.initsPerAddress(), otpSettings.rateWindow(), clock), transactor, random);
         AuthProxyConfigs authProxyConfigs = new AuthProxyConfigs(transactor, new JdbcAuthProxyConfigRepository());
+        var oauth2Credentials = new JdbcOauth2CredentialRepository();
+        Oauth2ClientSecrets oauth2Secrets = Oauth2ClientSecrets.load(transactor, custodyRepository, sealer, random,
+                clock);
+        Oauth2TokenIssuer oauth2Tokens = new Oauth2TokenIssuer(OidcTokenSigner.load(transactor, custodyRepository,
+                sealer, random, clock), config.oauth2Providers(), clock);
+        Oauth2Authenticator oauth2Authenticator = new Oauth2Authenticator(config.oauth2Providers(), oauth2Secrets,
+                new Oauth2Exchange(), oauth2Tokens, transactor, oauth2Credentials);
         List<ActivityHandler<?>> handlers = List.of(
                 new CreateUsersHandler(userCreator, passkeyRegistrar),
                 new DeleteUsersHandler(users),
@@ -344,7 +364,11 @@ public final class Keyhaven implements AutoCloseable {
                 new UpdateAuthProxyConfigHandler(authProxyConfigs),
                 new StampLoginHandler(sessions),
                 new CreateReadWriteSessionHandler(sessions, keyTransfer, organizations),
-                new CreateReadOnlySessionHandler(readOnlySessions, organizations));
+                new CreateReadOnlySessionHandler(readOnlySessions, organizations),
+                new CreateOauth2CredentialHandler(oauth2Credentials, oauth2Secrets),
+                new UpdateOauth2CredentialHandler(oauth2Credentials, oauth2Secrets),
+                new DeleteOauth2CredentialHandler(oauth2Credentials),
+                new Oauth2AuthenticateHandler(oauth2Credentials, oauth2Authenticator));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
         UserQueries userQueries = new UserQueries(transactor, users);
@@ -375,14 +399,17 @@ public final class Keyhaven implements AutoCloseable {
                 metricsRegistry, bundleSigner.publicKeyHex(), proofs, new TvcQueries(transactor, tvc, json),
                 new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake), java.util.Map.of(
                         ApiServer.OTP_SIGNER_DISCOVERY_PATH, otpSigner.publicKeyHex(),
-                        ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex()), readOnlySessions);
+                        ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex(),
+                        ApiServer.OAUTH2_ENCRYPTION_KEY_DISCOVERY_PATH, oauth2Secrets.encryptionPublicKey()),
+                readOnlySessions, new Oauth2CredentialQueries(transactor, oauth2Credentials));
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
         AuthProxy authProxy = new AuthProxy(authProxyConfigs, otpService, codeMail,
                 new SubOrganizationCreator(organizations, userCreator), transactor, new JdbcStateVersions(), clock,
-                ids);
+                ids, oauth2Authenticator);
         Otp otp = new Otp(otpSigner, sessionSigner, otpService, authProxyConfigs, authProxy);
-        return new Keyhaven(config, database, rootSetup, services, bundleSigner, webhookKeys, deliverer, otp);
+        return new Keyhaven(config, database, rootSetup, services, bundleSigner, webhookKeys, deliverer, otp,
+                oauth2Tokens);
     }
 
     /** Keyhaven's long-term public key (hex), which signs boot proofs: what app-proof verifiers pin. */
@@ -397,6 +424,14 @@ public final class Keyhaven implements AutoCloseable {
     /** The bundle signer's public key (hex, uncompressed): what clients pin to trust export and import bundles. */
     public String bundleSignerPublicKey() {
         return bundleSigner.publicKeyHex();
+    }
+
+    /**
+     * The issuer of the OIDC tokens {@code oauth2_authenticate} mints: its issuers and public JWKS are what Keyhaven's
+     * OIDC verification trusts for {@code oauth_login}.
+     */
+    public Oauth2TokenIssuer oauth2Tokens() {
+        return oauth2Tokens;
     }
 
     /** The keys that sign webhook deliveries (rotation). */

@@ -3,6 +3,7 @@ package dev.keyhaven.server.app;
 import dev.keyhaven.server.activity.TimestampStyle;
 import dev.keyhaven.server.user.UserLimits;
 import dev.keyhaven.server.mail.MailSettings;
+import dev.keyhaven.server.oauth2.Oauth2Providers;
 import dev.keyhaven.server.webhook.WebhookSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,12 +21,13 @@ import java.util.Optional;
  * @param mail how mail leaves (SMTP, or the Maildir in the data directory), the sender and the email templates
  * @param webhooks how webhooks are signed and delivered
  * @param otp one-time passwords: the auth proxy's port, the SMS provider, the rate limits
+ * @param oauth2Providers the OAuth 2.0 providers' token and userinfo endpoints and issuers
  */
 public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, Optional<Path> masterKeyFile,
         int databasePoolSize, String host,
         int port, int maxBodyBytes, List<String> corsOrigins, List<String> webAuthnOrigins,
         TimestampStyle activityTimestamps, UserLimits limits, Duration shutdownGrace, MailSettings mail,
-        WebhookSettings webhooks, OtpSettings otp) {
+        WebhookSettings webhooks, OtpSettings otp, Oauth2Providers oauth2Providers) {
 
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -37,7 +39,8 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
     public static KeyhavenConfig defaults(Path dataDirectory) {
         return new KeyhavenConfig(dataDirectory, Optional.empty(), Optional.empty(), 0, "127.0.0.1", 8080,
                 DEFAULT_MAX_BODY_BYTES, List.of("*"), List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT,
-                Duration.ofSeconds(10), MailSettings.none(), WebhookSettings.DEFAULT, OtpSettings.defaults());
+                Duration.ofSeconds(10), MailSettings.none(), WebhookSettings.DEFAULT, OtpSettings.defaults(),
+                Oauth2Providers.DEFAULT);
     }
 
     /** The KEK file: the one named, or {@code master.key} in the data directory. */
@@ -47,7 +50,8 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
 
     public KeyhavenConfig withMasterKeyFile(Optional<Path> file) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, file, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
+                oauth2Providers);
     }
 
     public String effectiveDatabaseUrl() {
@@ -57,32 +61,36 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
     public KeyhavenConfig withPort(int newPort) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, newPort,
                 maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks,
-                otp);
+                otp, oauth2Providers);
     }
 
     public KeyhavenConfig withDatabaseUrl(Optional<String> url) {
         return new KeyhavenConfig(dataDirectory, url, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
+                oauth2Providers);
     }
 
     public KeyhavenConfig withActivityTimestamps(TimestampStyle style) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, style, limits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, webAuthnOrigins, style, limits, shutdownGrace, mail, webhooks, otp, oauth2Providers);
     }
 
     public KeyhavenConfig withLimits(UserLimits newLimits) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace, mail, webhooks, otp,
+                oauth2Providers);
     }
 
     public KeyhavenConfig withMaxBodyBytes(int bytes) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, bytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
+                oauth2Providers);
     }
 
     public KeyhavenConfig withMail(MailSettings settings) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, settings, webhooks, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, settings, webhooks, otp,
+                oauth2Providers);
     }
 
     /** The Maildir mail goes to when no SMTP server is configured. */
@@ -97,17 +105,25 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
 
     public KeyhavenConfig withWebAuthnOrigins(List<String> origins) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, origins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, origins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp, oauth2Providers);
     }
 
     public KeyhavenConfig withWebhooks(WebhookSettings settings) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, settings, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, settings, otp,
+                oauth2Providers);
     }
 
     public KeyhavenConfig withOtp(OtpSettings settings) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, settings);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, settings,
+                oauth2Providers);
+    }
+
+    public KeyhavenConfig withOauth2Providers(Oauth2Providers providers) {
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
+                providers);
     }
 
     /** Where {@code --sms-provider file} appends messages. */

@@ -10,6 +10,7 @@ import dev.keyhaven.server.user.UserLimits;
 import dev.keyhaven.server.mail.MailAddresses;
 import dev.keyhaven.server.mail.MailSettings;
 import java.io.IOException;
+import dev.keyhaven.server.oauth2.Oauth2Providers;
 import dev.keyhaven.server.webhook.WebhookSettings;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -178,6 +179,12 @@ final class ServeCommand implements Callable<Integer> {
             description = "Sender number of SMS codes (Twilio) (env: KEYHAVEN_SMS_FROM).")
     String smsFrom;
 
+    @Option(names = "--oauth2-providers", defaultValue = "${env:KEYHAVEN_OAUTH2_PROVIDERS}",
+            description = "JSON file of OAuth 2.0 provider endpoints: an array of {provider (OAUTH2_PROVIDER_X or "
+                    + "OAUTH2_PROVIDER_DISCORD), tokenEndpoint, userinfoEndpoint, issuer?}; providers it leaves out use "
+                    + "their real endpoints (env: KEYHAVEN_OAUTH2_PROVIDERS).")
+    Path oauth2ProvidersFile;
+
     @Override
     public Integer call() throws InterruptedException {
         Path directory = store.preparedDataDirectory();
@@ -193,7 +200,7 @@ final class ServeCommand implements Callable<Integer> {
                         .withRetries(webhookMaxAttempts, Duration.ofMillis(webhookFirstRetryMillis),
                                 WebhookSettings.DEFAULT.maxRetryDelay())
                         .withRequestTimeout(Duration.ofMillis(webhookTimeoutMillis)),
-                otpSettings());
+                otpSettings(), oauth2Providers());
         // Installed first: a stop signal that arrives while the store opens is kept until the server can stop.
         StopSignals stopSignals = StopSignals.install();
         Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());
@@ -253,6 +260,18 @@ final class ServeCommand implements Callable<Integer> {
                     password, Duration.ofSeconds(10)));
         }
         return new MailSettings(smtp, mailFrom, Optional.ofNullable(emailTemplatesDirectory));
+    }
+
+    /** The OAuth 2.0 providers file; a bad one is a usage error, naming the entry, before anything starts. */
+    private Oauth2Providers oauth2Providers() {
+        if (oauth2ProvidersFile == null) {
+            return Oauth2Providers.DEFAULT;
+        }
+        try {
+            return Oauth2Providers.read(oauth2ProvidersFile);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--oauth2-providers: " + e.getMessage());
+        }
     }
 
     /** The OTP options; a bad combination is a usage error before anything starts. */

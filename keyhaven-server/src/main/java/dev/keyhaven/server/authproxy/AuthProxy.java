@@ -4,6 +4,7 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.oauth2.Oauth2Authenticator;
 import dev.keyhaven.server.organization.SubOrganizationCreator;
 import dev.keyhaven.server.otp.OtpRepository;
 import dev.keyhaven.server.otp.OtpService;
@@ -26,6 +27,8 @@ import java.util.Optional;
 public final class AuthProxy {
     /** The paths served, without {@code /v1/}: each also with {@code _v2}. */
     public static final List<String> OPERATIONS = List.of("otp_init", "otp_verify", "otp_login");
+    /** Operations served under one path only (no {@code _v2} twin). */
+    public static final List<String> UNVERSIONED_OPERATIONS = List.of("oauth2_authenticate");
 
     private final AuthProxyConfigs configs;
     private final OtpService otps;
@@ -35,9 +38,10 @@ public final class AuthProxy {
     private final StateVersions versions;
     private final Clock clock;
     private final Ids ids;
+    private final Oauth2Authenticator oauth2;
 
     public AuthProxy(AuthProxyConfigs configs, OtpService otps, CodeMail mail, SubOrganizationCreator subOrganizations,
-            Transactor transactor, StateVersions versions, Clock clock, Ids ids) {
+            Transactor transactor, StateVersions versions, Clock clock, Ids ids, Oauth2Authenticator oauth2) {
         this.configs = configs;
         this.otps = otps;
         this.mail = mail;
@@ -46,6 +50,7 @@ public final class AuthProxy {
         this.versions = versions;
         this.clock = clock;
         this.ids = ids;
+        this.oauth2 = oauth2;
     }
 
     /** The configuration ids with their organizations, for the start-up announcement. */
@@ -75,6 +80,8 @@ public final class AuthProxy {
             case "otp_init" -> init(config, body, clientAddress);
             case "otp_verify" -> verify(config, body, v2);
             case "otp_login" -> login(config, body, v2);
+            // Reads the credential in a read transaction, then exchanges the code outside any transaction.
+            case "oauth2_authenticate" -> oauth2.proxyAuthenticate(config.organizationId(), body);
             default -> throw new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown operation: " + operation);
         };
     }

@@ -13,7 +13,10 @@ public enum SealPurpose {
     IMPORT_TARGET("import-target"),
     SERVER_IDENTITY("server-identity"),
     WEBHOOK_SIGNING_KEY("webhook-signing-key"),
-    OTP_TARGET("otp-target");
+    OTP_TARGET("otp-target"),
+    OAUTH2_ENCRYPTION_KEY("oauth2-encryption-key"),
+    OAUTH2_CLIENT_SECRET("oauth2-client-secret"),
+    OAUTH2_TOKEN_SIGNER("oauth2-token-signer");
 
     private final String label;
 

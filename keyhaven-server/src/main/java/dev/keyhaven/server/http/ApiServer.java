@@ -69,13 +69,16 @@ public final class ApiServer implements AutoCloseable {
             ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
             String bundleSignerPublicKey, ProofService proofQueries, TvcQueries tvcQueries,
             WebhookQueries webhookQueries, java.util.Map<String, String> publishedKeys,
-            dev.keyhaven.server.session.ReadOnlySessions readOnlySessions) {
+            dev.keyhaven.server.session.ReadOnlySessions readOnlySessions,
+            dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries) {
     }
 
     /** Where clients fetch the OTP signer's public key (OTP target bundles, verification tokens). */
     public static final String OTP_SIGNER_DISCOVERY_PATH = "/public/v1/discovery/otp-signer";
     /** Where clients fetch the session signer's public key (session JWTs). */
     public static final String SESSION_SIGNER_DISCOVERY_PATH = "/public/v1/discovery/session-signer";
+    /** Where clients fetch the key OAuth 2.0 client secrets are encrypted to ({@code encryptOauth2ClientSecret}). */
+    public static final String OAUTH2_ENCRYPTION_KEY_DISCOVERY_PATH = "/public/v1/discovery/oauth2-encryption-key";
 
     /** Where clients fetch the bundle signer's public key (unauthenticated, like Turnkey's discovery endpoints). */
     public static final String SIGNER_DISCOVERY_PATH = "/public/v1/discovery/signer";

@@ -28,7 +28,8 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * The auth proxy's listener: {@code POST /v1/otp_init(_v2)}, {@code /v1/otp_verify(_v2)}, {@code /v1/otp_login(_v2)}
+ * The auth proxy's listener: {@code POST /v1/otp_init(_v2)}, {@code /v1/otp_verify(_v2)}, {@code /v1/otp_login(_v2)},
+ * {@code /v1/oauth2_authenticate}
  * (no stamp; the {@code X-Auth-Proxy-Config-Id} header names the configuration), their {@code OPTIONS} preflights,
  * and {@code GET /health}. Errors are JSON in the main API's shape; a rate limit is a 429 with {@code Retry-After}.
  */
@@ -59,6 +60,11 @@ public final class AuthProxyServer implements AutoCloseable {
                         ready));
                 routing.route(Method.OPTIONS, path, AuthProxyServer::preflight);
             }
+        }
+        for (String operation : AuthProxy.UNVERSIONED_OPERATIONS) {
+            routing.post("/v1/" + operation, (req, res) -> handle(operation, req, res, settings, proxy, json, errors,
+                    metrics, ready));
+            routing.route(Method.OPTIONS, "/v1/" + operation, AuthProxyServer::preflight);
         }
         routing.get("/health", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);

@@ -204,6 +204,25 @@ class CommandLineIT {
     }
 
     @Test
+    void serveRefusesABadOauth2ProvidersFileNamingTheEntry() throws IOException {
+        Path data = directory.resolve("oauth2-data");
+        Path file = directory.resolve("oauth2-providers.json");
+        Files.writeString(file, "[{\"provider\":\"OAUTH2_PROVIDER_X\",\"tokenEndpoint\":\"https://x.test/token\","
+                + "\"userinfoEndpoint\":\"https://x.test/me\"},{\"provider\":\"OAUTH2_PROVIDER_DISCORD\","
+                + "\"tokenEndpoint\":\"not a url\",\"userinfoEndpoint\":\"https://d.test/me\"}]");
+        Result badUrl = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
+                "--oauth2-providers", file.toString()), Map.of());
+        assertThat(badUrl.exitCode()).isNotZero();
+        assertThat(badUrl.stderr()).contains("--oauth2-providers").contains("entry 1").contains("tokenEndpoint");
+        Files.writeString(file, "{\"provider\":\"OAUTH2_PROVIDER_X\"}");
+        Result fromEnvironment = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0"),
+                Map.of("KEYHAVEN_OAUTH2_PROVIDERS", file.toString()));
+        assertThat(fromEnvironment.exitCode()).isNotZero();
+        assertThat(fromEnvironment.stderr()).contains("--oauth2-providers").contains("must hold a JSON array");
+        assertThat(data.resolve("keyhaven.db")).doesNotExist();
+    }
+
+    @Test
     void initRejectsABadKeyAndLeavesTheStoreEmpty() {
         Path data = directory.resolve("data");
         String p256 = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, RANDOM).publicKey();
@@ -382,7 +401,8 @@ class CommandLineIT {
                 Map.entry("--twilio-base-url", "KEYHAVEN_TWILIO_BASE_URL"),
                 Map.entry("--twilio-account-sid", "KEYHAVEN_TWILIO_ACCOUNT_SID"),
                 Map.entry("--twilio-token-file", "KEYHAVEN_TWILIO_TOKEN_FILE"),
-                Map.entry("--sms-from", "KEYHAVEN_SMS_FROM")));
+                Map.entry("--sms-from", "KEYHAVEN_SMS_FROM"),
+                Map.entry("--oauth2-providers", "KEYHAVEN_OAUTH2_PROVIDERS")));
         expected.put("signer-key", Map.of(
                 "--data-dir", "KEYHAVEN_DATA_DIR",
                 "--db-url", "KEYHAVEN_DB_URL",

@@ -1,0 +1,116 @@
+package dev.keyhaven.server.custody;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.bundle.QuorumEnvelope;
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.tx.Tx;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The credential-encryption key is generated once and then reused; a re-sealed secret opens only for its own
+ * organization and credential, and only into the HTTP Basic header of its client.
+ */
+class Oauth2ClientSecretsTest {
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String FIELD = "parameters.encryptedClientSecret";
+
+    @TempDir
+    Path directory;
+
+    /** The signer rows of one database, in memory. */
+    private static final class Rows implements CustodyRepository {
+        final Map<String, StoredSigner> signers = new HashMap<>();
+
+        @Override
+        public Optional<SealedSecret> masterKeyCheck(Tx tx) {
+            return Optional.empty();
+        }
+
+        @Override
+        public void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt) {
+        }
+
+        @Override
+        public Optional<StoredSigner> signer(Tx tx, String role) {
+            return Optional.ofNullable(signers.get(role));
+        }
+
+        @Override
+        public void insertSigner(Tx tx, String role, StoredSigner signer, Instant createdAt) {
+            signers.put(role, signer);
+        }
+    }
+
+    private static final Transactor DIRECT = new Transactor() {
+        private final Tx tx = new Tx() {
+        };
+
+        @Override
+        public <T> T write(dev.keyhaven.server.tx.TxWork<T> work) {
+            return work.run(tx);
+        }
+
+        @Override
+        public <T> T read(dev.keyhaven.server.tx.TxWork<T> work) {
+            return work.run(tx);
+        }
+    };
+
+    private static String envelope(String publicKeyHex, String secret) {
+        try (SecretBytes plain = SecretBytes.copyOf(secret.getBytes(StandardCharsets.UTF_8))) {
+            return HexFormat.of().formatHex(QuorumEnvelope.seal(HexFormat.of().parseHex(publicKeyHex), plain,
+                    RANDOM));
+        }
+    }
+
+    @Test
+    void aResealedSecretOpensOnlyForItsCredentialIntoItsClientsBasicHeader() {
+        KeySealer sealer = new KeySealer(MasterKey.generate(directory.resolve("kek"), RANDOM), RANDOM);
+        Rows rows = new Rows();
+        Oauth2ClientSecrets secrets = Oauth2ClientSecrets.load(DIRECT, rows, sealer, RANDOM, Clock.systemUTC());
+        assertThat(secrets.encryptionPublicKey()).matches("04[0-9a-f]{128}");
+        assertThat(Oauth2ClientSecrets.load(DIRECT, rows, sealer, RANDOM, Clock.systemUTC()).encryptionPublicKey())
+                .as("loaded again, not generated again").isEqualTo(secrets.encryptionPublicKey());
+
+        SealedSecret sealed = secrets.reseal("org-1", "cred-1", envelope(secrets.encryptionPublicKey(), "s3cr:t é"),
+                FIELD);
+        assertThat(secrets.basicAuthorization("org-1", "cred-1", sealed, "client id")).isEqualTo("Basic "
+                + Base64.getEncoder().encodeToString("client+id:s3cr%3At+%C3%A9".getBytes(StandardCharsets.UTF_8)));
+        assertThatThrownBy(() -> secrets.basicAuthorization("org-1", "cred-2", sealed, "client id"))
+                .isInstanceOf(CustodyException.class);
+        assertThatThrownBy(() -> secrets.basicAuthorization("org-2", "cred-1", sealed, "client id"))
+                .isInstanceOf(CustodyException.class);
+    }
+
+    @Test
+    void envelopesThatDoNotOpenAreRefusedNamingTheFieldWithoutQuotingThem() {
+        KeySealer sealer = new KeySealer(MasterKey.generate(directory.resolve("kek"), RANDOM), RANDOM);
+        Oauth2ClientSecrets secrets = Oauth2ClientSecrets.load(DIRECT, new Rows(), sealer, RANDOM,
+                Clock.systemUTC());
+        Oauth2ClientSecrets other = Oauth2ClientSecrets.load(DIRECT, new Rows(), sealer, RANDOM, Clock.systemUTC());
+        String foreign = envelope(other.encryptionPublicKey(), "secret");
+        for (String bad : new String[] {foreign, "xyz", "00".repeat(40), "ab".repeat(Oauth2ClientSecrets
+                .MAX_ENVELOPE_HEX)}) {
+            assertThatThrownBy(() -> secrets.reseal("org", "cred", bad, FIELD)).isInstanceOfSatisfying(
+                    ApiException.class, e -> {
+                        assertThat(e.field()).contains(FIELD);
+                        assertThat(e.getMessage()).doesNotContain(bad);
+                    });
+        }
+    }
+}
