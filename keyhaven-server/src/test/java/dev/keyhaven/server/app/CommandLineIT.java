@@ -84,8 +84,9 @@ class CommandLineIT {
         try (KeyhavenProcess server = KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0"),
                 Map.of())) {
             assertThat(server.organizationId()).isEqualTo(organizationId);
-            assertThat(server.stdout()).anySatisfy(line -> assertThat(line).contains("bundle signer:")
-                    .contains(signer));
+            // The announcement is printed line by line after the listener is up: wait for the line, don't sample.
+            assertThat(server.awaitStdout(line -> line.contains("bundle signer:"), Duration.ofSeconds(10)))
+                    .contains(signer);
             assertThat(dev.keyhaven.server.testing.Bundles.discoveredSigner(server.baseUrl())).isEqualTo(signer);
             assertThat(server.awaitStdout(line -> line.startsWith("auth proxy config id:"), Duration.ofSeconds(10)))
                     .isEqualTo("auth proxy config id: " + authProxyConfigId + " (organization " + organizationId + ")");
