@@ -36,7 +36,11 @@ public enum ErrorCode {
     RATE_LIMITED(GrpcCode.RESOURCE_EXHAUSTED, "UNSPECIFIED"),
     UNIMPLEMENTED(GrpcCode.UNIMPLEMENTED, "UNSPECIFIED"),
     UNAVAILABLE(GrpcCode.UNAVAILABLE, "UNSPECIFIED"),
-    INTERNAL(GrpcCode.INTERNAL, "INTERNAL");
+    INTERNAL(GrpcCode.INTERNAL, "INTERNAL"),
+    /** An OIDC token that does not verify: untrusted issuer, bad signature, wrong audience or nonce, expired, used. */
+    INVALID_OIDC_TOKEN(GrpcCode.INVALID_ARGUMENT, "INVALID_OIDC_TOKEN"),
+    /** An OAuth provider (issuer, audience, subject) already registered to a user of the organization family. */
+    OAUTH_PROVIDER_ALREADY_EXISTS(GrpcCode.INVALID_ARGUMENT, "OAUTH_PROVIDER_ALREADY_EXISTS");
 
     private final GrpcCode grpc;
     private final int httpStatus;
