@@ -142,6 +142,14 @@ import dev.keyhaven.server.sms.SmsSender;
 import dev.keyhaven.server.sms.TwilioSms;
 import dev.keyhaven.server.store.JdbcAuthProxyConfigRepository;
 import dev.keyhaven.server.store.JdbcOtpRepository;
+import dev.keyhaven.server.oauth.OauthLogin;
+import dev.keyhaven.server.oauth.OauthLoginHandler;
+import dev.keyhaven.server.oidc.OidcVerifier;
+import dev.keyhaven.server.oidc.TrustedIssuer;
+import dev.keyhaven.server.store.JdbcOauthProviderRepository;
+import dev.keyhaven.server.user.CreateOauthProvidersHandler;
+import dev.keyhaven.server.user.DeleteOauthProvidersHandler;
+import dev.keyhaven.server.user.OauthProviders;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
@@ -260,7 +268,12 @@ public final class Keyhaven implements AutoCloseable {
                 config.webhooks(), clock, random);
 
         Credentials credentials = new Credentials(users, config.limits());
-        UserCreator userCreator = new UserCreator(users, credentials, config.limits());
+        // The configured issuers; issuers inside this process are added to this list.
+        OidcVerifier oidc = new OidcVerifier(TrustedIssuer.of(config.oidcIssuers()), clock);
+        LOG.info("trusted OIDC issuers: {}", oidc.issuers().isEmpty() ? "none" : oidc.issuers());
+        var oauthProviderRepository = new JdbcOauthProviderRepository();
+        OauthProviders oauthProviders = new OauthProviders(users, oauthProviderRepository);
+        UserCreator userCreator = new UserCreator(users, credentials, config.limits(), oauthProviders);
         UserUpdater userUpdater = new UserUpdater(users);
         Mailer mailer = config.mail().smtp().<Mailer>map(SmtpMailer::new)
                 .orElseGet(() -> new MaildirMailer(config.maildir()));
@@ -284,8 +297,9 @@ public final class Keyhaven implements AutoCloseable {
                 new RateLimiter(otpSettings.initsPerContact(), otpSettings.rateWindow(), clock),
                 new RateLimiter(otpSettings.initsPerAddress(), otpSettings.rateWindow(), clock), transactor, random);
         AuthProxyConfigs authProxyConfigs = new AuthProxyConfigs(transactor, new JdbcAuthProxyConfigRepository());
+        OauthLogin oauthLogin = new OauthLogin(oidc, oauthProviderRepository, sessions);
         List<ActivityHandler<?>> handlers = List.of(
-                new CreateUsersHandler(userCreator, passkeyRegistrar),
+                new CreateUsersHandler(userCreator, passkeyRegistrar, oidc),
                 new DeleteUsersHandler(users),
                 new CreateApiKeysHandler(users, credentials),
                 new DeleteApiKeysHandler(users),
@@ -298,7 +312,7 @@ public final class Keyhaven implements AutoCloseable {
                 new CreateUserTagHandler(users, config.limits()),
                 new UpdateUserTagHandler(users),
                 new DeleteUserTagsHandler(users),
-                new CreateSubOrganizationHandler(organizations, userCreator, passkeyRegistrar, walletCreator),
+                new CreateSubOrganizationHandler(organizations, userCreator, passkeyRegistrar, walletCreator, oidc),
                 new UpdateRootQuorumHandler(organizations, users),
                 new UpdateOrganizationNameHandler(organizations),
                 new CreateWalletHandler(walletCreator),
@@ -344,10 +358,13 @@ public final class Keyhaven implements AutoCloseable {
                 new UpdateAuthProxyConfigHandler(authProxyConfigs),
                 new StampLoginHandler(sessions),
                 new CreateReadWriteSessionHandler(sessions, keyTransfer, organizations),
-                new CreateReadOnlySessionHandler(readOnlySessions, organizations));
+                new CreateReadOnlySessionHandler(readOnlySessions, organizations),
+                new CreateOauthProvidersHandler(users, oauthProviders, oidc),
+                new DeleteOauthProvidersHandler(oauthProviders),
+                new OauthLoginHandler(oauthLogin));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
-        UserQueries userQueries = new UserQueries(transactor, users);
+        UserQueries userQueries = new UserQueries(transactor, users, oauthProviderRepository);
         WalletQueries walletQueries = new WalletQueries(transactor, wallets);
         PrivateKeyQueries privateKeyQueries = new PrivateKeyQueries(transactor, privateKeys, users);
         ActivityRenderer renderer = new ActivityRenderer(json, config.activityTimestamps(), clock);
@@ -370,7 +387,8 @@ public final class Keyhaven implements AutoCloseable {
         ApiServer.Services services = new ApiServer.Services(authenticator, callers, activities, states, renderer,
                 registry,
                 new ActivityQueries(transactor, activityRepository, renderer, json),
-                new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
+                new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries,
+                        oauthProviderRepository),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
                 metricsRegistry, bundleSigner.publicKeyHex(), proofs, new TvcQueries(transactor, tvc, json),
                 new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake), java.util.Map.of(
@@ -380,7 +398,7 @@ public final class Keyhaven implements AutoCloseable {
                 clock, ids);
         AuthProxy authProxy = new AuthProxy(authProxyConfigs, otpService, codeMail,
                 new SubOrganizationCreator(organizations, userCreator), transactor, new JdbcStateVersions(), clock,
-                ids);
+                ids, oauthLogin);
         Otp otp = new Otp(otpSigner, sessionSigner, otpService, authProxyConfigs, authProxy);
         return new Keyhaven(config, database, rootSetup, services, bundleSigner, webhookKeys, deliverer, otp);
     }

@@ -3,6 +3,7 @@ package dev.keyhaven.server.app;
 import dev.keyhaven.server.activity.TimestampStyle;
 import dev.keyhaven.server.user.UserLimits;
 import dev.keyhaven.server.mail.MailSettings;
+import dev.keyhaven.server.oidc.IssuerConfig;
 import dev.keyhaven.server.webhook.WebhookSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,24 +21,27 @@ import java.util.Optional;
  * @param mail how mail leaves (SMTP, or the Maildir in the data directory), the sender and the email templates
  * @param webhooks how webhooks are signed and delivered
  * @param otp one-time passwords: the auth proxy's port, the SMS provider, the rate limits
+ * @param oidcIssuers the OIDC issuers whose ID tokens are trusted ({@code --oidc-issuers}); none by default
  */
 public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, Optional<Path> masterKeyFile,
         int databasePoolSize, String host,
         int port, int maxBodyBytes, List<String> corsOrigins, List<String> webAuthnOrigins,
         TimestampStyle activityTimestamps, UserLimits limits, Duration shutdownGrace, MailSettings mail,
-        WebhookSettings webhooks, OtpSettings otp) {
+        WebhookSettings webhooks, OtpSettings otp, List<IssuerConfig> oidcIssuers) {
 
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
     public KeyhavenConfig {
         webAuthnOrigins = List.copyOf(webAuthnOrigins);
+        oidcIssuers = List.copyOf(oidcIssuers);
     }
 
     /** Defaults for a data directory: embedded store, 127.0.0.1:8080. */
     public static KeyhavenConfig defaults(Path dataDirectory) {
         return new KeyhavenConfig(dataDirectory, Optional.empty(), Optional.empty(), 0, "127.0.0.1", 8080,
                 DEFAULT_MAX_BODY_BYTES, List.of("*"), List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT,
-                Duration.ofSeconds(10), MailSettings.none(), WebhookSettings.DEFAULT, OtpSettings.defaults());
+                Duration.ofSeconds(10), MailSettings.none(), WebhookSettings.DEFAULT, OtpSettings.defaults(),
+                List.of());
     }
 
     /** The KEK file: the one named, or {@code master.key} in the data directory. */
@@ -47,7 +51,8 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
 
     public KeyhavenConfig withMasterKeyFile(Optional<Path> file) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, file, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
+                oidcIssuers);
     }
 
     public String effectiveDatabaseUrl() {
@@ -57,32 +62,36 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
     public KeyhavenConfig withPort(int newPort) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, newPort,
                 maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks,
-                otp);
+                otp, oidcIssuers);
     }
 
     public KeyhavenConfig withDatabaseUrl(Optional<String> url) {
         return new KeyhavenConfig(dataDirectory, url, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
+                oidcIssuers);
     }
 
     public KeyhavenConfig withActivityTimestamps(TimestampStyle style) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, style, limits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, webAuthnOrigins, style, limits, shutdownGrace, mail, webhooks, otp, oidcIssuers);
     }
 
     public KeyhavenConfig withLimits(UserLimits newLimits) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace, mail, webhooks, otp,
+                oidcIssuers);
     }
 
     public KeyhavenConfig withMaxBodyBytes(int bytes) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, bytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
+                oidcIssuers);
     }
 
     public KeyhavenConfig withMail(MailSettings settings) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, settings, webhooks, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, settings, webhooks, otp,
+                oidcIssuers);
     }
 
     /** The Maildir mail goes to when no SMTP server is configured. */
@@ -97,17 +106,24 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
 
     public KeyhavenConfig withWebAuthnOrigins(List<String> origins) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, origins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp);
+                corsOrigins, origins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp, oidcIssuers);
     }
 
     public KeyhavenConfig withWebhooks(WebhookSettings settings) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, settings, otp);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, settings, otp,
+                oidcIssuers);
     }
 
     public KeyhavenConfig withOtp(OtpSettings settings) {
         return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, settings);
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, settings,
+                oidcIssuers);
+    }
+
+    public KeyhavenConfig withOidcIssuers(List<IssuerConfig> issuers) {
+        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
+                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp, issuers);
     }
 
     /** Where {@code --sms-provider file} appends messages. */

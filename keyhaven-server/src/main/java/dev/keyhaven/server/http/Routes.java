@@ -59,7 +59,8 @@ final class Routes {
                 Operation.query("list_tvc_app_deployments", tvc::listTvcAppDeployments),
                 Operation.query("list_webhook_endpoints", services.webhookQueries()::listWebhookEndpoints),
                 Operation.query("list_webhook_deliveries", services.webhookQueries()::listWebhookDeliveries),
-                Operation.query("redeliver_webhook_delivery", services.webhookQueries()::redeliverWebhookDelivery)));
+                Operation.query("redeliver_webhook_delivery", services.webhookQueries()::redeliverWebhookDelivery),
+                Operation.query("get_oauth_providers", users::getOauthProviders)));
         services.registry().operations().forEach(name -> operations.add(Operation.submit(name)));
         return List.copyOf(operations);
     }
