@@ -10,6 +10,7 @@ import dev.keyhaven.server.api.JsonMappers;
 import dev.keyhaven.server.api.TimeOrderedIds;
 import dev.keyhaven.server.api.WireTime;
 import dev.keyhaven.server.auth.ApiKeyStampVerifier;
+import dev.keyhaven.server.auth.AttestedStampVerifier;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.http.ApiServer;
@@ -380,8 +381,10 @@ public final class Keyhaven implements AutoCloseable {
                 new PolicyAuthorizer(organizations, policies, voters), voters, metrics,
                 new WebhookOutbox(transactor, states, webhooks, renderer, json, clock, ids, deliverer::wake), json,
                 clock, ids, proofs);
-        RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
-                new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json));
+        ApiKeyStampVerifier apiKeyStamps = new ApiKeyStampVerifier(json, 10_000);
+        RequestAuthenticator authenticator = new RequestAuthenticator(apiKeyStamps,
+                new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json),
+                new AttestedStampVerifier(apiKeyStamps, oidc, otpService, json, clock));
         CallerResolver callers = new CallerResolver(transactor, new JdbcCallerDirectory(), clock);
 
         ApiServer.Services services = new ApiServer.Services(authenticator, callers, activities, states, renderer,

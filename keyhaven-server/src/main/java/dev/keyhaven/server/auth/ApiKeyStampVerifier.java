@@ -46,6 +46,16 @@ public final class ApiKeyStampVerifier {
         String signatureHex = member(stamp, "signature");
         StampScheme scheme = WireEnum.fromWire(StampScheme.class, schemeName).orElseThrow(
                 () -> malformed("unsupported signature scheme"));
+        return signed(scheme, publicKey, signatureHex, body);
+    }
+
+    /**
+     * Verifies a signature of {@code scheme} by {@code publicKey} (hex) over {@code body}: the check of every stamp
+     * signed by a key the caller holds ({@code X-Stamp}, and the key of {@code X-Stamp-Attested}).
+     *
+     * @throws ApiException (401) when the key or signature is malformed or the signature does not verify
+     */
+    public VerifiedStamp signed(StampScheme scheme, String publicKey, String signatureHex, byte[] body) {
         byte[] signature;
         try {
             signature = HEX.parseHex(signatureHex);

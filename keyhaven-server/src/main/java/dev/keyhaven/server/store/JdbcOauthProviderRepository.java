@@ -1,5 +1,6 @@
 package dev.keyhaven.server.store;
 
+import dev.keyhaven.server.oidc.OidcIdentity;
 import dev.keyhaven.server.tx.Tx;
 import dev.keyhaven.server.user.OauthProvider;
 import dev.keyhaven.server.user.OauthProviderRepository;
@@ -18,9 +19,10 @@ public final class JdbcOauthProviderRepository implements OauthProviderRepositor
 
     @Override
     public void insert(Tx tx, OauthProvider p) {
-        Sql.update(tx, "INSERT INTO oauth_providers (" + COLUMNS + ", family_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                + FAMILY + ")", p.id(), p.organizationId(), p.userId(), p.name(), p.issuer(), p.audience(),
-                p.subject(), p.createdAt(), p.updatedAt(), p.organizationId(), p.organizationId());
+        Sql.update(tx, "INSERT INTO oauth_providers (" + COLUMNS + ", identity_key, family_id) VALUES (?, ?, ?, ?, ?, "
+                + "?, ?, ?, ?, ?, " + FAMILY + ")", p.id(), p.organizationId(), p.userId(), p.name(), p.issuer(),
+                p.audience(), p.subject(), p.createdAt(), p.updatedAt(),
+                OidcIdentity.key(p.issuer(), p.audience(), p.subject()), p.organizationId(), p.organizationId());
     }
 
     @Override
