@@ -29,9 +29,10 @@ import java.util.Set;
 /**
  * Verifies OIDC ID tokens against the trusted issuers. The issuer is chosen by the token's (still unverified)
  * {@code iss} before anything is fetched, so a token naming an untrusted issuer causes no network access; then Nimbus
- * checks the signature with that issuer's keys (asymmetric algorithms only: {@code none} and HMAC are refused), and
- * this class checks {@code aud} (one of the issuer's audiences), {@code exp} and {@code iat} (with
- * {@link #CLOCK_SKEW}) against the server's clock, and {@code nonce} when the caller expects one.
+ * checks the signature with that issuer's keys (RS*, PS* and ES* only: {@code none} and HMAC are refused, and EdDSA
+ * too, which Nimbus verifies only with Google Tink, not shipped here), and this class checks {@code aud} (one of the
+ * issuer's audiences), {@code exp} and {@code iat} (with {@link #CLOCK_SKEW}) against the server's clock, and
+ * {@code nonce} when the caller expects one.
  *
  * <p>A token is accepted as the compact JWS the OIDC provider issued (what the SDKs send), and also wrapped once more
  * in base64 (the API's field descriptions say "Base64 encoded OIDC token"); both forms name the same token.
@@ -44,7 +45,7 @@ public final class OidcVerifier {
     public static final Duration CLOCK_SKEW = Duration.ofSeconds(60);
     static final Set<JWSAlgorithm> ACCEPTED = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512,
             JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512, JWSAlgorithm.ES256, JWSAlgorithm.ES384,
-            JWSAlgorithm.ES512, JWSAlgorithm.Ed25519, JWSAlgorithm.EdDSA);
+            JWSAlgorithm.ES512);
 
     private final Map<String, Checked> issuers = new LinkedHashMap<>();
     private final Clock clock;
@@ -92,8 +93,8 @@ public final class OidcVerifier {
         }
         JWSAlgorithm algorithm = signed.getHeader().getAlgorithm();
         if (!ACCEPTED.contains(algorithm)) {
-            throw invalid("uses algorithm " + algorithm.getName() + ", which is not accepted (asymmetric "
-                    + "signatures only: RS*, PS*, ES*, EdDSA)");
+            throw invalid("uses algorithm " + algorithm.getName() + ", which is not accepted (RS*, PS* and ES* "
+                    + "only)");
         }
         String iss;
         try {
