@@ -11,10 +11,8 @@ import dev.keyhaven.server.otp.OtpService;
 import dev.keyhaven.server.otp.OtpType;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.Locale;
 import java.util.Optional;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -47,11 +45,11 @@ public final class AttestedStampVerifier {
     }
 
     public VerifiedStamp verify(String headerValue, byte[] body) {
-        JsonNode stamp = decode(headerValue);
-        String publicKey = member(stamp, "publicKey");
-        String signature = member(stamp, "signature");
-        String attestation = member(stamp, "publicKeyAttestation");
-        String scheme = member(stamp, "scheme");
+        JsonNode stamp = StampJson.decode(json, headerValue, true, AttestedStampVerifier::malformed);
+        String publicKey = StampJson.member(stamp, "publicKey", AttestedStampVerifier::malformed);
+        String signature = StampJson.member(stamp, "signature", AttestedStampVerifier::malformed);
+        String attestation = StampJson.member(stamp, "publicKeyAttestation", AttestedStampVerifier::malformed);
+        String scheme = StampJson.member(stamp, "scheme", AttestedStampVerifier::malformed);
         if (!scheme.equals(OIDC_SCHEME) && !scheme.equals(VERIFICATION_TOKEN_SCHEME)) {
             throw malformed("unsupported scheme (" + OIDC_SCHEME + " or " + VERIFICATION_TOKEN_SCHEME + ")");
         }
@@ -83,37 +81,6 @@ public final class AttestedStampVerifier {
         return VerifiedStamp.attested(email ? VerifiedStamp.Kind.OTP_EMAIL : VerifiedStamp.Kind.OTP_SMS,
                 email ? claims.contact().toLowerCase(Locale.ROOT) : claims.contact(), record,
                 Optional.of(claims.organizationId()));
-    }
-
-    private JsonNode decode(String headerValue) {
-        String value = headerValue.strip();
-        byte[] decoded;
-        if (value.startsWith("{")) {
-            decoded = value.getBytes(StandardCharsets.UTF_8);
-        } else {
-            try {
-                decoded = Base64.getUrlDecoder().decode(value.replace('+', '-').replace('/', '_'));
-            } catch (IllegalArgumentException e) {
-                throw malformed("neither JSON nor base64url");
-            }
-        }
-        try {
-            JsonNode node = json.readTree(decoded);
-            if (node == null || !node.isObject()) {
-                throw malformed("not a JSON object");
-            }
-            return node;
-        } catch (JacksonException e) {
-            throw malformed("not JSON");
-        }
-    }
-
-    private static String member(JsonNode stamp, String name) {
-        JsonNode value = stamp.get(name);
-        if (value == null || !value.isString() || value.stringValue().isEmpty()) {
-            throw malformed("missing " + name);
-        }
-        return value.stringValue();
     }
 
     private static ApiException malformed(String why) {

@@ -1,23 +1,20 @@
 package dev.keyhaven.server.oidc;
 
 import static dev.keyhaven.server.testing.ApiErrors.apiError;
+import static dev.keyhaven.server.oidc.TestJwts.ec;
+import static dev.keyhaven.server.oidc.TestJwts.rsa;
+import static dev.keyhaven.server.oidc.TestJwts.signed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
@@ -33,13 +30,11 @@ import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.app.OtpSettings;
 import dev.keyhaven.server.mail.MailSettings;
 import dev.keyhaven.server.testing.Bundles;
+import dev.keyhaven.server.testing.EmailedCodes;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
 import dev.keyhaven.server.testing.MutableClock;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
-import jakarta.mail.BodyPart;
-import jakarta.mail.Multipart;
-import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -64,8 +59,6 @@ import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +75,6 @@ import tools.jackson.databind.json.JsonMapper;
 class OidcIT extends OnBothStores {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final HexFormat HEX = HexFormat.of();
-    private static final Pattern EMAILED_CODE = Pattern.compile("monospace;\">([0-9A-Z]+)<");
     private static final String MAIN = "https://issuer.test";
     private static final String ROTATING = "https://rotating.test";
     private static final String FROM_FILE = "https://file-issuer.test";
@@ -622,25 +614,10 @@ class OidcIT extends OnBothStores {
         Activity init = client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2");
         String signer = Bundles.discoveredKey(server.baseUrl(), "/public/v1/discovery/otp-signer");
         String encrypted = Bundles.encryptOtpCode(init.result().path("otpEncryptionTargetBundle").asString(), signer,
-                emailedCode(), key.compressed());
+                EmailedCodes.latest(smtp), key.compressed());
         return client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", Map.of("otpId",
                 init.result().path("otpId").asString(), "encryptedOtpBundle", encrypted), "verifyOtpResult")
                 .result().path("verificationToken").asString();
-    }
-
-    private String emailedCode() throws Exception {
-        assertThat(smtp.waitForIncomingEmail(5_000, 1)).as("a message arrived").isTrue();
-        MimeMessage[] received = smtp.getReceivedMessages();
-        Multipart multipart = (Multipart) received[received.length - 1].getContent();
-        for (int i = 0; i < multipart.getCount(); i++) {
-            BodyPart part = multipart.getBodyPart(i);
-            if (part.isMimeType("text/html")) {
-                Matcher m = EMAILED_CODE.matcher((String) part.getContent());
-                assertThat(m.find()).isTrue();
-                return m.group(1);
-            }
-        }
-        throw new AssertionError("no HTML part");
     }
 
     private static String uniqueSubject() {
@@ -717,16 +694,6 @@ class OidcIT extends OnBothStores {
         return signed(key, algorithm, claims(iss, aud, sub, nonce).build());
     }
 
-    private static String signed(JWK key, JWSAlgorithm algorithm, JWTClaimsSet claims) {
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(algorithm).keyID(key.getKeyID()).build(), claims);
-        try {
-            jwt.sign(key instanceof RSAKey rsa ? new RSASSASigner(rsa) : new ECDSASigner((ECKey) key));
-        } catch (JOSEException e) {
-            throw new IllegalStateException(e);
-        }
-        return jwt.serialize();
-    }
-
     private String newConfig(Map<String, Object> settings) {
         Activity created = client.submit("update_auth_proxy_config", "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG",
                 settings, "updateAuthProxyConfigResult");
@@ -748,22 +715,6 @@ class OidcIT extends OnBothStores {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static RSAKey rsa(String kid) {
-        try {
-            return new RSAKeyGenerator(2048).keyID(kid).generate();
-        } catch (JOSEException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static ECKey ec(String kid) {
-        try {
-            return new ECKeyGenerator(Curve.P_256).keyID(kid).generate();
-        } catch (JOSEException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,20 +1,17 @@
 package dev.keyhaven.server.oidc;
 
+import static dev.keyhaven.server.oidc.TestJwts.ec;
+import static dev.keyhaven.server.oidc.TestJwts.rsa;
+import static dev.keyhaven.server.oidc.TestJwts.signed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
@@ -35,8 +32,8 @@ import org.junit.jupiter.api.Test;
 /** The verifier's checks, each failure a distinct INVALID_OIDC_TOKEN message; keys are in memory. */
 class OidcVerifierTest {
     private static final String ISSUER = "https://issuer.test";
-    private static final RSAKey RSA = generateRsa("rsa-1");
-    private static final ECKey EC = generateEc("ec-1");
+    private static final RSAKey RSA = rsa("rsa-1");
+    private static final ECKey EC = ec("ec-1");
 
     private final MutableClock clock = MutableClock.startingNow();
     private final OidcVerifier verifier = new OidcVerifier(List.of(
@@ -46,19 +43,19 @@ class OidcVerifierTest {
 
     @Test
     void acceptsRsaAndEcTokensAndReportsTheIdentity() throws Exception {
-        VerifiedIdToken rsa = verifier.verify(sign(RSA, JWSAlgorithm.RS256, claims().build()), Optional.of("n-1"));
+        VerifiedIdToken rsa = verifier.verify(signed(RSA, JWSAlgorithm.RS256, claims().build()), Optional.of("n-1"));
         assertThat(rsa.issuer()).isEqualTo(ISSUER);
         assertThat(rsa.subject()).isEqualTo("alice");
         assertThat(rsa.audience()).isEqualTo("app-1");
         assertThat(rsa.fingerprint()).hasSize(64).doesNotContain(".");
-        VerifiedIdToken ec = verifier.verify(sign(EC, JWSAlgorithm.ES256, claims().audience(List.of("other", "app-2"))
+        VerifiedIdToken ec = verifier.verify(signed(EC, JWSAlgorithm.ES256, claims().audience(List.of("other", "app-2"))
                 .build()), Optional.empty());
         assertThat(ec.audience()).isEqualTo("app-2");
     }
 
     @Test
     void aBase64WrappedTokenIsTheSameToken() throws Exception {
-        String token = sign(RSA, JWSAlgorithm.RS256, claims().build());
+        String token = signed(RSA, JWSAlgorithm.RS256, claims().build());
         String wrapped = Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8));
         assertThat(verifier.verify(wrapped, Optional.of("n-1")).fingerprint())
                 .isEqualTo(verifier.verify(token, Optional.of("n-1")).fingerprint());
@@ -66,24 +63,25 @@ class OidcVerifierTest {
 
     @Test
     void inProcessIssuersAcceptAnyAudience() throws Exception {
-        String token = sign(EC, JWSAlgorithm.ES256, claims().issuer("https://keyhaven.internal")
+        String token = signed(EC, JWSAlgorithm.ES256, claims().issuer("https://keyhaven.internal")
                 .audience("client-42").build());
         assertThat(verifier.verify(token, Optional.empty()).audience()).isEqualTo("client-42");
     }
 
     @Test
     void refusesEachBrokenCheckSayingWhat() throws Exception {
-        assertInvalid(sign(RSA, JWSAlgorithm.RS256, claims().audience("app-9").build()), "audience (aud)");
-        assertInvalid(sign(RSA, JWSAlgorithm.RS256, claims().expirationTime(Date.from(clock.instant()
+        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().audience("app-9").build()), "audience (aud)");
+        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().expirationTime(Date.from(clock.instant()
                 .minusSeconds(61))).build()), "has expired");
-        assertInvalid(sign(RSA, JWSAlgorithm.RS256, claims().issueTime(Date.from(clock.instant().plusSeconds(120)))
+        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().issueTime(Date.from(clock.instant().plusSeconds(120)))
                 .build()), "issued in the future");
-        assertInvalid(sign(RSA, JWSAlgorithm.RS256, claims().claim("nonce", "other").build()), "nonce does not match");
-        assertInvalid(sign(RSA, JWSAlgorithm.RS256, claims().subject(null).build()), "no subject");
-        assertInvalid(sign(RSA, JWSAlgorithm.RS256, claims().expirationTime(null).build()), "no expiry");
-        assertInvalid(sign(RSA, JWSAlgorithm.RS256, claims().issuer("https://evil.test").build()),
+        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().claim("nonce", "other").build()),
+                "nonce does not match");
+        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().subject(null).build()), "no subject");
+        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().expirationTime(null).build()), "no expiry");
+        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().issuer("https://evil.test").build()),
                 "https://evil.test, which is not a trusted OIDC issuer");
-        assertInvalid(sign(generateRsa("rsa-1"), JWSAlgorithm.RS256, claims().build()), "signature does not verify");
+        assertInvalid(signed(rsa("rsa-1"), JWSAlgorithm.RS256, claims().build()), "signature does not verify");
         assertInvalid(new PlainJWT(claims().build()).serialize(), "is not signed");
         SignedJWT hmac = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims().build());
         hmac.sign(new MACSigner(new byte[32]));
@@ -94,7 +92,7 @@ class OidcVerifierTest {
 
     @Test
     void theClockSkewIsSixtySeconds() throws Exception {
-        String token = sign(RSA, JWSAlgorithm.RS256, claims().expirationTime(Date.from(clock.instant())).build());
+        String token = signed(RSA, JWSAlgorithm.RS256, claims().expirationTime(Date.from(clock.instant())).build());
         clock.advance(Duration.ofSeconds(59));
         assertThat(verifier.verify(token, Optional.of("n-1")).subject()).isEqualTo("alice");
         clock.advance(Duration.ofSeconds(2));
@@ -103,7 +101,7 @@ class OidcVerifierTest {
 
     @Test
     void messagesNeverEchoTheToken() throws Exception {
-        String token = sign(RSA, JWSAlgorithm.RS256, claims().audience("app-9").build());
+        String token = signed(RSA, JWSAlgorithm.RS256, claims().audience("app-9").build());
         assertThatThrownBy(() -> verifier.verify(token, Optional.empty())).isInstanceOf(ApiException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(token.split("\\.")[1]));
     }
@@ -118,28 +116,5 @@ class OidcVerifierTest {
         Instant now = clock.instant();
         return new JWTClaimsSet.Builder().issuer(ISSUER).subject("alice").audience("app-1").claim("nonce", "n-1")
                 .issueTime(Date.from(now)).expirationTime(Date.from(now.plusSeconds(600)));
-    }
-
-    private static String sign(com.nimbusds.jose.jwk.JWK key, JWSAlgorithm algorithm, JWTClaimsSet claims)
-            throws JOSEException {
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(algorithm).keyID(key.getKeyID()).build(), claims);
-        jwt.sign(key instanceof RSAKey rsa ? new RSASSASigner(rsa) : new ECDSASigner((ECKey) key));
-        return jwt.serialize();
-    }
-
-    private static RSAKey generateRsa(String kid) {
-        try {
-            return new RSAKeyGenerator(2048).keyID(kid).generate();
-        } catch (JOSEException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static ECKey generateEc(String kid) {
-        try {
-            return new ECKeyGenerator(Curve.P_256).keyID(kid).generate();
-        } catch (JOSEException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
