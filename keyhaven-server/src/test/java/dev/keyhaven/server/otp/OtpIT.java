@@ -624,7 +624,7 @@ class OtpIT extends OnBothStores {
         HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(server.authProxyUrl()
                 + "/health")).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
-        ProxyResponse unknownPath = proxy("oauth_login", Optional.of(defaultConfig()), Optional.empty(), Map.of());
+        ProxyResponse unknownPath = proxy("account", Optional.of(defaultConfig()), Optional.empty(), Map.of());
         assertThat(unknownPath.status()).isEqualTo(404);
     }
 
