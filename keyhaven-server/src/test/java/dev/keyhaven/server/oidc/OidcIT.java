@@ -519,6 +519,29 @@ class OidcIT extends OnBothStores {
     }
 
     @Test
+    void policiesSeeAnOidcAttestedKeyAsAnOauthCredential() throws Exception {
+        String sub = uniqueSubject();
+        ApiKeyStamper apiKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String userId = client.createUsers(List.of(new Requests.UserParams("user-" + UUID.randomUUID(), null, null,
+                List.of(Requests.ApiKeyParams.of("k", apiKey)), List.of(), List.of(claimsProvider(MAIN, "app-1", sub)),
+                List.of()))).result().path("userIds").get(0).asString();
+        Activity policy = client.createPolicy("oauth keys tag " + sub, "EFFECT_ALLOW",
+                "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", "credentials.any(c, c.type == "
+                        + "'CREDENTIAL_TYPE_OAUTH_KEY_P256' && c.user_id == '" + userId + "')", "", null);
+        assertThat(policy.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        TargetKey key = TargetKey.generate();
+        KeyhavenClient attested = client.withStamper(attested(key, token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub,
+                nonce(key.compressed())), AttestedStampVerifierScheme.OIDC));
+        Activity byOauthKey = attested.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", Map.of(
+                "userTagName", "oauth-" + sub, "userIds", List.of()), "createUserTagResult");
+        assertThat(byOauthKey.status()).as(String.valueOf(byOauthKey.failure()))
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        Activity byApiKey = client.withStamper(apiKey).submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG",
+                Map.of("userTagName", "api-" + sub, "userIds", List.of()), "createUserTagResult");
+        assertThat(byApiKey.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
+    }
+
+    @Test
     void oidcAttestedStampsThatDoNotHoldAreRefusedWith401() throws Exception {
         String sub = uniqueSubject();
         newUser(List.of(claimsProvider(MAIN, "app-1", sub)));
