@@ -480,6 +480,16 @@ class OidcIT extends OnBothStores {
                 nonce(next.compressed())), "publicKey", next.compressed()));
         assertThat(sessionClaims(again.body().path("session").asString()).path("organization_id").asString())
                 .isEqualTo(subOrganization);
+        // organizationId names where to look: the sub-organization works, the config's own organization holds no
+        // such identity (and sign-up happens only without organizationId).
+        TargetKey third = TargetKey.generate();
+        ProxyResponse named = proxy(config, Map.of("oidcToken", token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub,
+                nonce(third.compressed())), "publicKey", third.compressed(), "organizationId", subOrganization));
+        assertThat(named.status()).isEqualTo(200);
+        ProxyResponse elsewhere = proxy(config, Map.of("oidcToken", token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub,
+                nonce(third.compressed())), "publicKey", third.compressed(), "organizationId",
+                server.organizationId()));
+        assertThat(elsewhere.status()).isEqualTo(404);
     }
 
     // ---- X-Stamp-Attested ----------------------------------------------------------------------------------
@@ -516,6 +526,10 @@ class OidcIT extends OnBothStores {
         assertThat(claims.path("organization_id").asString()).isEqualTo(subOrganization);
         assertThat(sessionClient(key, subOrganization).whoami().userId()).isEqualTo(claims.path("user_id")
                 .asString());
+        // whoami against the parent finds the sub-organization holding the identity, as for API keys.
+        KeyhavenClient.Whoami viaParent = client.withStamper(attested(key, token, AttestedStampVerifierScheme.OIDC))
+                .whoami();
+        assertThat(viaParent.organizationId()).isEqualTo(subOrganization);
     }
 
     @Test
