@@ -3,6 +3,7 @@ package dev.keyhaven.server.oidc;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
@@ -112,6 +113,9 @@ public final class OidcVerifier {
         JWTClaimsSet claims;
         try {
             claims = issuer.processor().process(signed, null);
+        } catch (RateLimitReachedException e) {
+            throw invalid("names a key issuer " + iss + " did not publish when its keys were last fetched (they are "
+                    + "fetched again at most twice per " + TrustedIssuer.REFETCH_INTERVAL.toSeconds() + " s)");
         } catch (KeySourceException e) {
             throw invalid("could not be checked: the keys of issuer " + iss + " could not be fetched");
         } catch (BadJOSEException | JOSEException e) {

@@ -254,6 +254,13 @@ class OidcIT extends OnBothStores {
                 second.compressed());
         assertThat(rotatingFetches.get()).isEqualTo(2);
         assertThat(sessionClient(second, server.organizationId()).whoami().userId()).isEqualTo(userId);
+        // Refetches are rate-limited: a third unknown kid soon after does not reach the issuer.
+        TargetKey third = TargetKey.generate();
+        KeyhavenApiException unknownKid = apiError(() -> oauthLogin(token(ec("stranger-1"), JWSAlgorithm.ES256,
+                ROTATING, "app-1", sub, nonce(third.compressed())), third.compressed()));
+        assertThat(unknownKid.turnkeyErrorCode()).isEqualTo("INVALID_OIDC_TOKEN");
+        assertThat(unknownKid.getMessage()).contains("did not publish when its keys were last fetched");
+        assertThat(rotatingFetches.get()).isEqualTo(2);
     }
 
     @Test
@@ -327,6 +334,13 @@ class OidcIT extends OnBothStores {
         assertThat(providers.get(0).path("createdAt").path("seconds").asString()).isNotEmpty();
         JsonNode user = client.query("get_user", Map.of("userId", userId)).path("user");
         assertThat(user.path("oauthProviders").get(0).path("providerId").asString()).isEqualTo(providerId);
+        JsonNode listed = client.query("get_organization", Map.of()).path("organizationData").path("users");
+        assertThat(listed.findValues("userId").stream().map(JsonNode::asString).toList()).contains(userId);
+        for (JsonNode u : listed) {
+            if (u.path("userId").asString().equals(userId)) {
+                assertThat(u.path("oauthProviders").get(0).path("subject").asString()).isEqualTo(sub);
+            }
+        }
         // The token registered the identity: it logs in.
         TargetKey session = TargetKey.generate();
         oauthLogin(token(RSA, JWSAlgorithm.RS256, MAIN, "app-2", sub, nonce(session.compressed())),
