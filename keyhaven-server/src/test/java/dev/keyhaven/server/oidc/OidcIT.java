@@ -188,10 +188,7 @@ class OidcIT extends OnBothStores {
     void aJwksFileIssuerIsTrustedToo() throws Exception {
         String sub = uniqueSubject();
         String userId = newUser(List.of(claimsProvider(FROM_FILE, "app-1", sub)));
-        TargetKey session = TargetKey.generate();
-        oauthLogin(token(FILE_KEY, JWSAlgorithm.ES256, FROM_FILE, "app-1", sub, nonce(session.compressed())),
-                session.compressed());
-        assertThat(sessionClient(session, server.organizationId()).whoami().userId()).isEqualTo(userId);
+        assertLogsIn(userId, FILE_KEY, JWSAlgorithm.ES256, FROM_FILE, "app-1", sub);
     }
 
     @Test
@@ -222,9 +219,7 @@ class OidcIT extends OnBothStores {
                 .expirationTime(Date.from(clock.instant().plusSeconds(30))).build());
         clock.advance(Duration.ofSeconds(100));
         assertInvalidLogin(token, session, "has expired");
-        TargetKey fresh = TargetKey.generate();
-        oauthLogin(token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(fresh.compressed())), fresh.compressed());
-        assertThat(sessionClient(fresh, server.organizationId()).whoami().userId()).isEqualTo(userId);
+        assertLogsIn(userId, RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub);
     }
 
     @Test
@@ -342,10 +337,7 @@ class OidcIT extends OnBothStores {
             }
         }
         // The token registered the identity: it logs in.
-        TargetKey session = TargetKey.generate();
-        oauthLogin(token(RSA, JWSAlgorithm.RS256, MAIN, "app-2", sub, nonce(session.compressed())),
-                session.compressed());
-        assertThat(sessionClient(session, server.organizationId()).whoami().userId()).isEqualTo(userId);
+        assertLogsIn(userId, RSA, JWSAlgorithm.RS256, MAIN, "app-2", sub);
     }
 
     @Test
@@ -716,6 +708,13 @@ class OidcIT extends OnBothStores {
     private Activity oauthLogin(String token, String publicKey) {
         return client.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", Map.of("oidcToken", token,
                 "publicKey", publicKey), "oauthLoginResult");
+    }
+
+    /** oauth_login with a fresh session key and a token of this identity; the key then stamps as {@code userId}. */
+    private void assertLogsIn(String userId, JWK key, JWSAlgorithm algorithm, String iss, String aud, String sub) {
+        TargetKey session = TargetKey.generate();
+        oauthLogin(token(key, algorithm, iss, aud, sub, nonce(session.compressed())), session.compressed());
+        assertThat(sessionClient(session, server.organizationId()).whoami().userId()).isEqualTo(userId);
     }
 
     private void assertInvalidLogin(String token, TargetKey session, String message) {
