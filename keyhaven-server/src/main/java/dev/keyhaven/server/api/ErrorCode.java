@@ -44,7 +44,11 @@ public enum ErrorCode {
     /** The OAuth 2.0 provider refused the exchange (an invalid, used or expired code; a wrong redirect URI). */
     OAUTH2_PROVIDER_REJECTED(GrpcCode.INVALID_ARGUMENT, "RPC_CALL_ERROR"),
     /** The OAuth 2.0 provider failed, timed out, could not be reached or answered something unusable. */
-    OAUTH2_PROVIDER_UNAVAILABLE(GrpcCode.UNAVAILABLE, 502, "RPC_CALL_ERROR");
+    OAUTH2_PROVIDER_UNAVAILABLE(GrpcCode.UNAVAILABLE, 502, "RPC_CALL_ERROR"),
+    /** An OIDC token that does not verify: untrusted issuer, bad signature, wrong audience or nonce, expired, used. */
+    INVALID_OIDC_TOKEN(GrpcCode.INVALID_ARGUMENT, "INVALID_OIDC_TOKEN"),
+    /** An OAuth provider (issuer, audience, subject) already registered to a user of the organization family. */
+    OAUTH_PROVIDER_ALREADY_EXISTS(GrpcCode.INVALID_ARGUMENT, "OAUTH_PROVIDER_ALREADY_EXISTS");
 
     private final GrpcCode grpc;
     private final int httpStatus;

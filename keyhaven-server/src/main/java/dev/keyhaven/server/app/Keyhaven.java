@@ -10,6 +10,7 @@ import dev.keyhaven.server.api.JsonMappers;
 import dev.keyhaven.server.api.TimeOrderedIds;
 import dev.keyhaven.server.api.WireTime;
 import dev.keyhaven.server.auth.ApiKeyStampVerifier;
+import dev.keyhaven.server.auth.AttestedStampVerifier;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.http.ApiServer;
@@ -153,8 +154,17 @@ import dev.keyhaven.server.sms.SmsSender;
 import dev.keyhaven.server.sms.TwilioSms;
 import dev.keyhaven.server.store.JdbcAuthProxyConfigRepository;
 import dev.keyhaven.server.store.JdbcOtpRepository;
+import dev.keyhaven.server.oauth.OauthLogin;
+import dev.keyhaven.server.oauth.OauthLoginHandler;
+import dev.keyhaven.server.oidc.OidcVerifier;
+import dev.keyhaven.server.oidc.TrustedIssuer;
+import dev.keyhaven.server.store.JdbcOauthProviderRepository;
+import dev.keyhaven.server.user.CreateOauthProvidersHandler;
+import dev.keyhaven.server.user.DeleteOauthProvidersHandler;
+import dev.keyhaven.server.user.OauthProviders;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.ObjectMapper;
@@ -273,7 +283,23 @@ public final class Keyhaven implements AutoCloseable {
                 config.webhooks(), clock, random);
 
         Credentials credentials = new Credentials(users, config.limits());
-        UserCreator userCreator = new UserCreator(users, credentials, config.limits());
+        // The configured issuers, and Keyhaven itself for the tokens oauth2_authenticate mints (any audience).
+        Oauth2TokenIssuer oauth2Tokens = new Oauth2TokenIssuer(OidcTokenSigner.load(transactor, custodyRepository,
+                sealer, random, clock), config.oauth2Providers(), clock);
+        List<TrustedIssuer> trustedIssuers = new ArrayList<>(TrustedIssuer.of(config.oidcIssuers()));
+        for (String issuer : oauth2Tokens.issuers()) {
+            if (trustedIssuers.stream().anyMatch(configured -> configured.issuer().equals(issuer))) {
+                throw new IllegalArgumentException("OIDC issuer " + issuer + " is in --oidc-issuers, but Keyhaven "
+                        + "mints that issuer's tokens for oauth2_authenticate; give the provider another issuer in "
+                        + "--oauth2-providers");
+            }
+            trustedIssuers.add(TrustedIssuer.inProcess(issuer, oauth2Tokens.publicJwks()));
+        }
+        OidcVerifier oidc = new OidcVerifier(trustedIssuers, clock);
+        LOG.info("trusted OIDC issuers: {}", oidc.issuers().isEmpty() ? "none" : oidc.issuers());
+        var oauthProviderRepository = new JdbcOauthProviderRepository();
+        OauthProviders oauthProviders = new OauthProviders(users, oauthProviderRepository);
+        UserCreator userCreator = new UserCreator(users, credentials, config.limits(), oauthProviders);
         UserUpdater userUpdater = new UserUpdater(users);
         Mailer mailer = config.mail().smtp().<Mailer>map(SmtpMailer::new)
                 .orElseGet(() -> new MaildirMailer(config.maildir()));
@@ -300,12 +326,11 @@ public final class Keyhaven implements AutoCloseable {
         var oauth2Credentials = new JdbcOauth2CredentialRepository();
         Oauth2ClientSecrets oauth2Secrets = Oauth2ClientSecrets.load(transactor, custodyRepository, sealer, random,
                 clock);
-        Oauth2TokenIssuer oauth2Tokens = new Oauth2TokenIssuer(OidcTokenSigner.load(transactor, custodyRepository,
-                sealer, random, clock), config.oauth2Providers(), clock);
         Oauth2Authenticator oauth2Authenticator = new Oauth2Authenticator(config.oauth2Providers(), oauth2Secrets,
                 new Oauth2Exchange(), oauth2Tokens, transactor, oauth2Credentials);
+        OauthLogin oauthLogin = new OauthLogin(oidc, oauthProviderRepository, sessions);
         List<ActivityHandler<?>> handlers = List.of(
-                new CreateUsersHandler(userCreator, passkeyRegistrar),
+                new CreateUsersHandler(userCreator, passkeyRegistrar, oidc),
                 new DeleteUsersHandler(users),
                 new CreateApiKeysHandler(users, credentials),
                 new DeleteApiKeysHandler(users),
@@ -318,7 +343,7 @@ public final class Keyhaven implements AutoCloseable {
                 new CreateUserTagHandler(users, config.limits()),
                 new UpdateUserTagHandler(users),
                 new DeleteUserTagsHandler(users),
-                new CreateSubOrganizationHandler(organizations, userCreator, passkeyRegistrar, walletCreator),
+                new CreateSubOrganizationHandler(organizations, userCreator, passkeyRegistrar, walletCreator, oidc),
                 new UpdateRootQuorumHandler(organizations, users),
                 new UpdateOrganizationNameHandler(organizations),
                 new CreateWalletHandler(walletCreator),
@@ -368,10 +393,13 @@ public final class Keyhaven implements AutoCloseable {
                 new CreateOauth2CredentialHandler(oauth2Credentials, oauth2Secrets),
                 new UpdateOauth2CredentialHandler(oauth2Credentials, oauth2Secrets),
                 new DeleteOauth2CredentialHandler(oauth2Credentials),
-                new Oauth2AuthenticateHandler(oauth2Credentials, oauth2Authenticator));
+                new Oauth2AuthenticateHandler(oauth2Credentials, oauth2Authenticator),
+                new CreateOauthProvidersHandler(users, oauthProviders, oidc),
+                new DeleteOauthProvidersHandler(oauthProviders),
+                new OauthLoginHandler(oauthLogin));
         ActivityRegistry registry = new ActivityRegistry(handlers);
 
-        UserQueries userQueries = new UserQueries(transactor, users);
+        UserQueries userQueries = new UserQueries(transactor, users, oauthProviderRepository);
         WalletQueries walletQueries = new WalletQueries(transactor, wallets, json);
         PrivateKeyQueries privateKeyQueries = new PrivateKeyQueries(transactor, privateKeys, users);
         ActivityRenderer renderer = new ActivityRenderer(json, config.activityTimestamps(), clock);
@@ -387,14 +415,17 @@ public final class Keyhaven implements AutoCloseable {
                 new PolicyAuthorizer(organizations, policies, voters), voters, metrics,
                 new WebhookOutbox(transactor, states, webhooks, renderer, json, clock, ids, deliverer::wake), json,
                 clock, ids, proofs);
-        RequestAuthenticator authenticator = new RequestAuthenticator(new ApiKeyStampVerifier(json, 10_000),
-                new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json));
+        ApiKeyStampVerifier apiKeyStamps = new ApiKeyStampVerifier(json, 10_000);
+        RequestAuthenticator authenticator = new RequestAuthenticator(apiKeyStamps,
+                new PasskeyStampVerifier(transactor, new JdbcPasskeyRepository(), webAuthnOrigins, json),
+                new AttestedStampVerifier(apiKeyStamps, oidc, otpService, json, clock));
         CallerResolver callers = new CallerResolver(transactor, new JdbcCallerDirectory(), clock);
 
         ApiServer.Services services = new ApiServer.Services(authenticator, callers, activities, states, renderer,
                 registry,
                 new ActivityQueries(transactor, activityRepository, renderer, json),
-                new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries),
+                new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries,
+                        oauthProviderRepository),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
                 metricsRegistry, bundleSigner.publicKeyHex(), proofs, new TvcQueries(transactor, tvc, json),
                 new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake), java.util.Map.of(
@@ -406,7 +437,7 @@ public final class Keyhaven implements AutoCloseable {
                 clock, ids);
         AuthProxy authProxy = new AuthProxy(authProxyConfigs, otpService, codeMail,
                 new SubOrganizationCreator(organizations, userCreator), transactor, new JdbcStateVersions(), clock,
-                ids, oauth2Authenticator);
+                ids, oauth2Authenticator, oauthLogin);
         Otp otp = new Otp(otpSigner, sessionSigner, otpService, authProxyConfigs, authProxy);
         return new Keyhaven(config, database, rootSetup, services, bundleSigner, webhookKeys, deliverer, otp,
                 oauth2Tokens);

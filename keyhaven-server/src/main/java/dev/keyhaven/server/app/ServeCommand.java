@@ -9,6 +9,9 @@ import dev.keyhaven.server.user.NewApiKey;
 import dev.keyhaven.server.user.UserLimits;
 import dev.keyhaven.server.mail.MailAddresses;
 import dev.keyhaven.server.mail.MailSettings;
+import dev.keyhaven.server.oidc.IssuerConfig;
+import dev.keyhaven.server.oidc.IssuersFile;
+import dev.keyhaven.server.oidc.TrustedIssuer;
 import java.io.IOException;
 import dev.keyhaven.server.oauth2.Oauth2Providers;
 import dev.keyhaven.server.webhook.WebhookSettings;
@@ -185,6 +188,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "their real endpoints (env: KEYHAVEN_OAUTH2_PROVIDERS).")
     Path oauth2ProvidersFile;
 
+    @Option(names = "--oidc-issuers", defaultValue = "${env:KEYHAVEN_OIDC_ISSUERS}",
+            description = "JSON file of the trusted OIDC issuers: [{issuer, jwksUri | jwksFile, audiences}] "
+                    + "(default: none, every OIDC token is refused; env: KEYHAVEN_OIDC_ISSUERS).")
+    Path oidcIssuersFile;
+
     @Override
     public Integer call() throws InterruptedException {
         Path directory = store.preparedDataDirectory();
@@ -200,7 +208,7 @@ final class ServeCommand implements Callable<Integer> {
                         .withRetries(webhookMaxAttempts, Duration.ofMillis(webhookFirstRetryMillis),
                                 WebhookSettings.DEFAULT.maxRetryDelay())
                         .withRequestTimeout(Duration.ofMillis(webhookTimeoutMillis)),
-                otpSettings(), oauth2Providers());
+                otpSettings(), oauth2Providers(), oidcIssuers());
         // Installed first: a stop signal that arrives while the store opens is kept until the server can stop.
         StopSignals stopSignals = StopSignals.install();
         Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());
@@ -295,6 +303,20 @@ final class ServeCommand implements Callable<Integer> {
                 Optional.ofNullable(twilioTokenFile), smsFrom == null ? "" : smsFrom);
         return OtpSettings.defaults().withSms(sms).withAuthProxyPort(authProxyPort == 0 ? java.util.OptionalInt.empty()
                 : java.util.OptionalInt.of(authProxyPort));
+    }
+
+    /** The trusted OIDC issuers; a bad file (or JWKS file) is a usage error naming the entry. */
+    private List<IssuerConfig> oidcIssuers() {
+        if (oidcIssuersFile == null) {
+            return List.of();
+        }
+        try {
+            List<IssuerConfig> issuers = IssuersFile.read(oidcIssuersFile);
+            TrustedIssuer.of(issuers);
+            return issuers;
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--oidc-issuers: " + e.getMessage());
+        }
     }
 
     private void stop(Keyhaven keyhaven, String reason) {

@@ -7,13 +7,11 @@ import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.WireEnum;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -40,12 +38,22 @@ public final class ApiKeyStampVerifier {
      * @throws ApiException (401) when the stamp is malformed or its signature does not verify
      */
     public VerifiedStamp verify(String headerValue, byte[] body) {
-        JsonNode stamp = decode(headerValue);
-        String publicKey = member(stamp, "publicKey");
-        String schemeName = member(stamp, "scheme");
-        String signatureHex = member(stamp, "signature");
+        JsonNode stamp = StampJson.decode(json, headerValue, false, ApiKeyStampVerifier::malformed);
+        String publicKey = StampJson.member(stamp, "publicKey", ApiKeyStampVerifier::malformed);
+        String schemeName = StampJson.member(stamp, "scheme", ApiKeyStampVerifier::malformed);
+        String signatureHex = StampJson.member(stamp, "signature", ApiKeyStampVerifier::malformed);
         StampScheme scheme = WireEnum.fromWire(StampScheme.class, schemeName).orElseThrow(
                 () -> malformed("unsupported signature scheme"));
+        return signed(scheme, publicKey, signatureHex, body);
+    }
+
+    /**
+     * Verifies a signature of {@code scheme} by {@code publicKey} (hex) over {@code body}: the check of every stamp
+     * signed by a key the caller holds ({@code X-Stamp}, and the key of {@code X-Stamp-Attested}).
+     *
+     * @throws ApiException (401) when the key or signature is malformed or the signature does not verify
+     */
+    public VerifiedStamp signed(StampScheme scheme, String publicKey, String signatureHex, byte[] body) {
         byte[] signature;
         try {
             signature = HEX.parseHex(signatureHex);
@@ -112,32 +120,6 @@ public final class ApiKeyStampVerifier {
 
     private static DecodedKey ecdsa(EcCurve curve, byte[] encoded, VerifyingKey verifier) {
         return new DecodedKey(verifier, HEX.formatHex(curve.compress(encoded)));
-    }
-
-    private JsonNode decode(String headerValue) {
-        byte[] decoded;
-        try {
-            decoded = Base64.getUrlDecoder().decode(headerValue.trim().replace('+', '-').replace('/', '_'));
-        } catch (IllegalArgumentException e) {
-            throw malformed("not base64url");
-        }
-        try {
-            JsonNode node = json.readTree(decoded);
-            if (node == null || !node.isObject()) {
-                throw malformed("not a JSON object");
-            }
-            return node;
-        } catch (JacksonException e) {
-            throw malformed("not JSON");
-        }
-    }
-
-    private static String member(JsonNode stamp, String name) {
-        JsonNode value = stamp.get(name);
-        if (value == null || !value.isString() || value.stringValue().isEmpty()) {
-            throw malformed("missing " + name);
-        }
-        return value.stringValue();
     }
 
     private static ApiException malformed(String why) {

@@ -56,6 +56,7 @@ public final class CallerResolver {
             CallerDirectory.CredentialMatch match = target.credential()
                     .orElseGet(() -> findElsewhere(tx, organization, stamp, scope));
             checkUsable(stamp, match);
+            checkIssuedFor(stamp, organization, match);
             String effectiveOrganization = match.organizationId().equals(organization.parentId().orElse(null))
                     ? organization.id() : match.organizationId();
             return new Caller(effectiveOrganization, match.organizationId(), match.userId(),
@@ -72,7 +73,7 @@ public final class CallerResolver {
         Optional<CallerDirectory.CredentialMatch> own = state.get(new OwnCredential(stamp.kind(),
                 stamp.credentialKey()), tx -> directory.credential(tx, state.organizationId(), stamp.kind(),
                         stamp.credentialKey()));
-        if (own.isEmpty()) {
+        if (own.isEmpty() || stamp.issuedFor().isPresent()) {
             return resolve(stamp, state.organizationId(), scope);
         }
         CallerDirectory.CredentialMatch match = own.get();
@@ -108,11 +109,35 @@ public final class CallerResolver {
                         : "more than one suborg associated with a credential ID");
             }
         }
-        throw stamp.kind() == VerifiedStamp.Kind.API_KEY
-                ? new ApiException(ErrorCode.PUBLIC_KEY_NOT_FOUND,
-                        "public key could not be found in organization or its parent organization")
-                : new ApiException(ErrorCode.CREDENTIAL_NOT_FOUND,
-                        "credential ID could not be found in organization or its parent organization");
+        throw switch (stamp.kind()) {
+            case API_KEY -> new ApiException(ErrorCode.PUBLIC_KEY_NOT_FOUND,
+                    "public key could not be found in organization or its parent organization");
+            case WEBAUTHN -> new ApiException(ErrorCode.CREDENTIAL_NOT_FOUND,
+                    "credential ID could not be found in organization or its parent organization");
+            case OIDC -> new ApiException(ErrorCode.CREDENTIAL_NOT_FOUND, "no user of the organization or its parent "
+                    + "organization has an OAuth provider for the attested OIDC identity");
+            case OTP_EMAIL, OTP_SMS -> new ApiException(ErrorCode.CREDENTIAL_NOT_FOUND, "no user of the organization "
+                    + "or its parent organization has the contact the attested verification token proves");
+        };
+    }
+
+    /**
+     * An OTP verification token proves a contact for the organization it was issued in: the caller must belong to it
+     * or to one of its sub-organizations.
+     */
+    private static void checkIssuedFor(VerifiedStamp stamp, CallerDirectory.OrganizationNode target,
+            CallerDirectory.CredentialMatch match) {
+        if (stamp.issuedFor().isEmpty()) {
+            return;
+        }
+        String matched = match.organizationId();
+        Optional<String> matchedParent = matched.equals(target.id()) ? target.parentId()
+                : matched.equals(target.parentId().orElse(null)) ? Optional.empty() : Optional.of(target.id());
+        String issuedFor = stamp.issuedFor().get();
+        if (!issuedFor.equals(matched) && !matchedParent.filter(issuedFor::equals).isPresent()) {
+            throw new ApiException(ErrorCode.SIGNATURE_INVALID, "could not verify attested stamp: the verification "
+                    + "token was issued for another organization");
+        }
     }
 
     private void checkUsable(VerifiedStamp stamp, CallerDirectory.CredentialMatch match) {

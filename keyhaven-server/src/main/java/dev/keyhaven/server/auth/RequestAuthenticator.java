@@ -4,16 +4,19 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 
 /**
- * Verifies the one stamp a request carries over its exact body bytes. Exactly one of {@code X-Stamp} and
- * {@code X-Stamp-WebAuthn} must be present.
+ * Verifies the one stamp a request carries over its exact body bytes. Exactly one of {@code X-Stamp},
+ * {@code X-Stamp-WebAuthn} and {@code X-Stamp-Attested} must be present.
  */
 public final class RequestAuthenticator {
     private final ApiKeyStampVerifier apiKeys;
     private final WebAuthnStampVerifier passkeys;
+    private final AttestedStampVerifier attested;
 
-    public RequestAuthenticator(ApiKeyStampVerifier apiKeys, WebAuthnStampVerifier passkeys) {
+    public RequestAuthenticator(ApiKeyStampVerifier apiKeys, WebAuthnStampVerifier passkeys,
+            AttestedStampVerifier attested) {
         this.apiKeys = apiKeys;
         this.passkeys = passkeys;
+        this.attested = attested;
     }
 
     public VerifiedStamp verify(StampHeaders headers, byte[] body) {
@@ -33,7 +36,6 @@ public final class RequestAuthenticator {
         if (headers.webAuthn().isPresent()) {
             return passkeys.verify(headers.webAuthn().get(), body);
         }
-        throw new ApiException(ErrorCode.MALFORMED_STAMP,
-                "X-Stamp-Attested requires OTP or OIDC sign-in, which this server does not offer yet");
+        return attested.verify(headers.attested().get(), body);
     }
 }

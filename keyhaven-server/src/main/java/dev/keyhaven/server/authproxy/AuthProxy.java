@@ -5,6 +5,8 @@ import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.oauth2.Oauth2Authenticator;
+import dev.keyhaven.server.oauth.OauthLogin;
+import dev.keyhaven.server.oidc.VerifiedIdToken;
 import dev.keyhaven.server.organization.SubOrganizationCreator;
 import dev.keyhaven.server.otp.OtpRepository;
 import dev.keyhaven.server.otp.OtpService;
@@ -12,7 +14,9 @@ import dev.keyhaven.server.otp.OtpType;
 import dev.keyhaven.server.recovery.CodeMail;
 import dev.keyhaven.server.state.StateVersions;
 import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.user.NewOauthProvider;
 import dev.keyhaven.server.user.NewUser;
+import dev.keyhaven.server.user.OauthProvider;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +26,14 @@ import java.util.Optional;
  * The auth proxy's operations, each checked against the configuration the request names: the configuration exists
  * (404), the browser's {@code Origin} is allowed (403), the channel is enabled (400). The OTP runs in the
  * configuration's organization; a login opens the session in the organization of the user with the token's contact
- * (the organization itself or one of its sub-organizations, or {@code organizationId} when given).
+ * (the organization itself or one of its sub-organizations, or {@code organizationId} when given). An OIDC login
+ * ({@code oauth_login}) needs no channel flag: only tokens of the operator's trusted issuers are accepted.
  */
 public final class AuthProxy {
     /** The paths served, without {@code /v1/}: each also with {@code _v2}. */
     public static final List<String> OPERATIONS = List.of("otp_init", "otp_verify", "otp_login");
     /** Operations served under one path only (no {@code _v2} twin). */
-    public static final List<String> UNVERSIONED_OPERATIONS = List.of("oauth2_authenticate");
+    public static final List<String> UNVERSIONED_OPERATIONS = List.of("oauth2_authenticate", "oauth_login");
 
     private final AuthProxyConfigs configs;
     private final OtpService otps;
@@ -39,9 +44,12 @@ public final class AuthProxy {
     private final Clock clock;
     private final Ids ids;
     private final Oauth2Authenticator oauth2;
+    private final OauthLogin oauthLogins;
 
     public AuthProxy(AuthProxyConfigs configs, OtpService otps, CodeMail mail, SubOrganizationCreator subOrganizations,
-            Transactor transactor, StateVersions versions, Clock clock, Ids ids, Oauth2Authenticator oauth2) {
+            Transactor transactor, StateVersions versions, Clock clock, Ids ids, Oauth2Authenticator oauth2,
+            OauthLogin oauthLogins) {
+        this.oauthLogins = oauthLogins;
         this.configs = configs;
         this.otps = otps;
         this.mail = mail;
@@ -82,8 +90,49 @@ public final class AuthProxy {
             case "otp_login" -> login(config, body, v2);
             // Reads the credential in a read transaction, then exchanges the code outside any transaction.
             case "oauth2_authenticate" -> oauth2.proxyAuthenticate(config.organizationId(), body);
-            default -> throw new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown operation: " + operation);
+            // oauth_login has no _v2 form
+            case "oauth_login" -> v2 ? unknown(operation) : oauthLogin(config, body);
+            default -> unknown(operation);
         };
+    }
+
+    private static Map<String, String> unknown(String operation) {
+        throw new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown operation: " + operation);
+    }
+
+    /**
+     * {@code oauth_login}: the token is verified first (outside the transaction); the user holding its identity is
+     * looked up in the config's organization and its sub-organizations (or in {@code organizationId}, which must be
+     * one of them), and signed up as the root user of a new sub-organization when none does and the config allows
+     * sign-up.
+     */
+    private Map<String, String> oauthLogin(AuthProxyConfig config, Params body) {
+        OauthLogin.Request request = oauthLogins.read(body, config.sessionExpirationSeconds());
+        Optional<String> requestedOrganization = body.optionalString("organizationId");
+        String session = transactor.write(tx -> {
+            String org = config.organizationId();
+            List<OauthProvider> owners = oauthLogins.owners(tx, org, request.token()).stream()
+                    .filter(p -> requestedOrganization.map(p.organizationId()::equals).orElse(true)).toList();
+            OtpRepository.Member member = owners.stream().findFirst()
+                    .map(p -> new OtpRepository.Member(p.organizationId(), p.userId()))
+                    .or(() -> config.signupEnabled() && requestedOrganization.isEmpty()
+                            ? Optional.of(signUp(tx, org, request.token())) : Optional.empty())
+                    .orElseThrow(() -> ApiException.notFound("no account has an OAuth provider for this OIDC "
+                            + "token's identity, and this auth proxy config does not allow sign-up"));
+            versions.advance(tx, member.organizationId());
+            return oauthLogins.login(tx, member.organizationId(), member.userId(), request, clock.instant(), ids);
+        });
+        return Map.of("session", session);
+    }
+
+    /** Sign-up by OIDC: a sub-organization whose one root user holds the token's identity as an OAuth provider. */
+    private OtpRepository.Member signUp(dev.keyhaven.server.tx.Tx tx, String org, VerifiedIdToken token) {
+        NewUser user = new NewUser("User " + token.subject(), Optional.empty(), Optional.empty(), List.of(),
+                List.of(), List.of(), List.of(new NewOauthProvider(token.issuer(), token.issuer(), token.audience(),
+                        token.subject())));
+        SubOrganizationCreator.Created created = subOrganizations.create(tx, org, "Sign-up " + token.subject(),
+                List.of(user), 1, clock.instant(), ids);
+        return new OtpRepository.Member(created.organizationId(), created.rootUserIds().getFirst());
     }
 
     private Map<String, String> init(AuthProxyConfig config, Params body, String clientAddress) {

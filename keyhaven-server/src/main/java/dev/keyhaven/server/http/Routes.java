@@ -61,7 +61,8 @@ final class Routes {
                 Operation.query("list_webhook_deliveries", services.webhookQueries()::listWebhookDeliveries),
                 Operation.query("redeliver_webhook_delivery", services.webhookQueries()::redeliverWebhookDelivery),
                 Operation.query("get_oauth2_credential", services.oauth2Queries()::getOauth2Credential),
-                Operation.query("list_oauth2_credentials", services.oauth2Queries()::listOauth2Credentials)));
+                Operation.query("list_oauth2_credentials", services.oauth2Queries()::listOauth2Credentials),
+                Operation.query("get_oauth_providers", users::getOauthProviders)));
         services.registry().operations().forEach(name -> operations.add(Operation.submit(name)));
         return List.copyOf(operations);
     }

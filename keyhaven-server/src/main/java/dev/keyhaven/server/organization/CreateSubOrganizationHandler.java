@@ -11,6 +11,7 @@ import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.oidc.OidcVerifier;
 import dev.keyhaven.server.user.AttestationVerifier;
 import dev.keyhaven.server.user.NewUser;
 import dev.keyhaven.server.user.UserCreator;
@@ -38,9 +39,11 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     private final AttestationVerifier attestations;
 
     private final WalletCreator wallets;
+    private final OidcVerifier oidc;
 
     public CreateSubOrganizationHandler(OrganizationRepository organizations, UserCreator users,
-            AttestationVerifier attestations, WalletCreator wallets) {
+            AttestationVerifier attestations, WalletCreator wallets, OidcVerifier oidc) {
+        this.oidc = oidc;
         this.organizations = organizations;
         this.wallets = wallets;
         this.users = users;
@@ -59,7 +62,7 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     @Override
     public Intent parse(Params p) {
         String name = p.requiredString("subOrganizationName");
-        List<NewUser> rootUsers = p.requiredObjects("rootUsers", u -> NewUser.read(u, attestations, false));
+        List<NewUser> rootUsers = p.requiredObjects("rootUsers", u -> NewUser.read(u, attestations, oidc, false));
         if (rootUsers.isEmpty()) {
             throw ApiException.badField(p.pathOf("rootUsers"), "must name at least one root user");
         }

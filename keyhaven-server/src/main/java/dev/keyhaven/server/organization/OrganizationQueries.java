@@ -3,6 +3,7 @@ package dev.keyhaven.server.organization;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.user.OauthProviderRepository;
 import dev.keyhaven.server.user.TagType;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.user.UserRepository;
@@ -22,8 +23,11 @@ public final class OrganizationQueries {
     private final WalletQueries wallets;
     private final PrivateKeyQueries privateKeys;
 
+    private final OauthProviderRepository oauthProviders;
+
     public OrganizationQueries(Transactor transactor, OrganizationRepository organizations, UserRepository users,
-            WalletQueries wallets, PrivateKeyQueries privateKeys) {
+            WalletQueries wallets, PrivateKeyQueries privateKeys, OauthProviderRepository oauthProviders) {
+        this.oauthProviders = oauthProviders;
         this.wallets = wallets;
         this.privateKeys = privateKeys;
         this.transactor = transactor;
@@ -56,7 +60,8 @@ public final class OrganizationQueries {
             data.put("organizationId", org.id());
             data.put("name", org.name());
             data.put("users", WireViews.users(users.list(tx, id), users.apiKeys(tx, id, Optional.empty()),
-                    users.authenticators(tx, id, Optional.empty()), users.userTagIds(tx, id)));
+                    users.authenticators(tx, id, Optional.empty()), users.userTagIds(tx, id),
+                    oauthProviders.list(tx, id, Optional.empty())));
             data.put("policies", List.of());
             data.put("privateKeys", privateKeys.privateKeys(tx, id));
             data.put("invitations", List.of());

@@ -331,6 +331,22 @@ public final class OtpService implements AutoCloseable {
     }
 
     private TokenClaims claims(Tx tx, String organizationId, String token, Instant now) {
+        TokenClaims claims = unexpiredClaims(token, now);
+        if (!claims.organizationId().equals(organizationId) && !organizations.find(tx, organizationId)
+                .flatMap(Organization::parentId).filter(claims.organizationId()::equals).isPresent()) {
+            throw ApiException.badField("parameters.verificationToken",
+                    "was issued for another organization (log in to it or to one of its sub-organizations)");
+        }
+        return claims;
+    }
+
+    /**
+     * The claims of a verification token this server issued that has not expired, wherever it is used (an
+     * {@code X-Stamp-Attested} stamp names no field: the caller's resolution checks the organization).
+     *
+     * @throws ApiException 400 naming {@code parameters.verificationToken} otherwise
+     */
+    public TokenClaims unexpiredClaims(String token, Instant now) {
         if (!keys.issuedToken(token)) {
             throw ApiException.badField("parameters.verificationToken", "is not a verification token of this server");
         }
@@ -346,11 +362,6 @@ public final class OtpService implements AutoCloseable {
                 Instant.ofEpochMilli(Long.parseLong(c.path("exp").asString("0"))));
         if (!now.isBefore(claims.expiresAt())) {
             throw ApiException.badField("parameters.verificationToken", "has expired");
-        }
-        if (!claims.organizationId().equals(organizationId) && !organizations.find(tx, organizationId)
-                .flatMap(Organization::parentId).filter(claims.organizationId()::equals).isPresent()) {
-            throw ApiException.badField("parameters.verificationToken",
-                    "was issued for another organization (log in to it or to one of its sub-organizations)");
         }
         return claims;
     }

@@ -63,7 +63,8 @@ final class PolicyBallot implements Ballot {
     private void addApprovals(List<Value> approvers, List<Value> credentials) {
         for (Vote approval : request.approvals()) {
             approvers.add(PolicyValues.user(approval.user()));
-            PolicyValues.credential(approval.user(), approval.publicKey()).ifPresent(credentials::add);
+            PolicyValues.credential(approval.user(), approval.publicKey(), approval.scheme())
+                    .ifPresent(credentials::add);
         }
     }
 

@@ -14,6 +14,11 @@ import tools.jackson.databind.JsonNode;
  * elements are {@code {id, user_id, type, public_key}} plus {@code credential_id} for passkeys.
  */
 final class PolicyValues {
+    /** The credential type of a key attested by each {@code X-Stamp-Attested} scheme. */
+    private static final Map<String, String> ATTESTED_TYPES = Map.of(
+            "STAMP_ATTESTED_SCHEME_P256_OIDC", "CREDENTIAL_TYPE_OAUTH_KEY_P256",
+            "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN", "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256");
+
     private PolicyValues() {
     }
 
@@ -25,10 +30,19 @@ final class PolicyValues {
                 "alias", Value.of(user.path("userName").asString())));
     }
 
-    /** The user's credential with this public key (the one that stamped a vote), if the user still has it. */
-    static Optional<Value> credential(JsonNode user, String publicKey) {
-        return credentials(user).stream().filter(c -> c.publicKey.equals(publicKey)).findFirst()
+    /**
+     * The user's credential with this public key (the one that stamped a vote), if the user still has it. A key of an
+     * {@code X-Stamp-Attested} stamp is no stored credential: it stands as a credential of the attestation's type
+     * ({@code id} empty).
+     */
+    static Optional<Value> credential(JsonNode user, String publicKey, String scheme) {
+        Optional<Value> stored = credentials(user).stream().filter(c -> c.publicKey.equals(publicKey)).findFirst()
                 .map(Credential::value);
+        if (stored.isPresent() || !ATTESTED_TYPES.containsKey(scheme)) {
+            return stored;
+        }
+        return Optional.of(Value.struct(Map.of("id", Value.of(""), "user_id", Value.of(user.path("userId").asString()),
+                "type", Value.of(ATTESTED_TYPES.get(scheme)), "public_key", Value.of(publicKey))));
     }
 
     /** Every credential of the user: what a hypothetical approval by them could be stamped with. */

@@ -94,6 +94,7 @@ public final class JdbcUserRepository implements UserRepository {
     public void delete(Tx tx, String organizationId, String userId) {
         Sql.update(tx, "DELETE FROM api_keys WHERE organization_id = ? AND user_id = ?", organizationId, userId);
         Sql.update(tx, "DELETE FROM authenticators WHERE organization_id = ? AND user_id = ?", organizationId, userId);
+        Sql.update(tx, "DELETE FROM oauth_providers WHERE organization_id = ? AND user_id = ?", organizationId, userId);
         Sql.update(tx, "DELETE FROM user_tags WHERE user_id = ?", userId);
         Sql.update(tx, "DELETE FROM root_quorum_members WHERE organization_id = ? AND user_id = ?", organizationId,
                 userId);

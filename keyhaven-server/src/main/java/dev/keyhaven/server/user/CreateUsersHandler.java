@@ -9,9 +9,10 @@ import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.oidc.OidcVerifier;
 import java.util.List;
 
-/** {@code create_users}: creates users with their API keys, authenticators and tags. */
+/** {@code create_users}: creates users with their API keys, authenticators, OAuth providers and tags. */
 public final class CreateUsersHandler implements ActivityHandler<List<NewUser>> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_users", ActivityResource.USER,
             ActivityAction.CREATE,
@@ -20,10 +21,12 @@ public final class CreateUsersHandler implements ActivityHandler<List<NewUser>> 
 
     private final UserCreator creator;
     private final AttestationVerifier attestations;
+    private final OidcVerifier oidc;
 
-    public CreateUsersHandler(UserCreator creator, AttestationVerifier attestations) {
+    public CreateUsersHandler(UserCreator creator, AttestationVerifier attestations, OidcVerifier oidc) {
         this.creator = creator;
         this.attestations = attestations;
+        this.oidc = oidc;
     }
 
     @Override
@@ -33,7 +36,7 @@ public final class CreateUsersHandler implements ActivityHandler<List<NewUser>> 
 
     @Override
     public List<NewUser> parse(Params parameters) {
-        List<NewUser> users = parameters.requiredObjects("users", u -> NewUser.read(u, attestations, true));
+        List<NewUser> users = parameters.requiredObjects("users", u -> NewUser.read(u, attestations, oidc, true));
         if (users.isEmpty()) {
             throw ApiException.badField(parameters.pathOf("users"), "must name at least one user");
         }

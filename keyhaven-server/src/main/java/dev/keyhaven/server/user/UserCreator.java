@@ -20,11 +20,14 @@ public final class UserCreator {
     private final UserRepository users;
     private final Credentials credentials;
     private final UserLimits limits;
+    private final OauthProviders oauthProviders;
 
-    public UserCreator(UserRepository users, Credentials credentials, UserLimits limits) {
+    public UserCreator(UserRepository users, Credentials credentials, UserLimits limits,
+            OauthProviders oauthProviders) {
         this.users = users;
         this.credentials = credentials;
         this.limits = limits;
+        this.oauthProviders = oauthProviders;
     }
 
     /**
@@ -42,6 +45,7 @@ public final class UserCreator {
             users.insert(tx, user);
             credentials.addApiKeysToNewUser(tx, organizationId, user.id(), n.apiKeys(), now, ids);
             credentials.addAuthenticatorsToNewUser(tx, organizationId, user.id(), n.authenticators(), now, ids);
+            oauthProviders.addToNewUser(tx, organizationId, user.id(), n.oauthProviders(), now, ids);
             for (String tagId : new HashSet<>(n.tagIds())) {
                 users.tagUser(tx, tagId, user.id());
             }

@@ -11,15 +11,17 @@ import java.util.Optional;
 
 /**
  * The read side of users: get_user, list_users, get_api_keys, get_api_key, get_authenticators, get_authenticator,
- * list_user_tags. Each runs in one read transaction of the caller's target organization.
+ * list_user_tags, get_oauth_providers. Each runs in one read transaction of the caller's target organization.
  */
 public final class UserQueries {
     private final Transactor transactor;
     private final UserRepository users;
+    private final OauthProviderRepository oauthProviders;
 
-    public UserQueries(Transactor transactor, UserRepository users) {
+    public UserQueries(Transactor transactor, UserRepository users, OauthProviderRepository oauthProviders) {
         this.transactor = transactor;
         this.users = users;
+        this.oauthProviders = oauthProviders;
     }
 
     /** {@code get_user {organizationId, userId}} → {@code {user}}. */
@@ -34,7 +36,17 @@ public final class UserQueries {
         String org = caller.organizationId();
         return Map.of("users", transactor.read(tx -> WireViews.users(users.list(tx, org),
                 users.apiKeys(tx, org, Optional.empty()), users.authenticators(tx, org, Optional.empty()),
-                users.userTagIds(tx, org))));
+                users.userTagIds(tx, org), oauthProviders.list(tx, org, Optional.empty()))));
+    }
+
+    /** {@code get_oauth_providers {organizationId, userId?}} → {@code {oauthProviders}}, oldest first. */
+    public Map<String, Object> getOauthProviders(Caller caller, Params body) {
+        Optional<String> userId = body.optionalString("userId").filter(id -> !id.isEmpty());
+        return Map.of("oauthProviders", transactor.read(tx -> {
+            userId.ifPresent(id -> requireUser(tx, caller.organizationId(), id));
+            return oauthProviders.list(tx, caller.organizationId(), userId).stream().map(WireViews::oauthProvider)
+                    .toList();
+        }));
     }
 
     /** {@code get_api_keys {organizationId, userId?}} → {@code {apiKeys}}. */
@@ -89,7 +101,7 @@ public final class UserQueries {
         return users.find(tx, organizationId, userId).map(u -> WireViews.user(u,
                 users.apiKeys(tx, organizationId, Optional.of(userId)),
                 users.authenticators(tx, organizationId, Optional.of(userId)),
-                users.tagIdsOfUser(tx, userId)));
+                users.tagIdsOfUser(tx, userId), oauthProviders.list(tx, organizationId, Optional.of(userId))));
     }
 
     private void requireUser(Tx tx, String organizationId, String userId) {

@@ -39,7 +39,7 @@ public interface UserRepository {
     /** Stores a user's changed name, email and phone number. */
     void update(Tx tx, User user);
 
-    /** Deletes the user with its API keys, authenticators and tag memberships. */
+    /** Deletes the user with its API keys, authenticators, OAuth providers and tag memberships. */
     void delete(Tx tx, String organizationId, String userId);
 
     /** The ids of the organization's root-quorum members. */

@@ -362,6 +362,24 @@ class CommandLineIT {
     }
 
     @Test
+    void serveRefusesABadOidcIssuersFileNamingTheEntry() throws IOException {
+        Path data = directory.resolve("oidc-data");
+        Path issuers = directory.resolve("issuers.json");
+        Files.writeString(issuers, "[{\"issuer\": \"https://idp.example\", \"jwksUri\": \"https://idp.example/jwks\", "
+                + "\"audiences\": []}]");
+        Result noAudience = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
+                "--oidc-issuers", issuers.toString()), Map.of());
+        assertThat(noAudience.exitCode()).isNotZero();
+        assertThat(noAudience.stderr()).contains("--oidc-issuers", "entry 0 (https://idp.example): audiences");
+        Files.writeString(issuers, "[{\"issuer\": \"https://idp.example\", \"jwksFile\": \"missing.json\", "
+                + "\"audiences\": [\"app\"]}]");
+        Result byEnvironment = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0"),
+                Map.of("KEYHAVEN_OIDC_ISSUERS", issuers.toString()));
+        assertThat(byEnvironment.exitCode()).isNotZero();
+        assertThat(byEnvironment.stderr()).contains("OIDC issuer https://idp.example: jwksFile");
+    }
+
+    @Test
     void helpDocumentsEveryOptionWithItsEnvironmentVariable() {
         Map<String, Map<String, String>> expected = new LinkedHashMap<>();
         expected.put("init", Map.of(
@@ -403,7 +421,8 @@ class CommandLineIT {
                 Map.entry("--twilio-account-sid", "KEYHAVEN_TWILIO_ACCOUNT_SID"),
                 Map.entry("--twilio-token-file", "KEYHAVEN_TWILIO_TOKEN_FILE"),
                 Map.entry("--sms-from", "KEYHAVEN_SMS_FROM"),
-                Map.entry("--oauth2-providers", "KEYHAVEN_OAUTH2_PROVIDERS")));
+                Map.entry("--oauth2-providers", "KEYHAVEN_OAUTH2_PROVIDERS"),
+                Map.entry("--oidc-issuers", "KEYHAVEN_OIDC_ISSUERS")));
         expected.put("signer-key", Map.of(
                 "--data-dir", "KEYHAVEN_DATA_DIR",
                 "--db-url", "KEYHAVEN_DB_URL",

@@ -8,7 +8,11 @@ import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.keyhaven.client.Activity;
+import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenApiException;
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.client.Requests;
+import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.crypto.bundle.TurnkeyHpke;
@@ -16,6 +20,7 @@ import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.app.OtpSettings;
 import dev.keyhaven.server.oauth2.FakeOauth2Provider.Answer;
 import dev.keyhaven.server.oauth2.FakeOauth2Provider.Received;
+import dev.keyhaven.server.testing.Bundles.TargetKey;
 import dev.keyhaven.server.testing.ClientSecrets;
 import dev.keyhaven.server.testing.OnBothStores;
 import java.net.URI;
@@ -60,7 +65,8 @@ class Oauth2AuthenticateIT extends OnBothStores {
             provider = FakeOauth2Provider.start();
         }
         // Discord keeps its default issuer: a providers-file entry without "issuer" does.
-        return defaults.withOtp(OtpSettings.defaults().withAuthProxyPort(OptionalInt.of(0))).withOauth2Providers(new Oauth2Providers(Map.of(
+        return defaults.withOtp(OtpSettings.defaults().withAuthProxyPort(OptionalInt.of(0)))
+                .withOauth2Providers(new Oauth2Providers(Map.of(
                 Oauth2Provider.OAUTH2_PROVIDER_X, new Oauth2Providers.Endpoints(provider.url("/x/token"),
                         provider.url("/x/users/me"), X_ISSUER),
                 Oauth2Provider.OAUTH2_PROVIDER_DISCORD, new Oauth2Providers.Endpoints(provider.url("/discord/token"),
@@ -181,6 +187,36 @@ class Oauth2AuthenticateIT extends OnBothStores {
         String recorded = root.query("get_activity", Map.of("activityId", activity.id())).toString();
         assertThat(recorded).doesNotContain(credential.secret()).doesNotContain("x-bearer-token")
                 .contains(token);
+    }
+
+    @Test
+    void aMintedTokenRegistersTheXUserAndSignsItInThroughOauthLogin() {
+        Credential credential = credential(X);
+        TargetKey session = TargetKey.generate();
+        String nonce = HexFormat.of().formatHex(Digests.sha256(session.compressed().getBytes(StandardCharsets.UTF_8)));
+        String first = authenticate(signIn(credential.id(), "code-1", "v".repeat(43), nonce)).result()
+                .path("oidcToken").asString();
+        // Keyhaven trusts its own tokens (any audience): a user registered by token takes the identity from it.
+        Activity created = root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", Map.of("users", List.of(
+                Map.of("userName", "x-user-" + UUID.randomUUID(), "apiKeys", List.of(), "authenticators", List.of(),
+                        "oauthProviders", List.of(Map.of("providerName", "X", "oidcToken", first)),
+                        "userTags", List.of()))), "createUsersResult");
+        assertThat(created.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        String userId = created.result().path("userIds").get(0).asString();
+        JsonNode provider = root.query("get_oauth_providers", Map.of("userId", userId)).path("oauthProviders")
+                .get(0);
+        assertThat(provider.path("issuer").asString()).isEqualTo(X_ISSUER);
+        assertThat(provider.path("audience").asString()).isEqualTo(credential.clientId());
+        assertThat(provider.path("subject").asString()).isEqualTo("1234567890");
+
+        String second = authenticate(signIn(credential.id(), "code-2", "v".repeat(43), nonce)).result()
+                .path("oidcToken").asString();
+        Activity login = root.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", Map.of("oidcToken", second,
+                "publicKey", session.compressed()), "oauthLoginResult");
+        assertThat(login.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        KeyhavenClient asSession = root.withStamper(ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
+                HexFormat.of().formatHex(session.privateKey())));
+        assertThat(asSession.whoami().userId()).isEqualTo(userId);
     }
 
     @Test

@@ -22,11 +22,11 @@ import dev.keyhaven.server.authproxy.AuthProxyConfig;
 import dev.keyhaven.server.custody.EcdsaSignatures;
 import dev.keyhaven.server.mail.MailSettings;
 import dev.keyhaven.server.testing.Bundles;
+import dev.keyhaven.server.testing.EmailedCodes;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
 import dev.keyhaven.server.testing.MutableClock;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
-import jakarta.mail.BodyPart;
 import jakarta.mail.Multipart;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
@@ -70,7 +70,6 @@ import tools.jackson.databind.json.JsonMapper;
 class OtpIT extends OnBothStores {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final HexFormat HEX = HexFormat.of();
-    private static final Pattern EMAILED_CODE = Pattern.compile("monospace;\">([0-9A-Z]+)<");
     private static final Pattern SMS_CODE = Pattern.compile("code is ([0-9A-Z]+)\\.");
     private static final String ORIGIN = "https://app.example.com";
     private static final int PER_CONTACT = 3;
@@ -179,19 +178,7 @@ class OtpIT extends OnBothStores {
     }
 
     private String emailedCode() throws Exception {
-        assertThat(smtp.waitForIncomingEmail(5_000, 1)).as("a message arrived").isTrue();
-        MimeMessage[] received = smtp.getReceivedMessages();
-        MimeMessage message = received[received.length - 1];
-        Multipart multipart = (Multipart) message.getContent();
-        for (int i = 0; i < multipart.getCount(); i++) {
-            BodyPart part = multipart.getBodyPart(i);
-            if (part.isMimeType("text/html")) {
-                Matcher m = EMAILED_CODE.matcher((String) part.getContent());
-                assertThat(m.find()).isTrue();
-                return m.group(1);
-            }
-        }
-        throw new AssertionError("no HTML part");
+        return EmailedCodes.latest(smtp);
     }
 
     private Activity verifyOtp(String type, String otpId, String bundle, String code, TargetKey key) {
@@ -637,7 +624,7 @@ class OtpIT extends OnBothStores {
         HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(server.authProxyUrl()
                 + "/health")).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
-        ProxyResponse unknownPath = proxy("oauth_login", Optional.of(defaultConfig()), Optional.empty(), Map.of());
+        ProxyResponse unknownPath = proxy("account", Optional.of(defaultConfig()), Optional.empty(), Map.of());
         assertThat(unknownPath.status()).isEqualTo(404);
     }
 

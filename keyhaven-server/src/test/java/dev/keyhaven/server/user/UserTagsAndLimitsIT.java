@@ -69,7 +69,9 @@ class UserTagsAndLimitsIT extends OnBothStores {
                 Map.of("users", List.of(Map.of("userName", "x", "apiKeys", List.of(), "authenticators", List.of(),
                         "oauthProviders", List.of(Map.of("providerName", "google", "oidcToken", "t")),
                         "userTags", List.of()))), "createUsersResult"));
-        assertThat(oauth.httpStatus()).isEqualTo(501);
+        // No issuer is trusted on this server: the token cannot verify.
+        assertThat(oauth.httpStatus()).isEqualTo(400);
+        assertThat(oauth.turnkeyErrorCode()).isEqualTo("INVALID_OIDC_TOKEN");
         root.createUsers(List.of(emailUser("unique", List.of())));
         assertThat(apiError(() -> root.createUsers(List.of(emailUser("UNIQUE", List.of())))).getMessage())
                 .contains("already used");
