@@ -27,7 +27,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -139,9 +141,7 @@ final class ApiEndpoint {
                 if (operation.stateQuery().isPresent()) {
                     yield serialised(queryOnState(operation, stamp, organizationId, params, outcome));
                 }
-                Caller caller = callers.resolve(stamp, organizationId, operation.scope());
-                caller.requireMayCall(operation.name());
-                outcome.organizationId = caller.organizationId();
+                Caller caller = resolve(operation, stamp, organizationId, outcome);
                 yield serialised(operation.query().orElseThrow().handle(caller, params));
             }
             case SUBMIT -> {
@@ -162,24 +162,45 @@ final class ApiEndpoint {
             Outcome outcome) {
         StateQueryHandler handler = operation.stateQuery().orElseThrow();
         CallerResolver.checkOrganizationId(organizationId);
+        Optional<Object> answered = onRememberedState(() -> states.verified(organizationId), operation, stamp,
+                outcome, (state, caller) -> handler.handle(caller, params, state));
+        if (answered.isPresent()) {
+            return answered.get();
+        }
+        Caller caller = resolve(operation, stamp, organizationId, outcome);
+        return states.readDirectly(caller.organizationId(), reads -> handler.handle(caller, params, reads));
+    }
+
+    /**
+     * Runs {@code work} with the caller resolved on the state {@code state} gives, starting again on a fresh state
+     * while the organization moves on; empty when there is no state or the races went on for
+     * {@link #ATTEMPTS_ON_REMEMBERED_STATE} tries (the caller then falls back to a transaction).
+     */
+    private <T> Optional<T> onRememberedState(Supplier<Optional<OrganizationState>> state, Operation operation,
+            VerifiedStamp stamp, Outcome outcome, BiFunction<OrganizationState, Caller, T> work) {
         for (int attempt = 0; attempt < ATTEMPTS_ON_REMEMBERED_STATE; attempt++) {
-            Optional<OrganizationState> state = states.verified(organizationId);
-            if (state.isEmpty()) {
-                break;
+            Optional<OrganizationState> current = state.get();
+            if (current.isEmpty()) {
+                return Optional.empty();
             }
             try {
-                Caller caller = callers.resolveAt(stamp, state.get(), operation.scope());
+                Caller caller = callers.resolveAt(stamp, current.get(), operation.scope());
                 caller.requireMayCall(operation.name());
                 outcome.organizationId = caller.organizationId();
-                return handler.handle(caller, params, state.get());
+                return Optional.of(work.apply(current.get(), caller));
             } catch (StaleStateException changedMeanwhile) {
                 // Start again on the organization's new state.
             }
         }
+        return Optional.empty();
+    }
+
+    /** The caller, resolved in a read transaction, and allowed to call the operation. */
+    private Caller resolve(Operation operation, VerifiedStamp stamp, String organizationId, Outcome outcome) {
         Caller caller = callers.resolve(stamp, organizationId, operation.scope());
         caller.requireMayCall(operation.name());
         outcome.organizationId = caller.organizationId();
-        return states.readDirectly(caller.organizationId(), reads -> handler.handle(caller, params, reads));
+        return caller;
     }
 
     /** The answer's JSON: as it is when it comes serialised already. */
@@ -214,25 +235,14 @@ final class ApiEndpoint {
             Params params, Outcome outcome) {
         if (activities.runsOnRememberedState(operation.name())) {
             CallerResolver.checkOrganizationId(organizationId);
-            for (int attempt = 0; attempt < ATTEMPTS_ON_REMEMBERED_STATE; attempt++) {
-                Optional<OrganizationState> state = states.current(organizationId);
-                if (state.isEmpty()) {
-                    break;
-                }
-                try {
-                    Caller caller = callers.resolveAt(stamp, state.get(), operation.scope());
-                    caller.requireMayCall(operation.name());
-                    outcome.organizationId = caller.organizationId();
-                    return new Submitted(activities.submitAt(state.get(), operation.name(), caller, body, params),
-                            caller);
-                } catch (StaleStateException changedMeanwhile) {
-                    // Start again on the organization's new state.
-                }
+            Optional<Submitted> submitted = onRememberedState(() -> states.current(organizationId), operation, stamp,
+                    outcome, (state, caller) -> new Submitted(activities.submitAt(state, operation.name(), caller,
+                            body, params), caller));
+            if (submitted.isPresent()) {
+                return submitted.get();
             }
         }
-        Caller caller = callers.resolve(stamp, organizationId, operation.scope());
-        caller.requireMayCall(operation.name());
-        outcome.organizationId = caller.organizationId();
+        Caller caller = resolve(operation, stamp, organizationId, outcome);
         return new Submitted(activities.submit(operation.name(), caller, body, params), caller);
     }
 
