@@ -2,22 +2,16 @@ package dev.keyhaven.server.user;
 
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
-import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
-import java.util.Map;
-import dev.keyhaven.server.state.StateReads;
-import dev.keyhaven.server.activity.PolicyFacts;
-import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import java.util.List;
-import java.util.Optional;
 
 /** {@code create_api_keys}: adds API keys to a user. Users may always add keys to themselves. */
-public final class CreateApiKeysHandler implements ActivityHandler<CreateApiKeysHandler.Intent> {
+public final class CreateApiKeysHandler implements OwnCredentialsHandler<CreateApiKeysHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_api_keys", ActivityResource.CREDENTIAL,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_API_KEYS_V2, "createApiKeysIntentV2", "createApiKeysResult"));
@@ -31,7 +25,7 @@ public final class CreateApiKeysHandler implements ActivityHandler<CreateApiKeys
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<NewApiKey> apiKeys) {
+    public record Intent(String userId, List<NewApiKey> apiKeys) implements OwnCredentialsHandler.OfUser {
     }
 
     @Override
@@ -47,17 +41,6 @@ public final class CreateApiKeysHandler implements ActivityHandler<CreateApiKeys
             throw ApiException.badField(parameters.pathOf("apiKeys"), "must hold at least one key");
         }
         return new Intent(userId, keys);
-    }
-
-    @Override
-    public Optional<String> credentialOwner(Intent intent) {
-        return Optional.of(intent.userId());
-    }
-
-    /** {@code activity.params.user_id}. */
-    @Override
-    public PolicyFacts policyFacts(StateReads organization, Intent intent) {
-        return PolicyFacts.params(Map.of("user_id", Value.of(intent.userId())));
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.keyhaven.server.user;
 
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
-import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
@@ -10,13 +9,12 @@ import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * {@code create_authenticators}: registers passkeys for a user after verifying their attestations. Users may always
  * add passkeys to themselves.
  */
-public final class CreateAuthenticatorsHandler implements ActivityHandler<CreateAuthenticatorsHandler.Intent> {
+public final class CreateAuthenticatorsHandler implements OwnCredentialsHandler<CreateAuthenticatorsHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_authenticators", ActivityResource.CREDENTIAL,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_AUTHENTICATORS_V2, "createAuthenticatorsIntentV2",
@@ -34,7 +32,7 @@ public final class CreateAuthenticatorsHandler implements ActivityHandler<Create
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<NewAuthenticator> authenticators) {
+    public record Intent(String userId, List<NewAuthenticator> authenticators) implements OwnCredentialsHandler.OfUser {
     }
 
     @Override
@@ -51,11 +49,6 @@ public final class CreateAuthenticatorsHandler implements ActivityHandler<Create
             throw ApiException.badField(parameters.pathOf("authenticators"), "must hold at least one authenticator");
         }
         return new Intent(userId, list);
-    }
-
-    @Override
-    public Optional<String> credentialOwner(Intent intent) {
-        return Optional.of(intent.userId());
     }
 
     @Override

@@ -1,27 +1,21 @@
 package dev.keyhaven.server.user;
 
-import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
-import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
-import dev.keyhaven.server.activity.PolicyFacts;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.oidc.OidcVerifier;
-import dev.keyhaven.server.state.StateReads;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * {@code create_oauth_providers} (V2 and V1): registers OAuth providers on a user, each from a verified
  * {@code oidcToken} or from {@code oidcClaims}. Users may always add providers to themselves.
  */
-public final class CreateOauthProvidersHandler implements ActivityHandler<CreateOauthProvidersHandler.Intent> {
+public final class CreateOauthProvidersHandler implements OwnCredentialsHandler<CreateOauthProvidersHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_oauth_providers", ActivityResource.CREDENTIAL,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_OAUTH_PROVIDERS_V2, "createOauthProvidersIntentV2",
@@ -40,7 +34,7 @@ public final class CreateOauthProvidersHandler implements ActivityHandler<Create
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<NewOauthProvider> oauthProviders) {
+    public record Intent(String userId, List<NewOauthProvider> oauthProviders) implements OwnCredentialsHandler.OfUser {
     }
 
     @Override
@@ -57,17 +51,6 @@ public final class CreateOauthProvidersHandler implements ActivityHandler<Create
             throw ApiException.badField(parameters.pathOf("oauthProviders"), "must hold at least one provider");
         }
         return new Intent(userId, added);
-    }
-
-    @Override
-    public Optional<String> credentialOwner(Intent intent) {
-        return Optional.of(intent.userId());
-    }
-
-    /** {@code activity.params.user_id}. */
-    @Override
-    public PolicyFacts policyFacts(StateReads organization, Intent intent) {
-        return PolicyFacts.params(Map.of("user_id", Value.of(intent.userId())));
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.keyhaven.server.user;
 
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
-import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
@@ -17,7 +16,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@code delete_api_keys}: removes API keys of one user. Users may always remove their own keys. */
-public final class DeleteApiKeysHandler implements ActivityHandler<DeleteApiKeysHandler.Intent> {
+public final class DeleteApiKeysHandler implements OwnCredentialsHandler<DeleteApiKeysHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_api_keys", ActivityResource.CREDENTIAL,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_API_KEYS, "deleteApiKeysIntent", "deleteApiKeysResult"));
@@ -29,7 +28,7 @@ public final class DeleteApiKeysHandler implements ActivityHandler<DeleteApiKeys
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<String> apiKeyIds) {
+    public record Intent(String userId, List<String> apiKeyIds) implements OwnCredentialsHandler.OfUser {
     }
 
     @Override
@@ -41,11 +40,6 @@ public final class DeleteApiKeysHandler implements ActivityHandler<DeleteApiKeys
     public Intent parse(Params parameters) {
         String userId = parameters.requiredString("userId");
         return new Intent(userId, parameters.requiredIds("apiKeyIds", "API key"));
-    }
-
-    @Override
-    public Optional<String> credentialOwner(Intent intent) {
-        return Optional.of(intent.userId());
     }
 
     /** {@code activity.params.user_id} and {@code api_key_ids}. */

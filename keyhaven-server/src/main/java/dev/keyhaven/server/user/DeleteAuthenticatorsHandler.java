@@ -2,7 +2,6 @@ package dev.keyhaven.server.user;
 
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
-import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
@@ -13,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@code delete_authenticators}: removes passkeys of one user. Users may always remove their own. */
-public final class DeleteAuthenticatorsHandler implements ActivityHandler<DeleteAuthenticatorsHandler.Intent> {
+public final class DeleteAuthenticatorsHandler implements OwnCredentialsHandler<DeleteAuthenticatorsHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_authenticators", ActivityResource.CREDENTIAL,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_AUTHENTICATORS, "deleteAuthenticatorsIntent",
@@ -26,7 +25,7 @@ public final class DeleteAuthenticatorsHandler implements ActivityHandler<Delete
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<String> authenticatorIds) {
+    public record Intent(String userId, List<String> authenticatorIds) implements OwnCredentialsHandler.OfUser {
     }
 
     @Override
@@ -38,11 +37,6 @@ public final class DeleteAuthenticatorsHandler implements ActivityHandler<Delete
     public Intent parse(Params parameters) {
         String userId = parameters.requiredString("userId");
         return new Intent(userId, parameters.requiredIds("authenticatorIds", "authenticator"));
-    }
-
-    @Override
-    public Optional<String> credentialOwner(Intent intent) {
-        return Optional.of(intent.userId());
     }
 
     @Override

@@ -1,22 +1,16 @@
 package dev.keyhaven.server.user;
 
-import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
-import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
-import dev.keyhaven.server.activity.PolicyFacts;
 import dev.keyhaven.server.api.Params;
-import dev.keyhaven.server.state.StateReads;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /** {@code delete_oauth_providers}: removes OAuth providers of one user. Users may always remove their own. */
-public final class DeleteOauthProvidersHandler implements ActivityHandler<DeleteOauthProvidersHandler.Intent> {
+public final class DeleteOauthProvidersHandler implements OwnCredentialsHandler<DeleteOauthProvidersHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_oauth_providers", ActivityResource.CREDENTIAL,
             ActivityAction.DELETE, new ActivityVersion(ActivityType.DELETE_OAUTH_PROVIDERS,
                     "deleteOauthProvidersIntent", "deleteOauthProvidersResult"));
@@ -28,7 +22,7 @@ public final class DeleteOauthProvidersHandler implements ActivityHandler<Delete
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<String> providerIds) {
+    public record Intent(String userId, List<String> providerIds) implements OwnCredentialsHandler.OfUser {
     }
 
     @Override
@@ -40,17 +34,6 @@ public final class DeleteOauthProvidersHandler implements ActivityHandler<Delete
     public Intent parse(Params parameters) {
         return new Intent(parameters.requiredString("userId"), parameters.requiredIds("providerIds",
                 "OAuth provider"));
-    }
-
-    @Override
-    public Optional<String> credentialOwner(Intent intent) {
-        return Optional.of(intent.userId());
-    }
-
-    /** {@code activity.params.user_id}. */
-    @Override
-    public PolicyFacts policyFacts(StateReads organization, Intent intent) {
-        return PolicyFacts.params(Map.of("user_id", Value.of(intent.userId())));
     }
 
     @Override

@@ -347,6 +347,25 @@ class PoliciesIT extends OnBothStores {
     }
 
     @Test
+    void policiesSeeTheUserWhoseCredentialsAnActivityChanges() {
+        Map<String, Object> providerOfAlice = Map.of("userId", aliceId, "oauthProviders", List.of(Map.of(
+                "providerName", "p", "oidcClaims", Map.of("iss", "https://issuer.example", "aud", "app",
+                        "sub", "alice-" + java.util.UUID.randomUUID()))));
+        Activity denied = bob.submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2",
+                providerOfAlice, "createOauthProvidersResultV2");
+        assertThat(denied.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
+        allow("bob manages alice's credentials", "activity.params.user_id == '" + aliceId + "'", approvedBy(bobId));
+        Activity allowed = bob.submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2",
+                providerOfAlice, "createOauthProvidersResultV2");
+        assertThat(allowed.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        List<String> providerIds = allowed.result().path("providerIds").valueStream().map(JsonNode::asString)
+                .toList();
+        Activity deleted = bob.submit("delete_oauth_providers", "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", Map.of(
+                "userId", aliceId, "providerIds", providerIds), "deleteOauthProvidersResult");
+        assertThat(deleted.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+    }
+
+    @Test
     void aRejectionEndsTheActivity() {
         allow("two of us", "activity.action == 'SIGN'", approvedBy(aliceId, bobId));
         Activity pending = sign(alice, address, "to be rejected");
