@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Everything {@code serve} can be told.
@@ -53,9 +54,7 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
     }
 
     public KeyhavenConfig withMasterKeyFile(Optional<Path> file) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, file, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
-                oauth2Providers, oidcIssuers);
+        return with(copy -> copy.masterKeyFile = file);
     }
 
     public String effectiveDatabaseUrl() {
@@ -63,39 +62,27 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
     }
 
     public KeyhavenConfig withPort(int newPort) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, newPort,
-                maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks,
-                otp, oauth2Providers, oidcIssuers);
+        return with(copy -> copy.port = newPort);
     }
 
     public KeyhavenConfig withDatabaseUrl(Optional<String> url) {
-        return new KeyhavenConfig(dataDirectory, url, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
-                oauth2Providers, oidcIssuers);
+        return with(copy -> copy.databaseUrl = url);
     }
 
     public KeyhavenConfig withActivityTimestamps(TimestampStyle style) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, style, limits, shutdownGrace, mail, webhooks, otp, oauth2Providers,
-                oidcIssuers);
+        return with(copy -> copy.activityTimestamps = style);
     }
 
     public KeyhavenConfig withLimits(UserLimits newLimits) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, newLimits, shutdownGrace, mail, webhooks, otp,
-                oauth2Providers, oidcIssuers);
+        return with(copy -> copy.limits = newLimits);
     }
 
     public KeyhavenConfig withMaxBodyBytes(int bytes) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, bytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
-                oauth2Providers, oidcIssuers);
+        return with(copy -> copy.maxBodyBytes = bytes);
     }
 
     public KeyhavenConfig withMail(MailSettings settings) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, settings, webhooks, otp,
-                oauth2Providers, oidcIssuers);
+        return with(copy -> copy.mail = settings);
     }
 
     /** The Maildir mail goes to when no SMTP server is configured. */
@@ -109,33 +96,77 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
     }
 
     public KeyhavenConfig withWebAuthnOrigins(List<String> origins) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, origins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp, oauth2Providers,
-                oidcIssuers);
+        return with(copy -> copy.webAuthnOrigins = origins);
     }
 
     public KeyhavenConfig withWebhooks(WebhookSettings settings) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, settings, otp,
-                oauth2Providers, oidcIssuers);
+        return with(copy -> copy.webhooks = settings);
     }
 
     public KeyhavenConfig withOtp(OtpSettings settings) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, settings,
-                oauth2Providers, oidcIssuers);
+        return with(copy -> copy.otp = settings);
     }
 
     public KeyhavenConfig withOauth2Providers(Oauth2Providers providers) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
-                providers, oidcIssuers);
+        return with(copy -> copy.oauth2Providers = providers);
     }
 
     public KeyhavenConfig withOidcIssuers(List<IssuerConfig> issuers) {
-        return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port, maxBodyBytes,
-                corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail, webhooks, otp,
-                oauth2Providers, issuers);
+        return with(copy -> copy.oidcIssuers = issuers);
+    }
+
+    /** This configuration with one change: {@code change} sets fields of a mutable copy. */
+    private KeyhavenConfig with(Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** The components as fields, so that each with… method names only the one it changes. */
+    private static final class Copy {
+        private Path dataDirectory;
+        private Optional<String> databaseUrl;
+        private Optional<Path> masterKeyFile;
+        private int databasePoolSize;
+        private String host;
+        private int port;
+        private int maxBodyBytes;
+        private List<String> corsOrigins;
+        private List<String> webAuthnOrigins;
+        private TimestampStyle activityTimestamps;
+        private UserLimits limits;
+        private Duration shutdownGrace;
+        private MailSettings mail;
+        private WebhookSettings webhooks;
+        private OtpSettings otp;
+        private Oauth2Providers oauth2Providers;
+        private List<IssuerConfig> oidcIssuers;
+
+        Copy(KeyhavenConfig config) {
+            dataDirectory = config.dataDirectory;
+            databaseUrl = config.databaseUrl;
+            masterKeyFile = config.masterKeyFile;
+            databasePoolSize = config.databasePoolSize;
+            host = config.host;
+            port = config.port;
+            maxBodyBytes = config.maxBodyBytes;
+            corsOrigins = config.corsOrigins;
+            webAuthnOrigins = config.webAuthnOrigins;
+            activityTimestamps = config.activityTimestamps;
+            limits = config.limits;
+            shutdownGrace = config.shutdownGrace;
+            mail = config.mail;
+            webhooks = config.webhooks;
+            otp = config.otp;
+            oauth2Providers = config.oauth2Providers;
+            oidcIssuers = config.oidcIssuers;
+        }
+
+        KeyhavenConfig build() {
+            return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port,
+                    maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail,
+                    webhooks, otp, oauth2Providers, oidcIssuers);
+        }
     }
 
     /** Where {@code --sms-provider file} appends messages. */
