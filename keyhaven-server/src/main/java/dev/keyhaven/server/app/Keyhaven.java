@@ -437,7 +437,8 @@ public final class Keyhaven implements AutoCloseable {
                 clock, ids);
         AuthProxy authProxy = new AuthProxy(authProxyConfigs, otpService, codeMail,
                 new SubOrganizationCreator(organizations, userCreator), transactor, new JdbcStateVersions(), clock,
-                ids, oauth2Authenticator, oauthLogin);
+                ids, oauth2Authenticator, oauthLogin,
+                new RateLimiter(otpSettings.initsPerAddress(), otpSettings.rateWindow(), clock, "sign-in requests"));
         Otp otp = new Otp(otpSigner, sessionSigner, otpService, authProxyConfigs, authProxy);
         return new Keyhaven(config, database, rootSetup, services, bundleSigner, webhookKeys, deliverer, otp,
                 oauth2Tokens);

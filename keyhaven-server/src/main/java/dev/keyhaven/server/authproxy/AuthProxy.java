@@ -11,6 +11,7 @@ import dev.keyhaven.server.organization.SubOrganizationCreator;
 import dev.keyhaven.server.otp.OtpRepository;
 import dev.keyhaven.server.otp.OtpService;
 import dev.keyhaven.server.otp.OtpType;
+import dev.keyhaven.server.otp.RateLimiter;
 import dev.keyhaven.server.recovery.CodeMail;
 import dev.keyhaven.server.state.StateVersions;
 import dev.keyhaven.server.tx.Transactor;
@@ -45,11 +46,17 @@ public final class AuthProxy {
     private final Ids ids;
     private final Oauth2Authenticator oauth2;
     private final OauthLogin oauthLogins;
+    private final RateLimiter oauthPerAddress;
 
+    /**
+     * @param oauthPerAddress counts the OAuth sign-ins ({@code oauth_login}, {@code oauth2_authenticate}) of each
+     *        client address: each one may create a sub-organization or call the provider, and none is stamped
+     */
     public AuthProxy(AuthProxyConfigs configs, OtpService otps, CodeMail mail, SubOrganizationCreator subOrganizations,
             Transactor transactor, StateVersions versions, Clock clock, Ids ids, Oauth2Authenticator oauth2,
-            OauthLogin oauthLogins) {
+            OauthLogin oauthLogins, RateLimiter oauthPerAddress) {
         this.oauthLogins = oauthLogins;
+        this.oauthPerAddress = oauthPerAddress;
         this.configs = configs;
         this.otps = otps;
         this.mail = mail;
@@ -89,9 +96,18 @@ public final class AuthProxy {
             case "otp_verify" -> verify(config, body, v2);
             case "otp_login" -> login(config, body, v2);
             // Reads the credential in a read transaction, then exchanges the code outside any transaction.
-            case "oauth2_authenticate" -> oauth2.proxyAuthenticate(config.organizationId(), body);
+            case "oauth2_authenticate" -> {
+                oauthPerAddress.acquire(clientAddress, "client address");
+                yield oauth2.proxyAuthenticate(config.organizationId(), body);
+            }
             // oauth_login has no _v2 form
-            case "oauth_login" -> v2 ? unknown(operation) : oauthLogin(config, body);
+            case "oauth_login" -> {
+                if (v2) {
+                    yield unknown(operation);
+                }
+                oauthPerAddress.acquire(clientAddress, "client address");
+                yield oauthLogin(config, body);
+            }
             default -> unknown(operation);
         };
     }

@@ -19,12 +19,20 @@ public final class RateLimiter {
     private final int limit;
     private final Duration window;
     private final Clock clock;
+    private final String counted;
     private final Map<String, Deque<Instant>> events = new ConcurrentHashMap<>();
 
+    /** A limiter of one-time-password requests. */
     public RateLimiter(int limit, Duration window, Clock clock) {
+        this(limit, window, clock, "one-time-password requests");
+    }
+
+    /** @param counted what is counted, for the 429's message ("sign-in requests") */
+    public RateLimiter(int limit, Duration window, Clock clock, String counted) {
         this.limit = limit;
         this.window = window;
         this.clock = clock;
+        this.counted = counted;
     }
 
     /**
@@ -49,7 +57,7 @@ public final class RateLimiter {
             }
             if (times.size() >= limit) {
                 long wait = Math.max(1, Duration.between(now, times.peekFirst().plus(window)).toSeconds() + 1);
-                throw ApiException.rateLimited("too many one-time-password requests for this " + what, wait);
+                throw ApiException.rateLimited("too many " + counted + " for this " + what, wait);
             }
             times.addLast(now);
         }
