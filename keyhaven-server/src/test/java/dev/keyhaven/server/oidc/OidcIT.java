@@ -1,6 +1,7 @@
 package dev.keyhaven.server.oidc;
 
 import static dev.keyhaven.server.testing.ApiErrors.apiError;
+import static dev.keyhaven.server.testing.AttestedStamps.attested;
 import static dev.keyhaven.server.oidc.TestJwts.ec;
 import static dev.keyhaven.server.oidc.TestJwts.rsa;
 import static dev.keyhaven.server.oidc.TestJwts.signed;
@@ -29,6 +30,7 @@ import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.app.OtpSettings;
 import dev.keyhaven.server.mail.MailSettings;
+import dev.keyhaven.server.testing.AttestedStamps;
 import dev.keyhaven.server.testing.Bundles;
 import dev.keyhaven.server.testing.EmailedCodes;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
@@ -506,7 +508,7 @@ class OidcIT extends OnBothStores {
         String userId = newUser(List.of(claimsProvider(MAIN, "app-1", sub)));
         TargetKey key = TargetKey.generate();
         String token = token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(key.compressed()));
-        KeyhavenClient attested = client.withStamper(attested(key, token, AttestedStampVerifierScheme.OIDC));
+        KeyhavenClient attested = client.withStamper(attested(key, token, AttestedStamps.OIDC));
         assertThat(attested.whoami().userId()).isEqualTo(userId);
         // Not consumed: the same attestation signs the next request.
         assertThat(attested.query("get_user", Map.of("userId", userId)).path("user").path("userId").asString())
@@ -523,7 +525,7 @@ class OidcIT extends OnBothStores {
         TargetKey key = TargetKey.generate();
         String token = token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(key.compressed()));
         // As the SDK's OAuth flow does: stamp_login for the attested key, stamped by that key and its OIDC token.
-        KeyhavenClient attested = client.withStamper(attested(key, token, AttestedStampVerifierScheme.OIDC))
+        KeyhavenClient attested = client.withStamper(attested(key, token, AttestedStamps.OIDC))
                 .forOrganization(subOrganization);
         Activity login = attested.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", Map.of("publicKey",
                 key.compressed()), "stampLoginResult");
@@ -533,7 +535,7 @@ class OidcIT extends OnBothStores {
         assertThat(sessionClient(key, subOrganization).whoami().userId()).isEqualTo(claims.path("user_id")
                 .asString());
         // whoami against the parent finds the sub-organization holding the identity, as for API keys.
-        KeyhavenClient.Whoami viaParent = client.withStamper(attested(key, token, AttestedStampVerifierScheme.OIDC))
+        KeyhavenClient.Whoami viaParent = client.withStamper(attested(key, token, AttestedStamps.OIDC))
                 .whoami();
         assertThat(viaParent.organizationId()).isEqualTo(subOrganization);
     }
@@ -551,7 +553,7 @@ class OidcIT extends OnBothStores {
         assertThat(policy.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         TargetKey key = TargetKey.generate();
         KeyhavenClient attested = client.withStamper(attested(key, token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub,
-                nonce(key.compressed())), AttestedStampVerifierScheme.OIDC));
+                nonce(key.compressed())), AttestedStamps.OIDC));
         Activity byOauthKey = attested.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", Map.of(
                 "userTagName", "oauth-" + sub, "userIds", List.of()), "createUserTagResult");
         assertThat(byOauthKey.status()).as(String.valueOf(byOauthKey.failure()))
@@ -568,20 +570,20 @@ class OidcIT extends OnBothStores {
         TargetKey key = TargetKey.generate();
         KeyhavenApiException otherKey = apiError(() -> client.withStamper(attested(key, token(RSA,
                 JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(TargetKey.generate().compressed())),
-                AttestedStampVerifierScheme.OIDC)).whoami());
+                AttestedStamps.OIDC)).whoami());
         assertThat(otherKey.httpStatus()).isEqualTo(401);
         assertThat(otherKey.getMessage()).contains("nonce does not match");
         KeyhavenApiException untrusted = apiError(() -> client.withStamper(attested(key, token(RSA,
                 JWSAlgorithm.RS256, UNTRUSTED, "app-1", sub, nonce(key.compressed())),
-                AttestedStampVerifierScheme.OIDC)).whoami());
+                AttestedStamps.OIDC)).whoami());
         assertThat(untrusted.httpStatus()).isEqualTo(401);
         KeyhavenApiException nobody = apiError(() -> client.withStamper(attested(key, token(RSA,
                 JWSAlgorithm.RS256, MAIN, "app-2", sub, nonce(key.compressed())),
-                AttestedStampVerifierScheme.OIDC)).whoami());
+                AttestedStamps.OIDC)).whoami());
         assertThat(nobody.httpStatus()).isEqualTo(401);
         assertThat(nobody.getMessage()).contains("OAuth provider for the attested OIDC identity");
         String valid = token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(key.compressed()));
-        Stamper forged = body -> attested(key, valid, AttestedStampVerifierScheme.OIDC).stamp(
+        Stamper forged = body -> attested(key, valid, AttestedStamps.OIDC).stamp(
                 "{\"other\":1}".getBytes(StandardCharsets.UTF_8));
         KeyhavenApiException badSignature = apiError(() -> client.withStamper(forged).whoami());
         assertThat(badSignature.httpStatus()).isEqualTo(401);
@@ -603,50 +605,29 @@ class OidcIT extends OnBothStores {
         String token = verificationToken(email, key);
         // Plain JSON (what the docs describe) as well as base64url (what the SDK sends).
         KeyhavenClient attested = client.withStamper(body -> {
-            Stamper.Stamp stamp = attested(key, token, AttestedStampVerifierScheme.VERIFICATION_TOKEN).stamp(body);
+            Stamper.Stamp stamp = attested(key, token, AttestedStamps.VERIFICATION_TOKEN).stamp(body);
             return new Stamper.Stamp(stamp.headerName(), new String(Base64.getUrlDecoder().decode(
                     stamp.headerValue()), StandardCharsets.UTF_8));
         });
         assertThat(attested.whoami().userId()).isEqualTo(userId);
-        assertThat(client.withStamper(attested(key, token, AttestedStampVerifierScheme.VERIFICATION_TOKEN)).whoami()
+        assertThat(client.withStamper(attested(key, token, AttestedStamps.VERIFICATION_TOKEN)).whoami()
                 .userId()).isEqualTo(userId);
         KeyhavenApiException otherKey = apiError(() -> client.withStamper(attested(TargetKey.generate(), token,
-                AttestedStampVerifierScheme.VERIFICATION_TOKEN)).whoami());
+                AttestedStamps.VERIFICATION_TOKEN)).whoami());
         assertThat(otherKey.httpStatus()).isEqualTo(401);
         assertThat(otherKey.getMessage()).contains("was not issued to the stamp's public key");
         KeyhavenApiException forged = apiError(() -> client.withStamper(attested(key, token + "x",
-                AttestedStampVerifierScheme.VERIFICATION_TOKEN)).whoami());
+                AttestedStamps.VERIFICATION_TOKEN)).whoami());
         assertThat(forged.httpStatus()).isEqualTo(401);
         clock.advance(Duration.ofHours(2));
         client = root.withClock(clock);
         KeyhavenApiException expired = apiError(() -> client.withStamper(attested(key, token,
-                AttestedStampVerifierScheme.VERIFICATION_TOKEN)).whoami());
+                AttestedStamps.VERIFICATION_TOKEN)).whoami());
         assertThat(expired.httpStatus()).isEqualTo(401);
         assertThat(expired.getMessage()).contains("has expired");
     }
 
     // ---- helpers -------------------------------------------------------------------------------------------
-
-    /** The scheme names, spelled out here as a client would. */
-    private static final class AttestedStampVerifierScheme {
-        static final String OIDC = "STAMP_ATTESTED_SCHEME_P256_OIDC";
-        static final String VERIFICATION_TOKEN = "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN";
-    }
-
-    /** An X-Stamp-Attested stamper: {@code key} signs the body (DER, as X-Stamp), the attestation rides along. */
-    private static Stamper attested(TargetKey key, String attestation, String scheme) {
-        ApiKeyStamper signer = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, HEX.formatHex(key.privateKey()));
-        return body -> {
-            JsonNode apiStamp = JSON.readTree(Base64.getUrlDecoder().decode(signer.stamp(body).headerValue()));
-            Map<String, String> stamp = new LinkedHashMap<>();
-            stamp.put("publicKey", key.compressed());
-            stamp.put("signature", apiStamp.path("signature").asString());
-            stamp.put("publicKeyAttestation", attestation);
-            stamp.put("scheme", scheme);
-            return new Stamper.Stamp("X-Stamp-Attested", Base64.getUrlEncoder().withoutPadding()
-                    .encodeToString(JSON.writeValueAsBytes(stamp)));
-        };
-    }
 
     private String verificationToken(String email, TargetKey key) throws Exception {
         smtp.purgeEmailFromAllMailboxes();

@@ -21,6 +21,7 @@ import dev.keyhaven.server.app.OtpSettings;
 import dev.keyhaven.server.authproxy.AuthProxyConfig;
 import dev.keyhaven.server.custody.EcdsaSignatures;
 import dev.keyhaven.server.mail.MailSettings;
+import dev.keyhaven.server.testing.AttestedStamps;
 import dev.keyhaven.server.testing.Bundles;
 import dev.keyhaven.server.testing.EmailedCodes;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
@@ -520,6 +521,9 @@ class OtpIT extends OnBothStores {
                 verify.body().path("verificationToken").asString(), key, TargetKey.generate()));
         assertThat(login.status()).isEqualTo(200);
         assertThat(claims(login.body().path("session").asString()).path("user_id").asString()).isEqualTo(userId);
+        // The same token attests its key in X-Stamp-Attested: the caller is the user with the proven phone number.
+        assertThat(client.withStamper(AttestedStamps.attested(key, verify.body().path("verificationToken")
+                .asString(), AttestedStamps.VERIFICATION_TOKEN)).whoami().userId()).isEqualTo(userId);
         // Email is off in this config.
         ProxyResponse email = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
                 Map.of("otpType", "OTP_TYPE_EMAIL", "contact", uniqueEmail()));
