@@ -21,6 +21,14 @@ public interface ActivityHandler<P> {
     /** Validates the envelope's {@code parameters}; every problem is a 400 naming the field. */
     P parse(Params parameters);
 
+    /**
+     * Validates the parameters of an activity of {@code type}, one of the spec's versions. Handlers whose versions
+     * accept different parameters override this; by default every version is parsed alike.
+     */
+    default P parse(Params parameters, ActivityType type) {
+        return parse(parameters);
+    }
+
     /** Performs the activity and returns its result object (serialised under the version's result key). */
     Object execute(ActivityContext context, P params);
 

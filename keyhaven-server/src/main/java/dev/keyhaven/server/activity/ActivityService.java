@@ -137,7 +137,7 @@ public final class ActivityService {
 
     private <P> Submission<P> accepted(ActivityHandler<P> handler, SubmitEnvelope envelope, Caller caller,
             byte[] rawBody) {
-        P params = handler.parse(envelope.parameters());
+        P params = handler.parse(envelope.parameters(), envelope.version().type());
         ObjectNode intent = json.createObjectNode();
         intent.set(envelope.version().intentKey(), envelope.parameters().node());
         return new Submission<>(handler, envelope, caller, params, intent, Fingerprint.of(rawBody));
@@ -345,7 +345,8 @@ public final class ActivityService {
                     decided = proving ? proved(rejected, List.of(), Outcome.REJECTED, AddressLog.IGNORED) : rejected;
                 } else {
                     decided = decide(reads, Optional.of(tx), current.withVotes(votes), handler,
-                            handler.parse(Params.of(current.intent().get(intentKey(current)), "parameters")), caller,
+                            handler.parse(Params.of(current.intent().get(intentKey(current)), "parameters"),
+                                    current.type()), caller,
                             proving);
                 }
                 activities.insertVote(tx, org, decided.votes().getLast());

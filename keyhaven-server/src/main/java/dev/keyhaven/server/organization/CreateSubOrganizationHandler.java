@@ -61,8 +61,16 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
 
     @Override
     public Intent parse(Params p) {
+        return parse(p, ActivityType.CREATE_SUB_ORGANIZATION_V8);
+    }
+
+    /** V7's root users ({@code v1RootUserParamsV4}) register OAuth providers by {@code oidcToken} only. */
+    @Override
+    public Intent parse(Params p, ActivityType type) {
+        boolean tokensOnly = type == ActivityType.CREATE_SUB_ORGANIZATION_V7;
         String name = p.requiredString("subOrganizationName");
-        List<NewUser> rootUsers = p.requiredObjects("rootUsers", u -> NewUser.read(u, attestations, oidc, false));
+        List<NewUser> rootUsers = p.requiredObjects("rootUsers", u -> NewUser.read(u, attestations, oidc, false,
+                tokensOnly));
         if (rootUsers.isEmpty()) {
             throw ApiException.badField(p.pathOf("rootUsers"), "must name at least one root user");
         }

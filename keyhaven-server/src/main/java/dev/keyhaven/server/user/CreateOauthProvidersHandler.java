@@ -44,9 +44,16 @@ public final class CreateOauthProvidersHandler implements OwnCredentialsHandler<
 
     @Override
     public Intent parse(Params parameters) {
+        return parse(parameters, ActivityType.CREATE_OAUTH_PROVIDERS_V2);
+    }
+
+    /** The unversioned type's providers ({@code v1OauthProviderParams}) are registered by {@code oidcToken} only. */
+    @Override
+    public Intent parse(Params parameters, ActivityType type) {
+        boolean tokensOnly = type == ActivityType.CREATE_OAUTH_PROVIDERS;
         String userId = parameters.requiredString("userId");
         List<NewOauthProvider> added = parameters.requiredObjects("oauthProviders",
-                o -> NewOauthProvider.read(o, oidc, false));
+                o -> NewOauthProvider.read(o, oidc, tokensOnly));
         if (added.isEmpty()) {
             throw ApiException.badField(parameters.pathOf("oauthProviders"), "must hold at least one provider");
         }

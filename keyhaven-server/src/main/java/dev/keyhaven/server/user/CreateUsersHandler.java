@@ -36,7 +36,15 @@ public final class CreateUsersHandler implements ActivityHandler<List<NewUser>> 
 
     @Override
     public List<NewUser> parse(Params parameters) {
-        List<NewUser> users = parameters.requiredObjects("users", u -> NewUser.read(u, attestations, oidc, true));
+        return parse(parameters, ActivityType.CREATE_USERS_V4);
+    }
+
+    /** V3's users ({@code v1UserParamsV3}) register OAuth providers by {@code oidcToken} only. */
+    @Override
+    public List<NewUser> parse(Params parameters, ActivityType type) {
+        boolean tokensOnly = type == ActivityType.CREATE_USERS_V3;
+        List<NewUser> users = parameters.requiredObjects("users", u -> NewUser.read(u, attestations, oidc, true,
+                tokensOnly));
         if (users.isEmpty()) {
             throw ApiException.badField(parameters.pathOf("users"), "must name at least one user");
         }

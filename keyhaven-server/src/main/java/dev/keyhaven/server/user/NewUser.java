@@ -23,8 +23,13 @@ public record NewUser(String name, Optional<String> email, Optional<String> phon
         this(name, email, phoneNumber, apiKeys, authenticators, tagIds, List.of());
     }
 
-    /** Reads a user; {@code withTags} is false for root users, whose parameters have no {@code userTags}. */
-    public static NewUser read(Params p, AttestationVerifier attestations, OidcVerifier oidc, boolean withTags) {
+    /**
+     * Reads a user; {@code withTags} is false for root users, whose parameters have no {@code userTags};
+     * {@code tokensOnly} for the older versions whose OAuth providers are {@code v1OauthProviderParams} (an
+     * {@code oidcToken}, no {@code oidcClaims}).
+     */
+    public static NewUser read(Params p, AttestationVerifier attestations, OidcVerifier oidc, boolean withTags,
+            boolean tokensOnly) {
         String name = UserFields.requiredName(p, "userName");
         Optional<String> email = UserFields.optionalEmail(p, "userEmail");
         Optional<String> phone = UserFields.optionalPhone(p, "userPhoneNumber");
@@ -32,7 +37,7 @@ public record NewUser(String name, Optional<String> email, Optional<String> phon
         List<NewAuthenticator> authenticators = p.requiredObjects("authenticators",
                 a -> NewAuthenticator.read(a, attestations));
         List<NewOauthProvider> oauthProviders = p.requiredObjects("oauthProviders",
-                o -> NewOauthProvider.read(o, oidc, false));
+                o -> NewOauthProvider.read(o, oidc, tokensOnly));
         List<String> tagIds = withTags ? p.requiredStrings("userTags") : List.of();
         if (apiKeys.isEmpty() && authenticators.isEmpty() && email.isEmpty() && phone.isEmpty()
                 && oauthProviders.isEmpty()) {

@@ -366,6 +366,31 @@ class OidcIT extends OnBothStores {
     }
 
     @Test
+    void theOlderVersionsRegisterProvidersByTokenOnly() throws Exception {
+        String userId = newUser(List.of());
+        Map<String, Object> byClaims = claimsProvider(MAIN, "app-1", uniqueSubject());
+        KeyhavenApiException v1 = apiError(() -> client.submit("create_oauth_providers",
+                "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS", Map.of("userId", userId, "oauthProviders", List.of(byClaims)),
+                "createOauthProvidersResult"));
+        assertThat(v1.httpStatus()).isEqualTo(400);
+        assertThat(v1.getMessage()).contains("parameters.oauthProviders[0] needs an oidcToken");
+        Map<String, Object> user = Map.of("userName", "v3-" + UUID.randomUUID(), "apiKeys", List.of(),
+                "authenticators", List.of(), "oauthProviders", List.of(byClaims), "userTags", List.of());
+        KeyhavenApiException v3 = apiError(() -> client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3",
+                Map.of("users", List.of(user)), "createUsersResult"));
+        assertThat(v3.getMessage()).contains("parameters.users[0].oauthProviders[0] needs an oidcToken");
+        Map<String, Object> rootUser = Map.of("userName", "root", "apiKeys", List.of(), "authenticators",
+                List.of(), "oauthProviders", List.of(byClaims));
+        KeyhavenApiException v7 = apiError(() -> client.submit("create_sub_organization",
+                "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", Map.of("subOrganizationName", "v7-" + UUID.randomUUID(),
+                        "rootUsers", List.of(rootUser), "rootQuorumThreshold", 1), "createSubOrganizationResultV7"));
+        assertThat(v7.getMessage()).contains("parameters.rootUsers[0].oauthProviders[0] needs an oidcToken");
+        // The current versions take claims as well.
+        assertThat(client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", Map.of("users", List.of(user)),
+                "createUsersResult").status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+    }
+
+    @Test
     void aUserHasAtMostTenProviders() throws Exception {
         String userId = newUser(List.of());
         List<Object> ten = new java.util.ArrayList<>();
