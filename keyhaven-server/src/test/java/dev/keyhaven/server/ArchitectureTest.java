@@ -59,7 +59,8 @@ class ArchitectureTest {
                         ROOT + ".webauthn..", ROOT + ".auth..", ROOT + ".wallet..", ROOT + ".privatekey..",
                         ROOT + ".signing..", ROOT + ".custody..", ROOT + ".export..", ROOT + ".keyimport..",
                         ROOT + ".recovery..", ROOT + ".mail..", ROOT + ".webhook..", ROOT + ".otp..",
-                        ROOT + ".session..", ROOT + ".authproxy..", ROOT + ".sms..")
+                        ROOT + ".session..", ROOT + ".authproxy..", ROOT + ".sms..", ROOT + ".oidc..",
+                        ROOT + ".oauthlogin..", ROOT + ".oauth2..", ROOT + ".proof..", ROOT + ".tvc..")
                 .check(classes);
     }
 

@@ -5,7 +5,7 @@ import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.oauth2.Oauth2Authenticator;
-import dev.keyhaven.server.oauth.OauthLogin;
+import dev.keyhaven.server.oauthlogin.OauthLogin;
 import dev.keyhaven.server.oidc.VerifiedIdToken;
 import dev.keyhaven.server.organization.SubOrganizationCreator;
 import dev.keyhaven.server.otp.OtpRepository;

@@ -1,4 +1,4 @@
-package dev.keyhaven.server.oauth;
+package dev.keyhaven.server.oauthlogin;
 
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;

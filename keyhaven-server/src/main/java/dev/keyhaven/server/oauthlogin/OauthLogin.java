@@ -1,4 +1,4 @@
-package dev.keyhaven.server.oauth;
+package dev.keyhaven.server.oauthlogin;
 
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
