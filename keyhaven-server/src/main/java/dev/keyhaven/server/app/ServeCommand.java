@@ -184,8 +184,8 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--oauth2-providers", defaultValue = "${env:KEYHAVEN_OAUTH2_PROVIDERS}",
             description = "JSON file of OAuth 2.0 provider endpoints: an array of {provider (OAUTH2_PROVIDER_X or "
-                    + "OAUTH2_PROVIDER_DISCORD), tokenEndpoint, userinfoEndpoint, issuer?}; providers it leaves out use "
-                    + "their real endpoints (env: KEYHAVEN_OAUTH2_PROVIDERS).")
+                    + "OAUTH2_PROVIDER_DISCORD), tokenEndpoint, userinfoEndpoint, issuer?}; providers it leaves out "
+                    + "use their real endpoints (env: KEYHAVEN_OAUTH2_PROVIDERS).")
     Path oauth2ProvidersFile;
 
     @Option(names = "--oidc-issuers", defaultValue = "${env:KEYHAVEN_OIDC_ISSUERS}",
