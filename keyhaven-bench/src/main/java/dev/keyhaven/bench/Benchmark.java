@@ -17,6 +17,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -26,6 +27,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -130,6 +132,8 @@ public final class Benchmark {
                 if (database != null) {
                     execute(pgAdmin, "DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
                 }
+                // A SQLite run leaves hundreds of megabytes of activities; the next run starts from an empty store.
+                deleteTree(data);
             }
         }
         System.out.println("Closed loop (peak):\n");
@@ -146,6 +150,15 @@ public final class Benchmark {
         for (LoadResult r : closed) {
             System.out.println(r.cpuRow());
             halfLoad.stream().filter(pair -> pair[0] == r).forEach(pair -> System.out.println(pair[1].cpuRow()));
+        }
+    }
+
+    /** Deletes a directory the benchmark created, with everything in it, deepest entries first. */
+    private static void deleteTree(Path directory) throws IOException {
+        try (Stream<Path> entries = Files.walk(directory)) {
+            for (Path entry : entries.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(entry);
+            }
         }
     }
 
