@@ -5,130 +5,43 @@ import dev.keyhaven.server.activity.ActivityQueries;
 import dev.keyhaven.server.activity.ActivityRegistry;
 import dev.keyhaven.server.activity.ActivityRenderer;
 import dev.keyhaven.server.activity.ActivityService;
+import dev.keyhaven.server.activity.VoteHandler;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.api.JsonMappers;
+import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.api.TimeOrderedIds;
 import dev.keyhaven.server.api.WireTime;
 import dev.keyhaven.server.auth.ApiKeyStampVerifier;
 import dev.keyhaven.server.auth.AttestedStampVerifier;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
-import dev.keyhaven.server.http.ApiServer;
-import dev.keyhaven.server.http.HttpMetrics;
+import dev.keyhaven.server.authproxy.AuthProxy;
+import dev.keyhaven.server.authproxy.AuthProxyConfig;
+import dev.keyhaven.server.authproxy.AuthProxyConfigs;
+import dev.keyhaven.server.authproxy.UpdateAuthProxyConfigHandler;
 import dev.keyhaven.server.custody.BundleSigner;
 import dev.keyhaven.server.custody.Custody;
+import dev.keyhaven.server.custody.EphemeralKey;
+import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.KeyTransfer;
+import dev.keyhaven.server.custody.MasterKey;
+import dev.keyhaven.server.custody.MasterKeyGuard;
+import dev.keyhaven.server.custody.Oauth2ClientSecrets;
+import dev.keyhaven.server.custody.OidcTokenSigner;
+import dev.keyhaven.server.custody.OtpKeys;
+import dev.keyhaven.server.custody.ServerIdentity;
 import dev.keyhaven.server.export.ExportHandler;
-import dev.keyhaven.server.mail.Mailer;
-import dev.keyhaven.server.mail.MaildirMailer;
-import dev.keyhaven.server.mail.SmtpMailer;
-import dev.keyhaven.server.recovery.InitUserEmailRecoveryHandler;
-import dev.keyhaven.server.recovery.RecoverUserHandler;
-import dev.keyhaven.server.store.JdbcRecoveryCredentialRepository;
+import dev.keyhaven.server.http.ApiServer;
+import dev.keyhaven.server.http.AuthProxyServer;
+import dev.keyhaven.server.http.HttpMetrics;
 import dev.keyhaven.server.keyimport.ImportKind;
 import dev.keyhaven.server.keyimport.ImportPrivateKeyHandler;
 import dev.keyhaven.server.keyimport.ImportTargets;
 import dev.keyhaven.server.keyimport.ImportWalletHandler;
 import dev.keyhaven.server.keyimport.InitImportHandler;
-import dev.keyhaven.server.privatekey.PrivateKeyCreator;
-import dev.keyhaven.server.store.JdbcImportTargetRepository;
-import dev.keyhaven.server.custody.EphemeralKey;
-import dev.keyhaven.server.custody.ServerIdentity;
-import dev.keyhaven.server.proof.ProofService;
-import dev.keyhaven.server.store.JdbcProofRepository;
-import dev.keyhaven.server.store.JdbcTvcRepository;
-import dev.keyhaven.server.tvc.CreateTvcAppHandler;
-import dev.keyhaven.server.tvc.CreateTvcDeploymentHandler;
-import dev.keyhaven.server.tvc.CreateTvcManifestApprovalsHandler;
-import dev.keyhaven.server.tvc.CreateTvcOperatorHandler;
-import dev.keyhaven.server.tvc.TvcOperators;
-import dev.keyhaven.server.tvc.TvcQueries;
-import dev.keyhaven.server.custody.KeySealer;
-import dev.keyhaven.server.custody.MasterKey;
-import dev.keyhaven.server.custody.MasterKeyGuard;
-import dev.keyhaven.server.organization.CreateSubOrganizationHandler;
-import dev.keyhaven.server.organization.SubOrganizationCreator;
-import dev.keyhaven.server.privatekey.CreatePrivateKeyTagHandler;
-import dev.keyhaven.server.privatekey.CreatePrivateKeysHandler;
-import dev.keyhaven.server.privatekey.DeletePrivateKeyTagsHandler;
-import dev.keyhaven.server.privatekey.DeletePrivateKeysHandler;
-import dev.keyhaven.server.privatekey.PrivateKeyQueries;
-import dev.keyhaven.server.privatekey.PrivateKeyTags;
-import dev.keyhaven.server.privatekey.UpdatePrivateKeyTagHandler;
-import dev.keyhaven.server.signing.SignRawPayloadHandler;
-import dev.keyhaven.server.signing.SignRawPayloadsHandler;
-import dev.keyhaven.server.signing.SignTransactionHandler;
-import dev.keyhaven.server.signing.SigningKeys;
-import dev.keyhaven.server.state.OrganizationStates;
-import dev.keyhaven.server.store.JdbcCustodyRepository;
-import dev.keyhaven.server.store.JdbcPrivateKeyRepository;
-import dev.keyhaven.server.store.JdbcWalletRepository;
-import dev.keyhaven.server.store.JdbcWebhookRepository;
-import dev.keyhaven.server.wallet.AccountCreator;
-import dev.keyhaven.server.wallet.CreateWalletAccountsHandler;
-import dev.keyhaven.server.wallet.CreateWalletHandler;
-import dev.keyhaven.server.wallet.DeleteWalletAccountsHandler;
-import dev.keyhaven.server.wallet.DeleteWalletsHandler;
-import dev.keyhaven.server.wallet.UpdateWalletHandler;
-import dev.keyhaven.server.wallet.WalletCreator;
-import dev.keyhaven.server.wallet.WalletQueries;
-import dev.keyhaven.server.webhook.CreateWebhookEndpointHandler;
-import dev.keyhaven.server.webhook.DeleteWebhookEndpointHandler;
-import dev.keyhaven.server.webhook.UpdateWebhookEndpointHandler;
-import dev.keyhaven.server.webhook.WebhookDeliverer;
-import dev.keyhaven.server.webhook.WebhookOutbox;
-import dev.keyhaven.server.webhook.WebhookQueries;
-import dev.keyhaven.server.webhook.WebhookSigningKeys;
-import dev.keyhaven.server.webhook.WebhookUrls;
-import dev.keyhaven.server.organization.OrganizationQueries;
-import dev.keyhaven.server.organization.RootOrganizationSetup;
-import dev.keyhaven.server.organization.UpdateOrganizationNameHandler;
-import dev.keyhaven.server.organization.UpdateRootQuorumHandler;
-import dev.keyhaven.server.activity.VoteHandler;
-import dev.keyhaven.server.policy.CreatePoliciesHandler;
-import dev.keyhaven.server.policy.CreatePolicyHandler;
-import dev.keyhaven.server.policy.DeletePoliciesHandler;
-import dev.keyhaven.server.policy.PolicyAuthorizer;
-import dev.keyhaven.server.policy.PolicyQueries;
-import dev.keyhaven.server.policy.UpdatePolicyHandler;
-import dev.keyhaven.server.store.JdbcPolicyRepository;
-import dev.keyhaven.server.store.Database;
-import dev.keyhaven.server.store.JdbcActivityRepository;
-import dev.keyhaven.server.store.JdbcCallerDirectory;
-import dev.keyhaven.server.store.JdbcOrganizationRepository;
-import dev.keyhaven.server.store.JdbcPasskeyRepository;
-import dev.keyhaven.server.store.JdbcStateVersions;
-import dev.keyhaven.server.store.JdbcUserRepository;
-import dev.keyhaven.server.user.CreateApiKeysHandler;
-import dev.keyhaven.server.user.CreateAuthenticatorsHandler;
-import dev.keyhaven.server.user.CreateUserTagHandler;
-import dev.keyhaven.server.user.CreateUsersHandler;
-import dev.keyhaven.server.user.Credentials;
-import dev.keyhaven.server.user.DeleteApiKeysHandler;
-import dev.keyhaven.server.user.DeleteAuthenticatorsHandler;
-import dev.keyhaven.server.user.DeleteUsersHandler;
-import dev.keyhaven.server.user.DeleteUserTagsHandler;
-import dev.keyhaven.server.user.UpdateUserFieldHandler;
-import dev.keyhaven.server.user.UpdateUserHandler;
-import dev.keyhaven.server.user.UpdateUserTagHandler;
-import dev.keyhaven.server.user.UserCreator;
-import dev.keyhaven.server.user.UserUpdater;
-import dev.keyhaven.server.user.UserQueries;
-import dev.keyhaven.server.user.UserSnapshots;
-import dev.keyhaven.server.webauthn.AllowedOrigins;
-import dev.keyhaven.server.webauthn.PasskeyRegistrar;
-import dev.keyhaven.server.webauthn.PasskeyStampVerifier;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import dev.keyhaven.server.authproxy.AuthProxy;
-import dev.keyhaven.server.authproxy.AuthProxyConfigs;
-import dev.keyhaven.server.authproxy.UpdateAuthProxyConfigHandler;
-import dev.keyhaven.server.custody.OtpKeys;
-import dev.keyhaven.server.http.AuthProxyServer;
-import dev.keyhaven.server.custody.Oauth2ClientSecrets;
-import dev.keyhaven.server.custody.OidcTokenSigner;
+import dev.keyhaven.server.mail.MaildirMailer;
+import dev.keyhaven.server.mail.Mailer;
+import dev.keyhaven.server.mail.SmtpMailer;
 import dev.keyhaven.server.oauth2.CreateOauth2CredentialHandler;
 import dev.keyhaven.server.oauth2.DeleteOauth2CredentialHandler;
 import dev.keyhaven.server.oauth2.Oauth2AuthenticateHandler;
@@ -137,36 +50,131 @@ import dev.keyhaven.server.oauth2.Oauth2CredentialQueries;
 import dev.keyhaven.server.oauth2.Oauth2Exchange;
 import dev.keyhaven.server.oauth2.Oauth2TokenIssuer;
 import dev.keyhaven.server.oauth2.UpdateOauth2CredentialHandler;
-import dev.keyhaven.server.store.JdbcOauth2CredentialRepository;
+import dev.keyhaven.server.oauthlogin.OauthLogin;
+import dev.keyhaven.server.oauthlogin.OauthLoginHandler;
+import dev.keyhaven.server.oidc.OidcVerifier;
+import dev.keyhaven.server.oidc.TrustedIssuer;
+import dev.keyhaven.server.organization.CreateSubOrganizationHandler;
+import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.organization.RootOrganizationSetup;
+import dev.keyhaven.server.organization.SubOrganizationCreator;
+import dev.keyhaven.server.organization.UpdateOrganizationNameHandler;
+import dev.keyhaven.server.organization.UpdateRootQuorumHandler;
 import dev.keyhaven.server.otp.InitOtpHandler;
 import dev.keyhaven.server.otp.OtpLoginHandler;
 import dev.keyhaven.server.otp.OtpService;
 import dev.keyhaven.server.otp.RateLimiter;
 import dev.keyhaven.server.otp.VerifyOtpHandler;
+import dev.keyhaven.server.policy.CreatePoliciesHandler;
+import dev.keyhaven.server.policy.CreatePolicyHandler;
+import dev.keyhaven.server.policy.DeletePoliciesHandler;
+import dev.keyhaven.server.policy.PolicyAuthorizer;
+import dev.keyhaven.server.policy.PolicyQueries;
+import dev.keyhaven.server.policy.UpdatePolicyHandler;
+import dev.keyhaven.server.privatekey.CreatePrivateKeyTagHandler;
+import dev.keyhaven.server.privatekey.CreatePrivateKeysHandler;
+import dev.keyhaven.server.privatekey.DeletePrivateKeyTagsHandler;
+import dev.keyhaven.server.privatekey.DeletePrivateKeysHandler;
+import dev.keyhaven.server.privatekey.PrivateKeyCreator;
+import dev.keyhaven.server.privatekey.PrivateKeyQueries;
+import dev.keyhaven.server.privatekey.PrivateKeyTags;
+import dev.keyhaven.server.privatekey.UpdatePrivateKeyTagHandler;
+import dev.keyhaven.server.proof.ProofService;
 import dev.keyhaven.server.recovery.CodeMail;
+import dev.keyhaven.server.recovery.InitUserEmailRecoveryHandler;
+import dev.keyhaven.server.recovery.RecoverUserHandler;
 import dev.keyhaven.server.session.CreateReadOnlySessionHandler;
 import dev.keyhaven.server.session.CreateReadWriteSessionHandler;
 import dev.keyhaven.server.session.ReadOnlySessions;
 import dev.keyhaven.server.session.Sessions;
 import dev.keyhaven.server.session.StampLoginHandler;
+import dev.keyhaven.server.signing.SignRawPayloadHandler;
+import dev.keyhaven.server.signing.SignRawPayloadsHandler;
+import dev.keyhaven.server.signing.SignTransactionHandler;
+import dev.keyhaven.server.signing.SigningKeys;
 import dev.keyhaven.server.sms.FileSms;
 import dev.keyhaven.server.sms.SmsSender;
 import dev.keyhaven.server.sms.TwilioSms;
+import dev.keyhaven.server.state.OrganizationStates;
+import dev.keyhaven.server.store.Database;
+import dev.keyhaven.server.store.JdbcActivityRepository;
 import dev.keyhaven.server.store.JdbcAuthProxyConfigRepository;
-import dev.keyhaven.server.store.JdbcOtpRepository;
-import dev.keyhaven.server.oauthlogin.OauthLogin;
-import dev.keyhaven.server.oauthlogin.OauthLoginHandler;
-import dev.keyhaven.server.oidc.OidcVerifier;
-import dev.keyhaven.server.oidc.TrustedIssuer;
+import dev.keyhaven.server.store.JdbcCallerDirectory;
+import dev.keyhaven.server.store.JdbcCustodyRepository;
+import dev.keyhaven.server.store.JdbcImportTargetRepository;
+import dev.keyhaven.server.store.JdbcOauth2CredentialRepository;
 import dev.keyhaven.server.store.JdbcOauthProviderRepository;
+import dev.keyhaven.server.store.JdbcOrganizationRepository;
+import dev.keyhaven.server.store.JdbcOtpRepository;
+import dev.keyhaven.server.store.JdbcPasskeyRepository;
+import dev.keyhaven.server.store.JdbcPolicyRepository;
+import dev.keyhaven.server.store.JdbcPrivateKeyRepository;
+import dev.keyhaven.server.store.JdbcProofRepository;
+import dev.keyhaven.server.store.JdbcRecoveryCredentialRepository;
+import dev.keyhaven.server.store.JdbcStateVersions;
+import dev.keyhaven.server.store.JdbcTvcRepository;
+import dev.keyhaven.server.store.JdbcUserRepository;
+import dev.keyhaven.server.store.JdbcWalletRepository;
+import dev.keyhaven.server.store.JdbcWebhookRepository;
+import dev.keyhaven.server.tvc.CreateTvcAppHandler;
+import dev.keyhaven.server.tvc.CreateTvcDeploymentHandler;
+import dev.keyhaven.server.tvc.CreateTvcManifestApprovalsHandler;
+import dev.keyhaven.server.tvc.CreateTvcOperatorHandler;
+import dev.keyhaven.server.tvc.TvcOperators;
+import dev.keyhaven.server.tvc.TvcQueries;
+import dev.keyhaven.server.user.CreateApiKeysHandler;
+import dev.keyhaven.server.user.CreateAuthenticatorsHandler;
 import dev.keyhaven.server.user.CreateOauthProvidersHandler;
+import dev.keyhaven.server.user.CreateUserTagHandler;
+import dev.keyhaven.server.user.CreateUsersHandler;
+import dev.keyhaven.server.user.Credentials;
+import dev.keyhaven.server.user.DeleteApiKeysHandler;
+import dev.keyhaven.server.user.DeleteAuthenticatorsHandler;
 import dev.keyhaven.server.user.DeleteOauthProvidersHandler;
+import dev.keyhaven.server.user.DeleteUserTagsHandler;
+import dev.keyhaven.server.user.DeleteUsersHandler;
 import dev.keyhaven.server.user.OauthProviders;
+import dev.keyhaven.server.user.UpdateUserFieldHandler;
+import dev.keyhaven.server.user.UpdateUserHandler;
+import dev.keyhaven.server.user.UpdateUserTagHandler;
+import dev.keyhaven.server.user.UserCreator;
+import dev.keyhaven.server.user.UserQueries;
+import dev.keyhaven.server.user.UserSnapshots;
+import dev.keyhaven.server.user.UserUpdater;
+import dev.keyhaven.server.wallet.AccountCreator;
+import dev.keyhaven.server.wallet.CreateWalletAccountsHandler;
+import dev.keyhaven.server.wallet.CreateWalletHandler;
+import dev.keyhaven.server.wallet.DeleteWalletAccountsHandler;
+import dev.keyhaven.server.wallet.DeleteWalletsHandler;
+import dev.keyhaven.server.wallet.UpdateWalletHandler;
+import dev.keyhaven.server.wallet.WalletCreator;
+import dev.keyhaven.server.wallet.WalletQueries;
+import dev.keyhaven.server.webauthn.AllowedOrigins;
+import dev.keyhaven.server.webauthn.PasskeyRegistrar;
+import dev.keyhaven.server.webauthn.PasskeyStampVerifier;
+import dev.keyhaven.server.webhook.CreateWebhookEndpointHandler;
+import dev.keyhaven.server.webhook.DeleteWebhookEndpointHandler;
+import dev.keyhaven.server.webhook.UpdateWebhookEndpointHandler;
+import dev.keyhaven.server.webhook.WebhookDeliverer;
+import dev.keyhaven.server.webhook.WebhookOutbox;
+import dev.keyhaven.server.webhook.WebhookQueries;
+import dev.keyhaven.server.webhook.WebhookSigningKeys;
+import dev.keyhaven.server.webhook.WebhookUrls;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -224,9 +232,9 @@ public final class Keyhaven implements AutoCloseable {
             case TWILIO -> {
                 String token;
                 try {
-                    token = java.nio.file.Files.readString(sms.twilioTokenFile().orElseThrow()).strip();
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException("cannot read the Twilio token file", e);
+                    token = Files.readString(sms.twilioTokenFile().orElseThrow()).strip();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read the Twilio token file", e);
                 }
                 yield new TwilioSms(sms.twilioBaseUrl(), sms.twilioAccount(), token, sms.from());
             }
@@ -428,7 +436,7 @@ public final class Keyhaven implements AutoCloseable {
                         oauthProviderRepository),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
                 metricsRegistry, bundleSigner.publicKeyHex(), proofs, new TvcQueries(transactor, tvc, json),
-                new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake), java.util.Map.of(
+                new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake), Map.of(
                         ApiServer.OTP_SIGNER_DISCOVERY_PATH, otpSigner.publicKeyHex(),
                         ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex(),
                         ApiServer.OAUTH2_ENCRYPTION_KEY_DISCOVERY_PATH, oauth2Secrets.encryptionPublicKey()),
@@ -488,24 +496,24 @@ public final class Keyhaven implements AutoCloseable {
     }
 
     /** Every auth-proxy configuration (id and organization), for the start-up announcement. */
-    public java.util.List<dev.keyhaven.server.authproxy.AuthProxyConfig> authProxyConfigs() {
+    public List<AuthProxyConfig> authProxyConfigs() {
         return otp.configs().all();
     }
 
     /** Creates the default auth-proxy configuration of {@code organizationId} (what {@code init} does). */
     public String createDefaultAuthProxyConfig(String organizationId) {
         return database.transactor().write(tx -> otp.configs().createDefault(tx,
-                java.util.UUID.randomUUID().toString(), organizationId, java.time.Instant.now())).id();
+                UUID.randomUUID().toString(), organizationId, Instant.now())).id();
     }
 
     /**
      * Creates a configuration for {@code organizationId} (no {@code configId}) or changes one, with the fields
      * {@code changes} names (the {@code update_auth_proxy_config} rules); what the CLI does.
      */
-    public dev.keyhaven.server.authproxy.AuthProxyConfig saveAuthProxyConfig(Optional<String> configId,
-            String organizationId, dev.keyhaven.server.api.Params changes) {
+    public AuthProxyConfig saveAuthProxyConfig(Optional<String> configId,
+            String organizationId, Params changes) {
         return database.transactor().write(tx -> otp.configs().save(tx, configId, organizationId, changes,
-                java.time.Instant.now(), java.util.UUID.randomUUID()::toString));
+                Instant.now(), UUID.randomUUID()::toString));
     }
 
     /** The OTP signer's and the session signer's public keys (hex, uncompressed). */
