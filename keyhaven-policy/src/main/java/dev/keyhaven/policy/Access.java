@@ -19,6 +19,7 @@ final class Access {
     /** {@code receiver.name}; {@code list.count} without parentheses is the count, as Turnkey's examples write it. */
     Value field(Value receiver, Node receiverNode, String name, int column) {
         return switch (receiver) {
+            case UnreadableValue unreadable -> throw unreadable(receiverNode, unreadable, column);
             case StructValue(Map<String, Value> fields) -> structField(fields, receiverNode, name, column);
             case ListValue(List<Value> elements) when name.equals("count") -> Value.of(elements.size());
             default -> throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, "cannot read field '" + name
@@ -28,7 +29,11 @@ final class Access {
 
     /** {@code receiver[index]}: a list element, a one-character string, or a struct field by name. */
     Value index(Value receiver, Node receiverNode, Value index, int column) {
+        if (index instanceof UnreadableValue unreadable) {
+            throw EvaluationFailure.unreadable("an index", unreadable, column);
+        }
         return switch (receiver) {
+            case UnreadableValue unreadable -> throw unreadable(receiverNode, unreadable, column);
             case ListValue(List<Value> elements) -> {
                 long position = position(index, column);
                 if (position >= elements.size()) {
@@ -56,6 +61,9 @@ final class Access {
 
     /** {@code receiver[start..end]}, end-exclusive; {@code 0 <= start <= end <= length}. */
     Value slice(Value receiver, Node receiverNode, Value start, Value end, int column) {
+        if (receiver instanceof UnreadableValue unreadable) {
+            throw unreadable(receiverNode, unreadable, column);
+        }
         long from = position(start, column);
         long to = position(end, column);
         return switch (receiver) {
@@ -135,7 +143,14 @@ final class Access {
         if (index instanceof IntValue(BigInteger value)) {
             return value;
         }
+        if (index instanceof UnreadableValue unreadable) {
+            throw EvaluationFailure.unreadable("a slice bound", unreadable, column);
+        }
         throw mismatch("an index must be an int, not " + Printer.typeOf(index), column);
+    }
+
+    private static EvaluationFailure unreadable(Node receiverNode, UnreadableValue value, int column) {
+        return EvaluationFailure.unreadable("'" + Printer.describe(receiverNode) + "'", value, column);
     }
 
     private static EvaluationFailure mismatch(String message, int column) {

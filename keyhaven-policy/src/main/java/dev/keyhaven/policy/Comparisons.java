@@ -35,19 +35,24 @@ final class Comparisons {
      * match, so an element of the wrong type is reported whatever its position.
      */
     boolean contains(Value list, Value element, String problemIfNotList, int column) {
+        if (list instanceof UnreadableValue unreadable) {
+            throw EvaluationFailure.unreadable("the list", unreadable, column);
+        }
         if (!(list instanceof ListValue(List<Value> elements))) {
             throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, problemIfNotList + Printer.typeOf(list),
                     column);
         }
-        boolean found = false;
+        // An element that cannot be read might be the one sought; a match elsewhere decides without it.
+        Disjunction found = new Disjunction();
         for (Value candidate : elements) {
-            found |= equal(element, candidate, Node.ComparisonOperator.EQ, column);
+            found.add(() -> equal(element, candidate, Node.ComparisonOperator.EQ, column));
         }
-        return found;
+        return found.result();
     }
 
     private boolean equal(Value left, Value right, Node.ComparisonOperator operator, int column) {
         budget.charge(1, column);
+        requireReadable(left, right, column);
         return switch (left) {
             case BoolValue(boolean l) when right instanceof BoolValue(boolean r) -> l == r;
             case IntValue(var l) when right instanceof IntValue(var r) -> l.equals(r);
@@ -68,11 +73,13 @@ final class Comparisons {
         if (left.size() != right.size()) {
             return false;
         }
-        boolean equal = true;
+        Conjunction all = new Conjunction();
         for (int i = 0; i < left.size(); i++) {
-            equal &= equal(left.get(i), right.get(i), operator, column);
+            Value l = left.get(i);
+            Value r = right.get(i);
+            all.add(() -> equal(l, r, operator, column));
         }
-        return equal;
+        return all.result();
     }
 
     private boolean structsEqual(Map<String, Value> left, Map<String, Value> right, Node.ComparisonOperator operator,
@@ -80,19 +87,29 @@ final class Comparisons {
         if (!left.keySet().equals(right.keySet())) {
             return false;
         }
-        boolean equal = true;
+        Conjunction all = new Conjunction();
         for (Map.Entry<String, Value> field : left.entrySet()) {
-            equal &= equal(field.getValue(), right.get(field.getKey()), operator, column);
+            all.add(() -> equal(field.getValue(), right.get(field.getKey()), operator, column));
         }
-        return equal;
+        return all.result();
     }
 
     private int order(Value left, Value right, Node.ComparisonOperator operator, int column) {
+        requireReadable(left, right, column);
         return switch (left) {
             case IntValue(var l) when right instanceof IntValue(var r) -> l.compareTo(r);
             case TimestampValue(var l) when right instanceof TimestampValue(var r) -> l.compareTo(r);
             default -> throw mismatch(left, operator, right, column);
         };
+    }
+
+    private static void requireReadable(Value left, Value right, int column) {
+        if (left instanceof UnreadableValue unreadable) {
+            throw EvaluationFailure.unreadable("a compared value", unreadable, column);
+        }
+        if (right instanceof UnreadableValue unreadable) {
+            throw EvaluationFailure.unreadable("a compared value", unreadable, column);
+        }
     }
 
     private static EvaluationFailure mismatch(Value left, Node.ComparisonOperator operator, Value right, int column) {

@@ -21,7 +21,18 @@ public record EvaluationError(Kind kind, String message, int column) implements 
         /** The evaluation took more than {@link Limits#MAX_EVALUATION_STEPS} steps. */
         LIMIT_EXCEEDED,
         /** A {@code Timestamp(…)} or {@code CronSpan(…)} argument that does not parse. */
-        INVALID_ARGUMENT
+        INVALID_ARGUMENT,
+        /** The result depends on a value the server cannot read ({@link UnreadableValue}). */
+        UNREADABLE;
+
+        /**
+         * Whether the error says that what the expression reads does not exist in this activity (a keyword, field,
+         * map key, index or slice it does not have), rather than that the expression could not be decided. Turnkey
+         * treats a policy about something an activity lacks as not applying to it.
+         */
+        public boolean isAbsence() {
+            return this == MISSING_FIELD || this == INDEX_OUT_OF_RANGE;
+        }
     }
 
     public EvaluationError {

@@ -16,6 +16,16 @@ final class EvaluationFailure extends RuntimeException {
         this.error = new EvaluationError(kind, message, column);
     }
 
+    /** Reading {@code value}, which {@code what} describes, cannot be done: see {@link UnreadableValue}. */
+    static EvaluationFailure unreadable(String what, UnreadableValue value, int column) {
+        return new EvaluationFailure(EvaluationError.Kind.UNREADABLE, "cannot read " + what + ": " + value.reason(),
+                column);
+    }
+
+    boolean isUnreadable() {
+        return error.kind() == EvaluationError.Kind.UNREADABLE;
+    }
+
     EvaluationError error() {
         return error;
     }

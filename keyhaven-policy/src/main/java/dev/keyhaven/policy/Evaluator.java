@@ -3,6 +3,7 @@ package dev.keyhaven.policy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Evaluates one tree against one environment; a new evaluator per evaluation holds its budget and predicate
@@ -11,7 +12,9 @@ import java.util.List;
  * <p>There is no short-circuit: {@code &&}, {@code ||}, {@code all}, {@code any}, {@code in} and {@code contains}
  * evaluate every operand or element even when the result is already known. Turnkey's outcome for a policy with an
  * erroring clause is an error even when the other side would decide (e.g. {@code wallet.id} when a private key signs);
- * stopping early would turn that error into a decision depending on operand order.
+ * stopping early would turn that error into a decision depending on operand order. The one exception is an
+ * {@link UnreadableValue}: it is unknown, not an error of the expression, so these operators decide without it where
+ * the other operands already decide ({@link Conjunction}, {@link Disjunction}).
  */
 final class Evaluator {
     private final Environment environment;
@@ -30,6 +33,9 @@ final class Evaluator {
             Value value = new Evaluator(environment, variableSlots).evaluate(root);
             if (value instanceof BoolValue(boolean result)) {
                 return EvaluationResult.Decided.of(result);
+            }
+            if (value instanceof UnreadableValue unreadable) {
+                return EvaluationFailure.unreadable("the expression's value", unreadable, root.column()).error();
             }
             return new EvaluationError(EvaluationError.Kind.NOT_BOOLEAN,
                     "the expression evaluates to " + Printer.typeOf(value) + ", not a bool", root.column());
@@ -76,39 +82,61 @@ final class Evaluator {
 
     private boolean logical(Node.LogicalOperator operator, List<Node> operands, int column) {
         String name = "'" + operator.symbol + "'";
-        boolean result = operator == Node.LogicalOperator.AND;
-        for (Node operand : operands) {
-            boolean value = bool(evaluate(operand), name, column);
-            result = operator == Node.LogicalOperator.AND ? result & value : result | value;
+        if (operator == Node.LogicalOperator.AND) {
+            Conjunction all = new Conjunction();
+            operands.forEach(operand -> all.add(() -> bool(evaluate(operand), name, column)));
+            return all.result();
         }
-        return result;
+        Disjunction any = new Disjunction();
+        operands.forEach(operand -> any.add(() -> bool(evaluate(operand), name, column)));
+        return any.result();
     }
 
     /** {@code all}, {@code any} and {@code filter}: the body is evaluated once per element, with the variable bound. */
     private Value predicate(Node.Predicate predicate) {
         String name = predicate.function().methodName;
         List<Value> elements = list(evaluate(predicate.receiver()), name, predicate.column());
-        boolean all = true;
-        boolean any = false;
+        Conjunction all = new Conjunction();
+        Disjunction any = new Disjunction();
         List<Value> kept = predicate.function() == Node.PredicateFunction.FILTER ? new ArrayList<>() : List.of();
         for (Value element : elements) {
-            variables[predicate.slot()] = element;
-            Value result = evaluate(predicate.body());
-            if (!(result instanceof BoolValue(boolean holds))) {
-                throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, "the predicate of '" + name
-                        + "' evaluates to " + Printer.typeOf(result) + ", not a bool", predicate.body().column());
-            }
-            all &= holds;
-            any |= holds;
-            if (holds && predicate.function() == Node.PredicateFunction.FILTER) {
-                kept.add(element);
+            BooleanSupplier holds = () -> {
+                variables[predicate.slot()] = element;
+                return holdsFor(predicate, name);
+            };
+            switch (predicate.function()) {
+                case ALL -> all.add(holds);
+                case ANY -> any.add(holds);
+                // A filter keeps what holds; an element that cannot be decided makes the list itself unknown.
+                case FILTER -> all.add(() -> {
+                    if (holds.getAsBoolean()) {
+                        kept.add(element);
+                    }
+                    return true;
+                });
             }
         }
         return switch (predicate.function()) {
-            case ALL -> Value.of(all);
-            case ANY -> Value.of(any);
-            case FILTER -> Value.list(kept);
+            case ALL -> Value.of(all.result());
+            case ANY -> Value.of(any.result());
+            case FILTER -> {
+                all.result();
+                yield Value.list(kept);
+            }
         };
+    }
+
+    private boolean holdsFor(Node.Predicate predicate, String name) {
+        Value result = evaluate(predicate.body());
+        if (result instanceof UnreadableValue unreadable) {
+            throw EvaluationFailure.unreadable("the predicate of '" + name + "'", unreadable,
+                    predicate.body().column());
+        }
+        if (!(result instanceof BoolValue(boolean holds))) {
+            throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, "the predicate of '" + name
+                    + "' evaluates to " + Printer.typeOf(result) + ", not a bool", predicate.body().column());
+        }
+        return holds;
     }
 
     /** {@code time.now}, which {@code CronSpan} reads implicitly. */
@@ -124,6 +152,9 @@ final class Evaluator {
         if (value instanceof BoolValue(boolean b)) {
             return b;
         }
+        if (value instanceof UnreadableValue unreadable) {
+            throw EvaluationFailure.unreadable("an operand of " + operator, unreadable, column);
+        }
         throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH,
                 operator + " needs bool operands, not " + Printer.typeOf(value), column);
     }
@@ -131,6 +162,9 @@ final class Evaluator {
     private static List<Value> list(Value value, String function, int column) {
         if (value instanceof ListValue(List<Value> elements)) {
             return elements;
+        }
+        if (value instanceof UnreadableValue unreadable) {
+            throw EvaluationFailure.unreadable("the receiver of '" + function + "'", unreadable, column);
         }
         throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH,
                 "'" + function + "' needs a list, not " + Printer.typeOf(value), column);

@@ -52,6 +52,7 @@ final class Printer {
             case IntValue(var i) -> i.toString();
             case StringValue(String s) -> string(s);
             case TimestampValue(var instant) -> "Timestamp(" + string(instant.toString()) + ")";
+            case UnreadableValue(String reason) -> "<unreadable: " + reason + ">";
             case ListValue(List<Value> elements) ->
                     elements.stream().map(Printer::value).collect(Collectors.joining(", ", "[", "]"));
             // Structs have no literal syntax; this is the notation of Turnkey's documentation.

@@ -15,7 +15,8 @@ import java.util.Map;
  * Value.list(Value.struct(Map.of("id", Value.of(userId), "tags", Value.strings(tagIds))))
  * </pre>
  */
-public sealed interface Value permits BoolValue, IntValue, StringValue, ListValue, StructValue, TimestampValue {
+public sealed interface Value permits BoolValue, IntValue, StringValue, ListValue, StructValue, TimestampValue,
+        UnreadableValue {
 
     /** The type's name as the language's documentation spells it, for error messages. */
     String typeName();
@@ -56,5 +57,10 @@ public sealed interface Value permits BoolValue, IntValue, StringValue, ListValu
 
     static StructValue struct(Map<String, ? extends Value> fields) {
         return new StructValue(Map.copyOf(fields));
+    }
+
+    /** A value that exists but cannot be read, see {@link UnreadableValue}. */
+    static UnreadableValue unreadable(String reason) {
+        return new UnreadableValue(reason);
     }
 }
