@@ -2,6 +2,7 @@ package dev.keyhaven.policy;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The declared shape of what a keyword holds, for {@link Vocabulary}: which fields a struct has and what they hold,
@@ -31,6 +32,15 @@ public sealed interface ValueType {
 
     static MapOf mapOf(ValueType values) {
         return new MapOf(values);
+    }
+
+    /**
+     * Why {@code value} does not have this shape (the path of the first part that does not, e.g.
+     * {@code .instructions[2].accounts: a string is not a list}), or empty when it does. A struct may leave declared
+     * fields out but may not add others; an {@link UnreadableValue} fits anywhere. For tests of what a server binds.
+     */
+    default Optional<String> mismatch(Value value) {
+        return Shapes.mismatch(this, value, "");
     }
 
     /** {@code bool}, {@code int}, {@code string} or {@code timestamp}. */
