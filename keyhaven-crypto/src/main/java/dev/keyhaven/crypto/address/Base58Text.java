@@ -1,8 +1,25 @@
 package dev.keyhaven.crypto.address;
 
-/** Bitcoin-alphabet Base58Check for callers outside address encoding (Turnkey's credential bundles). */
+/**
+ * Bitcoin-alphabet Base58 and Base58Check for callers outside address encoding (Turnkey's credential bundles, Solana
+ * keys and program ids). Decoding is quadratic in the text's length: callers bound it first.
+ */
 public final class Base58Text {
     private Base58Text() {
+    }
+
+    /** {@code data} in Base58, as Solana writes keys. */
+    public static String encode(byte[] data) {
+        return Base58.BITCOIN.encode(data);
+    }
+
+    /**
+     * The bytes of a Base58 string.
+     *
+     * @throws IllegalArgumentException on a character outside the alphabet
+     */
+    public static byte[] decode(String text) {
+        return Base58.BITCOIN.decode(text);
     }
 
     /** {@code payload} followed by its 4-byte double-SHA-256 checksum, in Base58. */
