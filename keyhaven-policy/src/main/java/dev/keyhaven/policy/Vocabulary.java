@@ -51,7 +51,7 @@ public final class Vocabulary {
     /** Every problem of {@code expression} against this vocabulary, left to right; empty when it may be stored. */
     public List<Problem> check(PolicyExpression expression) {
         Checker checker = new Checker();
-        checker.type(expression.root());
+        checker.requireBool(checker.type(expression.root()), expression.root());
         return List.copyOf(checker.problems);
     }
 

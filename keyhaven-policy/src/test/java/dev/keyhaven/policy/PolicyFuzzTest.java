@@ -34,7 +34,8 @@ class PolicyFuzzTest {
                     "action", Value.of("SIGN"), "params", Value.struct(Map.of("user_ids",
                             Value.strings(List.of("u1", "u2")))))),
             "eth", Value.struct(Map.of("tx", Value.struct(Map.of("to", Value.of("0xabc"), "data", Value.of("0x"),
-                    "chain_id", Value.of(1))))),
+                    "chain_id", Value.of(1), "value", Value.unreadable("unknown amount"),
+                    "function_name", Value.unreadable("no ABI"))))),
             "time", Value.struct(Map.of("now", Value.of(Instant.parse("2026-03-10T15:00:00Z"))))));
 
     private static final String CHARACTERS =

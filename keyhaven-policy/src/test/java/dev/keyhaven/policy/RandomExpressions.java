@@ -86,8 +86,9 @@ final class RandomExpressions {
         return switch (type) {
             case BOOL -> pick("true", "false", "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')", "missing.flag",
                     "CronSpan('0 9 * * MON', '8h', 'UTC')");
-            case INT -> pick("0", "2", "a", "eth.tx.chain_id", IntValue.MAX.toString());
-            case STRING -> pick("'ops'", "'u1'", "''", "'it\\'s'", "s", "activity.action", "eth.tx.data");
+            case INT -> pick("0", "2", "a", "eth.tx.chain_id", IntValue.MAX.toString(), "eth.tx.value");
+            case STRING -> pick("'ops'", "'u1'", "''", "'it\\'s'", "s", "activity.action", "eth.tx.data",
+                    "eth.tx.function_name");
             case STRINGS -> pick("tags", "activity.params.user_ids", "[]", "['ops', 'dev']");
             case INTS -> pick("[1, 2, 3]", "[]", "[0]");
             case USERS -> "users";
