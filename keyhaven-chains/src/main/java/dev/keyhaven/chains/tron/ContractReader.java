@@ -38,8 +38,9 @@ final class ContractReader {
         if (!contract.hasParameter()) {
             throw new TransactionFormatException(where + " has no parameter");
         }
-        // Tron's nodes pick the parameter's message by the type, TronWeb and explorers by the type URL: both must
-        // name the same message, or the chain would execute something other than what policies read.
+        // The type decides which message the parameter is read as, here and in java-tron; a type URL naming another
+        // message would let a reader that goes by the URL see a different transaction. So the URL must be exactly
+        // the one TronWeb and java-tron write (stricter than protobuf's Any.is, which ignores the host part).
         String expectedUrl = TYPE_URL_PREFIX + type.name();
         if (!contract.getParameter().getTypeUrl().equals(expectedUrl)) {
             throw new TransactionFormatException(where + ".parameter.type_url does not name " + type.name()
