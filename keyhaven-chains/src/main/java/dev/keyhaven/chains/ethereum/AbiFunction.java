@@ -86,7 +86,7 @@ record AbiFunction(int entryIndex, Function function, List<String> keys) {
             return unreadable(clip(String.valueOf(e.getMessage())));
         }
         if (!function.encodeCall(arguments).equals(ByteBuffer.wrap(calldata))) {
-            return unreadable("it is not the canonical encoding of what it decodes to (a string that is not UTF-8?)");
+            return unreadable("it does not re-encode to the same bytes (as a string that is not UTF-8 does not)");
         }
         Map<String, Value> values = new HashMap<>();
         for (int i = 0; i < inputs.size(); i++) {

@@ -46,7 +46,7 @@ final class CanonicalLayout {
     /** The end of the encoding of a value of {@code type} that starts at {@code start}. */
     private int value(ABIType<?> type, int start) {
         if (!type.isDynamic()) {
-            return span(start, staticSize(type), "a " + type.getCanonicalType());
+            return span(start, staticSize(type), "the words of a " + type.getCanonicalType());
         }
         if (type.typeCode() == ABIType.TYPE_CODE_TUPLE) {
             return tuple(type.asTupleType(), start);
@@ -109,7 +109,7 @@ final class CanonicalLayout {
     /** The end of {@code length} bytes from {@code start}, which must be within the calldata. */
     private int span(int start, long length, String what) {
         if (length > data.length - (long) start) {
-            throw new Misplaced(what + " at byte offset " + start + " needs " + length + " bytes, but "
+            throw new Misplaced(what + " at byte offset " + start + ": " + length + " bytes, but only "
                     + (data.length - start) + " remain");
         }
         return (int) (start + length);

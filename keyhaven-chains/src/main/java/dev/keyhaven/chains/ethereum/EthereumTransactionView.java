@@ -74,7 +74,8 @@ public final class EthereumTransactionView {
         fields.put("from", Value.of(address(from)));
         String to = tx.to().map(Hex::prefixed).orElse("");
         fields.put("to", Value.of(to));
-        fields.put("data", Value.of(Hex.prefixed(tx.data())));
+        byte[] data = tx.data();
+        fields.put("data", Value.of(Hex.prefixed(data)));
         fields.put("value", Value.of(tx.value()));
         fields.put("gas", Value.of(tx.gasLimit()));
         fields.put("nonce", Value.of(tx.nonce()));
@@ -82,8 +83,8 @@ public final class EthereumTransactionView {
                 "a legacy transaction without EIP-155 replay protection has no chain id: it is valid on every chain")));
         fields.put("type", Value.of(typeName(tx.type())));
         fields.putAll(fees(tx));
-        if (!to.isEmpty() && tx.data().length >= SELECTOR_LENGTH) {
-            fields.putAll(call(tx.data(), to, abi));
+        if (!to.isEmpty() && data.length >= SELECTOR_LENGTH) {
+            fields.putAll(call(data, to, abi));
         }
         return Value.struct(fields);
     }

@@ -102,8 +102,8 @@ class ContractAbiTest {
         ContractCall call = abi("erc20.abi.json").read(Arrays.copyOf(full, full.length - 1));
 
         assertThat(call).isEqualTo(new ContractCall.Unreadable("the call data does not decode as "
-                + "transfer(address,uint256): the head of a (address,uint256) at byte offset 4 needs 64 bytes, but "
-                + "63 remain"));
+                + "transfer(address,uint256): the head of a (address,uint256) at byte offset 4: 64 bytes, but "
+                + "only 63 remain"));
     }
 
     @Test
@@ -178,7 +178,7 @@ class ContractAbiTest {
         ContractCall call = abi.read(calldata);
 
         assertThat(call).isInstanceOf(ContractCall.Unreadable.class);
-        assertThat(((ContractCall.Unreadable) call).reason()).contains("not the canonical encoding");
+        assertThat(((ContractCall.Unreadable) call).reason()).contains("does not re-encode to the same bytes");
     }
 
     @Test
@@ -252,6 +252,16 @@ class ContractAbiTest {
                 "ABI entry 0, input 0: a fixed-size array of length 0");
         assertRefused("[{\"type\": \"function\", \"name\": \"f\", \"inputs\": [{\"name\": \"d\", \"type\": \"uint8"
                 + "[]".repeat(40) + "\"}]}]", "ABI entry 0, input 0: arrays and tuples nest deeper than 32 levels");
+        assertRefused(nestedTuples(20, "tuple[]"), "ABI entry 0, input 0: arrays and tuples nest deeper than 32");
+        assertRefused(nestedTuples(40, "tuple"), "ABI entry 0 is not a function Keyhaven can read");
+        assertRefused(nestedTuples(5000, "tuple"), "the ABI is not valid JSON");
+    }
+
+    /** f with one input: {@code depth} levels of tuples (or arrays of them) around a uint8. */
+    private static String nestedTuples(int depth, String type) {
+        String open = "{\"name\": \"t\", \"type\": \"" + type + "\", \"components\": [";
+        return "[{\"type\": \"function\", \"name\": \"f\", \"inputs\": [" + open.repeat(depth)
+                + "{\"name\": \"x\", \"type\": \"uint8\"}" + "]}".repeat(depth) + "]}]";
     }
 
     @Test
