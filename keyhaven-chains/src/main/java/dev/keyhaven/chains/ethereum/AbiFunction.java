@@ -24,8 +24,8 @@ import tools.jackson.databind.JsonNode;
  * @param keys       the key of each input in {@code contract_call_args}: its name, or its position when unnamed
  */
 record AbiFunction(int entryIndex, Function function, List<String> keys) {
-    /** Long enough for any signature a person writes; longer ones are cut in messages. */
-    private static final int MAX_DESCRIPTION = 120;
+    /** Long enough for any signature or reason a person reads; longer ones are cut in messages. */
+    private static final int MAX_DESCRIPTION = 160;
 
     AbiFunction {
         keys = List.copyOf(keys);
@@ -83,7 +83,7 @@ record AbiFunction(int entryIndex, Function function, List<String> keys) {
         } catch (RuntimeException e) {
             // The layout is already checked, so this is a value headlong refuses: a bool that is not 0 or 1, an
             // integer or address with bits beyond its size, non-zero padding. Whatever it is, the call is unread.
-            return unreadable(clip(String.valueOf(e.getMessage())));
+            return unreadable(String.valueOf(e.getMessage()));
         }
         if (!function.encodeCall(arguments).equals(ByteBuffer.wrap(calldata))) {
             return unreadable("it does not re-encode to the same bytes (as a string that is not UTF-8 does not)");
@@ -96,8 +96,9 @@ record AbiFunction(int entryIndex, Function function, List<String> keys) {
     }
 
     private ContractCall unreadable(String why) {
+        // Both quote types from the ABI, which may be long: cut them, the start says enough.
         return new ContractCall.Unreadable("the call data does not decode as "
-                + clip(function.getCanonicalSignature()) + ": " + why);
+                + clip(function.getCanonicalSignature()) + ": " + clip(why));
     }
 
     /** Names, or positions for unnamed inputs; two inputs under one key could not both be read, so refuse. */

@@ -3,8 +3,8 @@ package dev.keyhaven.chains.ethereum;
 import dev.keyhaven.chains.TransactionFormatException;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
@@ -56,7 +56,7 @@ public final class ContractAbi {
                 throw new TransactionFormatException("ABI entry " + index + " must be a JSON object, not "
                         + kind(entry));
             }
-            if (!EntryType.of(entry, index).equals(EntryType.FUNCTION)) {
+            if (EntryType.of(entry, index) != EntryType.FUNCTION) {
                 continue;
             }
             AbiFunction function = AbiFunction.parse(entry, index);
