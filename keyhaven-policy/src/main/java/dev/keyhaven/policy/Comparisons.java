@@ -8,8 +8,9 @@ import java.util.Map;
  * error, never just false: a policy comparing a number with a string is wrong, and must not silently not match.
  *
  * <p>Equality is structural and checks types wherever it compares: lists are equal when they have the same length and
- * equal elements, structs when they have the same field names and equal fields. Ordering is defined for ints and
- * timestamps only (Turnkey documents it for ints, and for timestamps in time policies).
+ * equal elements, structs when they have the same field names and equal fields. Strings are equal when identical, or
+ * when both are {@code 0x}-prefixed hex that differs only in letter case (EVM addresses and calldata). Ordering is
+ * defined for ints and timestamps only (Turnkey documents it for ints, and for timestamps in time policies).
  */
 final class Comparisons {
     private final Budget budget;
@@ -59,7 +60,7 @@ final class Comparisons {
             case TimestampValue(var l) when right instanceof TimestampValue(var r) -> l.equals(r);
             case StringValue(String l) when right instanceof StringValue(String r) -> {
                 budget.chargeCharacters(Math.min(l.length(), r.length()), column);
-                yield l.equals(r);
+                yield l.equals(r) || hexEqualIgnoringCase(l, r);
             }
             case ListValue(List<Value> l) when right instanceof ListValue(List<Value> r) ->
                     listsEqual(l, r, operator, column);
@@ -67,6 +68,27 @@ final class Comparisons {
                     structsEqual(l, r, operator, column);
             default -> throw mismatch(left, operator, right, column);
         };
+    }
+
+    /**
+     * {@code 0x}-prefixed hex compares in any letter case: an EVM address or calldata means the same whether written
+     * lower-case, upper-case or EIP-55 checksummed, and Turnkey's own examples write policies in every one of those
+     * (while the server binds lower case). Without this, a DENY on a checksummed address would silently never match.
+     */
+    private static boolean hexEqualIgnoringCase(String left, String right) {
+        return left.length() == right.length() && isHex(left) && isHex(right) && left.equalsIgnoreCase(right);
+    }
+
+    private static boolean isHex(String text) {
+        if (text.length() < 2 || text.charAt(0) != '0' || (text.charAt(1) != 'x' && text.charAt(1) != 'X')) {
+            return false;
+        }
+        for (int i = 2; i < text.length(); i++) {
+            if (Character.digit(text.charAt(i), 16) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean listsEqual(List<Value> left, List<Value> right, Node.ComparisonOperator operator, int column) {

@@ -107,6 +107,21 @@ class OperatorTest {
     }
 
     @Test
+    void hexComparesInAnyLetterCaseAndNothingElseDoes() {
+        assertHolds("'0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2' == '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'", ENV);
+        assertHolds("'0XA9059CBB' == '0xa9059cbb'", ENV);
+        assertHolds("s[0..10] == '0xA9059CBB'", ENV);
+        assertHolds("'0xABC' in ['0x1', '0xabc']", ENV);
+        assertFails("'0xabc' != '0xABC'", ENV);
+        assertFails("'0xabc' == '0xabd'", ENV);
+        assertFails("'0xabc' == '0xabc0'", ENV);
+        // Base58 and bare hex are case-sensitive: letter case is part of a Solana or Tron address.
+        assertFails("'abc' == 'ABC'", ENV);
+        assertFails("'0xabg' == '0xABG'", ENV);
+        assertFails("'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf' == 'txyzopyrdj2d9xrtbg411xzz3km5vkaebf'", ENV);
+    }
+
+    @Test
     void stringEscapes() {
         Environment quotes = Environment.of(Map.of("name", Value.of("O'Brien \\ co")));
         assertHolds("name == 'O\\'Brien \\\\ co'", quotes);
