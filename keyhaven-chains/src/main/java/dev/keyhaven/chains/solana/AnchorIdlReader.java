@@ -95,7 +95,8 @@ final class AnchorIdlReader {
             IdlInstruction instruction = instruction(IdlJson.object(instructionList.get(i), path), path);
             Integer earlier = names.putIfAbsent(instruction.name(), i);
             if (earlier != null) {
-                throw new TransactionFormatException(path + ": instructions[" + earlier + "] has the same name");
+                throw new TransactionFormatException("IDL " + path + ": instructions[" + earlier
+                        + "] has the same name");
             }
             instructions.add(instruction);
         }
@@ -108,7 +109,7 @@ final class AnchorIdlReader {
         JsonNode definition = IdlJson.object(node, path);
         String name = IdlJson.name(definition, path);
         if (types.put(name, typeReader.definition(definition, path)) != null) {
-            throw new TransactionFormatException(path + ": a type of the same name is already defined");
+            throw new TransactionFormatException("IDL " + path + ": a type of the same name is already defined");
         }
     }
 
@@ -129,14 +130,14 @@ final class AnchorIdlReader {
 
     private static byte[] discriminator(JsonNode node, String path) {
         if (!node.isArray() || node.isEmpty() || node.size() > MAX_DISCRIMINATOR) {
-            throw new TransactionFormatException(path + ": a discriminator is a list of 1 to " + MAX_DISCRIMINATOR
-                    + " bytes");
+            throw new TransactionFormatException("IDL " + path + ": a discriminator is a list of 1 to "
+                    + MAX_DISCRIMINATOR + " bytes");
         }
         byte[] out = new byte[node.size()];
         for (int i = 0; i < out.length; i++) {
             JsonNode b = node.get(i);
             if (!b.isIntegralNumber() || !b.canConvertToInt() || b.intValue() < 0 || b.intValue() > 0xff) {
-                throw new TransactionFormatException(path + "[" + i + "]: not a byte (0 to 255)");
+                throw new TransactionFormatException("IDL " + path + "[" + i + "]: not a byte (0 to 255)");
             }
             out[i] = (byte) b.intValue();
         }
@@ -156,7 +157,7 @@ final class AnchorIdlReader {
         for (int k = 1; k < order.size(); k++) {
             IdlInstruction first = instructions.get(order.get(k - 1));
             if (first.matches(instructions.get(order.get(k)).discriminator())) {
-                throw new TransactionFormatException("instructions[" + order.get(k - 1) + "] and instructions["
+                throw new TransactionFormatException("IDL instructions[" + order.get(k - 1) + "] and instructions["
                         + order.get(k) + "] have discriminators that the same data matches");
             }
         }

@@ -54,8 +54,7 @@ final class BorshDecoder {
         BorshDecoder decoder = new BorshDecoder(idl, data, instruction.discriminator().length);
         Map<String, Value> arguments = decoder.named(instruction.args(), 0);
         if (decoder.position != data.length) {
-            throw new TransactionFormatException((data.length - decoder.position) + " bytes are left after the "
-                    + "arguments");
+            throw failure(decoder.position, (data.length - decoder.position) + " bytes are left after the arguments");
         }
         return arguments;
     }
@@ -76,7 +75,7 @@ final class BorshDecoder {
             return switch (tag) {
                 case 0 -> Optional.empty();
                 case 1 -> Optional.of(read(inner, depth + 1));
-                default -> throw failure("option tag " + tag + " is neither 0 nor 1");
+                default -> throw failure(position - 1, "option tag " + tag + " is neither 0 nor 1");
             };
         }
         if (type instanceof IdlType.Defined(String name)
@@ -135,7 +134,7 @@ final class BorshDecoder {
     private Value variant(String name, List<IdlTypeDef.Variant> variants, int depth) {
         int tag = u8("enum variant");
         if (tag >= variants.size()) {
-            throw failure("variant " + tag + " of enum " + name + ", which has " + variants.size());
+            throw failure(position - 1, "variant " + tag + " of enum " + name + ", which has " + variants.size());
         }
         IdlTypeDef.Variant variant = variants.get(tag);
         if (variant.fields() instanceof IdlFields.Unit) {
@@ -166,7 +165,11 @@ final class BorshDecoder {
     }
 
     private TransactionFormatException failure(String message) {
-        return new TransactionFormatException(message + " (byte " + position + " of the data)");
+        return failure(position, message);
+    }
+
+    private static TransactionFormatException failure(int offset, String message) {
+        return new TransactionFormatException(message + " (at byte " + offset + " of the data)");
     }
 
     private int u8(String what) {
@@ -213,7 +216,7 @@ final class BorshDecoder {
     private Value bool() {
         int b = u8("bool");
         if (b > 1) {
-            throw failure("bool byte " + b + " is neither 0 nor 1");
+            throw failure(position - 1, "bool byte " + b + " is neither 0 nor 1");
         }
         return Value.of(b == 1);
     }
@@ -236,7 +239,7 @@ final class BorshDecoder {
                     .decode(ByteBuffer.wrap(bytes))
                     .toString();
         } catch (CharacterCodingException e) {
-            throw failure("a string is not valid UTF-8");
+            throw failure(position - bytes.length, "a string is not valid UTF-8");
         }
     }
 
