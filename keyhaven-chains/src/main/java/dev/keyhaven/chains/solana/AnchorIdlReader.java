@@ -108,7 +108,7 @@ final class AnchorIdlReader {
     private void define(Map<String, IdlTypeDef> types, JsonNode node, String path) {
         JsonNode definition = IdlJson.object(node, path);
         String name = IdlJson.name(definition, path);
-        if (types.put(name, typeReader.definition(definition, path)) != null) {
+        if (types.put(name, typeReader.definition(name, definition, path)) != null) {
             throw new TransactionFormatException("IDL " + path + ": a type of the same name is already defined");
         }
     }

@@ -1,8 +1,11 @@
 package dev.keyhaven.chains.solana;
 
 import dev.keyhaven.chains.TransactionFormatException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,10 +16,16 @@ import tools.jackson.databind.JsonNode;
  * defined type so that {@link #checkReferences} can refuse a name the IDL never defines.
  */
 final class IdlTypeReader {
-    private record Reference(String name, String path) {
+    /**
+     * A use of a defined type's name.
+     *
+     * @param owner the definition it appears in, or null in an instruction's arguments
+     */
+    private record Reference(String name, String path, String owner) {
     }
 
     private final List<Reference> references = new ArrayList<>();
+    private String owner;
 
     /** Arguments or struct fields: {@code [{"name": ..., "type": ...}]}, names distinct. */
     List<IdlField> namedFields(JsonNode fields, String path) {
@@ -60,8 +69,17 @@ final class IdlTypeReader {
         };
     }
 
-    /** A definition of {@code types} (or, before Anchor 0.30, of {@code accounts}). */
-    IdlTypeDef definition(JsonNode definition, String path) {
+    /** The definition named {@code name} in {@code types} (or, before Anchor 0.30, in {@code accounts}). */
+    IdlTypeDef definition(String name, JsonNode definition, String path) {
+        owner = name;
+        try {
+            return definitionBody(definition, path);
+        } finally {
+            owner = null;
+        }
+    }
+
+    private IdlTypeDef definitionBody(JsonNode definition, String path) {
         String typePath = path + ".type";
         JsonNode type = IdlJson.object(IdlJson.required(definition, "type", path), typePath);
         String kind = IdlJson.text(type, "kind", typePath);
@@ -87,12 +105,23 @@ final class IdlTypeReader {
         return read;
     }
 
-    /** Refuses a type name that no definition has, naming where it is used. */
+    /**
+     * Refuses a type name that no definition has, naming where it is used, among the types instructions' arguments
+     * use (directly or through other types). Published IDLs do leave names undefined in types nothing uses, which
+     * never matter for decoding.
+     */
     void checkReferences(Set<String> defined) {
-        for (Reference reference : references) {
+        Deque<Reference> pending = new ArrayDeque<>();
+        references.stream().filter(reference -> reference.owner() == null).forEach(pending::add);
+        Set<String> reached = new HashSet<>();
+        while (!pending.isEmpty()) {
+            Reference reference = pending.poll();
             if (!defined.contains(reference.name())) {
                 throw new TransactionFormatException("IDL " + reference.path() + ": names a type the IDL does not "
                         + "define");
+            }
+            if (reached.add(reference.name())) {
+                references.stream().filter(inner -> reference.name().equals(inner.owner())).forEach(pending::add);
             }
         }
     }
@@ -176,7 +205,7 @@ final class IdlTypeReader {
         } else {
             throw notAType(path);
         }
-        references.add(new Reference(name, path));
+        references.add(new Reference(name, path, owner));
         return new IdlType.Defined(name);
     }
 

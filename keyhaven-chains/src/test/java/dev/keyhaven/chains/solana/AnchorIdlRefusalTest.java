@@ -66,8 +66,17 @@ class AnchorIdlRefusalTest {
     void refusesAReferenceToAnUndefinedType() {
         assertRefused(idl("[{\"name\": \"a\", \"type\": {\"vec\": {\"defined\": {\"name\": \"Missing\"}}}}]", "[]"),
                 "IDL instructions[0].args[0].type.vec.defined: names a type the IDL does not define");
-        assertRefused(idl("[]", "[{\"name\": \"T\", \"type\": {\"kind\": \"type\", \"alias\": {\"defined\": \"U\"}}}]"),
+        String dangling = "[{\"name\": \"T\", \"type\": {\"kind\": \"type\", \"alias\": {\"defined\": \"U\"}}}]";
+        assertRefused(idl("[{\"name\": \"a\", \"type\": {\"defined\": \"T\"}}]", dangling),
                 "IDL types[0].type.alias.defined: names a type the IDL does not define");
+    }
+
+    @Test
+    void acceptsAnUndefinedNameInATypeNoInstructionUses() {
+        String dangling = "[{\"name\": \"T\", \"type\": {\"kind\": \"type\", \"alias\": {\"defined\": \"U\"}}}]";
+
+        assertThat(AnchorIdl.parse(idl("[]", dangling)).type("T"))
+                .contains(new IdlTypeDef.AliasDef(new IdlType.Defined("U")));
     }
 
     @Test
