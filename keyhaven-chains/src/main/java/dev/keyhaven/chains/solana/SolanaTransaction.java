@@ -6,7 +6,6 @@ import dev.keyhaven.policy.ValueType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -124,11 +123,19 @@ public final class SolanaTransaction {
 
     /** The Base58 ids of the programs the instructions call, in the order first called: those that may have IDLs. */
     public Set<String> programKeys() {
-        return Collections.unmodifiableSequencedSet(new LinkedHashSet<>(message.programKeys()));
+        return Collections.unmodifiableSequencedSet(message.programKeys());
     }
 
     /**
-     * {@code solana.tx} for policies.
+     * {@code solana.tx} for policies, of shape {@link #POLICY_TYPE}: {@code account_keys}, {@code program_keys},
+     * {@code recent_blockhash}, {@code instructions}, {@code transfers}, {@code spl_transfers} and
+     * {@code address_table_lookups}, as Turnkey documents them. Accounts loaded from lookup tables are
+     * {@code ADDRESS_TABLE_LOOKUP} wherever a key goes. An instruction's {@code parsed_instruction_data} is decoded
+     * with its program's IDL (integers as ints, floats as decimal strings, pubkeys as Base58, bytes as hex,
+     * structs as maps, vecs and arrays and tuples as lists, unit enum variants as their name and others as
+     * {@code {variant: fields}}, absent options left out), and is unreadable when there
+     * is no IDL, the data matches none of its instructions or does not decode exactly, or accounts it requires are
+     * missing.
      *
      * @param idls the uploaded Anchor IDL of a program id (Base58, case-sensitive), if any; asked once per program
      */

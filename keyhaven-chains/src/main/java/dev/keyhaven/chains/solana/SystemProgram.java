@@ -33,13 +33,13 @@ final class SystemProgram {
             // No instruction at all: the program refuses it, so it moves nothing.
             return Optional.empty();
         }
-        BigInteger variant = LittleEndian.unsigned(data, 0, VARIANT_SIZE);
-        if (variant.equals(BigInteger.valueOf(TRANSFER))) {
+        long variant = LittleEndian.unsigned(data, 0, VARIANT_SIZE).longValue();
+        if (variant == TRANSFER) {
             InstructionLayout.requireLength(index, "a System Program Transfer", data, TRANSFER_SIZE);
             InstructionLayout.requireAccounts(index, "a System Program Transfer", accounts, 2);
             return Optional.of(new NativeTransfer(accounts.get(0).key(), accounts.get(1).key(), lamports(data)));
         }
-        if (variant.equals(BigInteger.valueOf(TRANSFER_WITH_SEED))) {
+        if (variant == TRANSFER_WITH_SEED) {
             if (data.length < SEED_OFFSET) {
                 throw new TransactionFormatException("instruction " + index + ": a System Program TransferWithSeed "
                         + "has at least " + SEED_OFFSET + " bytes of data, this one " + data.length);
