@@ -1,6 +1,6 @@
 package dev.keyhaven.chains.solana;
 
-import fr.acinq.bitcoin.Base58;
+import dev.keyhaven.crypto.address.Base58Text;
 
 /**
  * How Solana writes its 32-byte keys, program ids and block hashes: Base58 in Bitcoin's alphabet without a checksum.
@@ -17,6 +17,6 @@ final class SolanaKeys {
     }
 
     static String base58(byte[] key) {
-        return Base58.encode(key);
+        return Base58Text.encode(key);
     }
 }
