@@ -128,7 +128,8 @@ final class PsbtLayout {
     private static Transaction unsignedTransaction(KeyValueMap global) {
         ByteBuffer value = global.entries().get(UNSIGNED_TX_KEY);
         if (value == null) {
-            throw new TransactionFormatException("global map: no unsigned transaction (key type 0x00 with no key data)");
+            throw new TransactionFormatException(
+                    "global map: no unsigned transaction (key type 0x00 with no key data)");
         }
         if (value.remaining() > MAX_UNSIGNED_TX_BYTES) {
             throw new TransactionFormatException("global map: the unsigned transaction is " + value.remaining()
@@ -161,7 +162,8 @@ final class PsbtLayout {
 
     /** Optional value of the entry whose key is the single byte {@code keyType}. */
     static Optional<byte[]> value(KeyValueMap map, int keyType) {
-        return Optional.ofNullable(map.entries().get(ByteBuffer.wrap(new byte[] {(byte) keyType}))).map(PsbtLayout::bytes);
+        ByteBuffer value = map.entries().get(ByteBuffer.wrap(new byte[] {(byte) keyType}));
+        return Optional.ofNullable(value).map(PsbtLayout::bytes);
     }
 
     /** Reads forward through the PSBT, never past its end. */

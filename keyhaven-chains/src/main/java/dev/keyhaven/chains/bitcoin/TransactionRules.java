@@ -50,7 +50,8 @@ final class TransactionRules {
         for (int i = 0; i < tx.txOut.size(); i++) {
             total += requireAmount(tx.txOut.get(i), "output " + i + ": its value");
             if (total > MAX_MONEY) {
-                throw new TransactionFormatException("output " + i + ": the outputs add up to more than 21 000 000 BTC");
+                throw new TransactionFormatException(
+                        "output " + i + ": the outputs add up to more than 21 000 000 BTC");
             }
         }
     }

@@ -41,8 +41,8 @@ final class Fixtures {
         for (JsonNode c : BITCOINJS.get("cases")) {
             List<InputToSign> toSign = new ArrayList<>();
             for (JsonNode t : c.get("toSign")) {
-                toSign.add(new InputToSign(t.get("index").asInt(), InputToSign.Scheme.valueOf(t.get("scheme").asString()),
-                        HEX.parseHex(t.get("sighash").asString())));
+                InputToSign.Scheme scheme = InputToSign.Scheme.valueOf(t.get("scheme").asString());
+                toSign.add(new InputToSign(t.get("index").asInt(), scheme, HEX.parseHex(t.get("sighash").asString())));
             }
             cases.add(new Case(c.get("name").asString(), hex(c, "psbt"), toSign, c.get("fee").asLong(),
                     hex(c, "signedPsbt"), c.get("txid").asString(), hex(c, "tx")));
@@ -57,7 +57,8 @@ final class Fixtures {
     /** The PSBTs Keyhaven must refuse for K, by name. */
     static Map<String, byte[]> refusals() {
         Map<String, byte[]> refusals = new TreeMap<>();
-        BITCOINJS.get("refusals").properties().forEach(e -> refusals.put(e.getKey(), HEX.parseHex(e.getValue().asString())));
+        BITCOINJS.get("refusals").properties()
+                .forEach(e -> refusals.put(e.getKey(), HEX.parseHex(e.getValue().asString())));
         return refusals;
     }
 

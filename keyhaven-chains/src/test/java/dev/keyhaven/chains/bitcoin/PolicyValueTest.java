@@ -25,6 +25,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class PolicyValueTest {
     private static final String MIXED_TX_ID_0 = "dd86c5b0d42b6a007fb9fb445441a692acec0f432b54fd34bf0d2736dfbc76d0";
+    private static final String P2PKH_TX_ID = "c23731e7895b421d9af61cf86d2071e8711b2e8a964ff8661e9be1781236d0e8";
+    private static final String P2PKH_RECEIVER = "tb1qq3carpzrxynrtgjfck3p0tfqtuadp6xscrq2aq";
+    private static final String P2PKH_CHANGE = "miVZKLMiyBNfMpJ58diWMhXKmmEi3akjMG";
 
     @Test
     void bindsTheVersionInputsOutputsLocktimeAndFeeOfTheMixedPsbt() {
@@ -57,7 +60,8 @@ class PolicyValueTest {
     void writesSegwitAddressesWithRegtestsPrefix() {
         List<Value> outputs = outputs(policyValue("mixed", Optional.of(BitcoinNetwork.REGTEST)));
 
-        assertThat(field(outputs.get(0), "address")).isEqualTo(Value.of("bcrt1qq3carpzrxynrtgjfck3p0tfqtuadp6xs62e82f"));
+        assertThat(field(outputs.get(0), "address"))
+                .isEqualTo(Value.of("bcrt1qq3carpzrxynrtgjfck3p0tfqtuadp6xs62e82f"));
         assertThat(field(outputs.get(2), "address"))
                 .isEqualTo(Value.of("bcrt1pz0acatqs5fy3r7a9gw8senyxa8wt08zcxzaacgsq72xwdj2m9vlstlj4nn"));
         assertThat(field(outputs.get(4), "address")).isEqualTo(Value.of("miVZKLMiyBNfMpJ58diWMhXKmmEi3akjMG"));
@@ -79,7 +83,8 @@ class PolicyValueTest {
     void aLocktimeFromFiveHundredMillionIsInSeconds() {
         PsbtMaps p2wpkh = PsbtMaps.of(Fixtures.named("p2wpkh").psbt());
         Transaction tx = Transaction.read(p2wpkh.global().get("00"));
-        p2wpkh.global().put("00", HEX.formatHex(Transaction.write(tx.copy(tx.version, tx.txIn, tx.txOut, 500_000_000L))));
+        Transaction later = tx.copy(tx.version, tx.txIn, tx.txOut, 500_000_000L);
+        p2wpkh.global().put("00", HEX.formatHex(Transaction.write(later)));
 
         Value value = PartiallySignedTransaction.parse(p2wpkh.write()).policyValue(Optional.empty());
 
@@ -102,23 +107,28 @@ class PolicyValueTest {
         assertThat(field(output, "address_type")).isEqualTo(Value.of("UNKNOWN"));
     }
 
-    /** Turnkey's examples (policies/examples/bitcoin.mdx) on the p2pkh PSBT: 2 outputs, 40 000 and 108 500 sats. */
+    /**
+     * Turnkey's examples (policies/examples/bitcoin.mdx) on the p2pkh PSBT: 2 outputs, 40 000 and 108 500 sats;
+     * {@code <TX_ID>}, {@code <RECV>} and {@code <CHANGE>} stand for its input's txid and its outputs' addresses.
+     */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
         bitcoin.tx.outputs.all(o, o.value < 200000) | true
         bitcoin.tx.outputs.all(o, o.value < 100000) | false
         bitcoin.tx.fee <= 10000 | true
         bitcoin.tx.fee > 50000 | false
-        bitcoin.tx.inputs.all(i, i.tx_id == 'c23731e7895b421d9af61cf86d2071e8711b2e8a964ff8661e9be1781236d0e8' && i.vout == 1) | true
-        bitcoin.tx.inputs.all(i, i.tx_id == 'c23731e7895b421d9af61cf86d2071e8711b2e8a964ff8661e9be1781236d0e8' && i.vout == 0) | false
-        bitcoin.tx.outputs.count() == 2 && bitcoin.tx.outputs.all(o, o.address in ['tb1qq3carpzrxynrtgjfck3p0tfqtuadp6xscrq2aq','miVZKLMiyBNfMpJ58diWMhXKmmEi3akjMG']) | true
-        bitcoin.tx.outputs.count() == 2 && bitcoin.tx.outputs.all(o, o.address in ['tb1qq3carpzrxynrtgjfck3p0tfqtuadp6xscrq2aq']) | false
+        bitcoin.tx.inputs.all(i, i.tx_id == '<TX_ID>' && i.vout == 1) | true
+        bitcoin.tx.inputs.all(i, i.tx_id == '<TX_ID>' && i.vout == 0) | false
+        bitcoin.tx.outputs.count() == 2 && bitcoin.tx.outputs.all(o, o.address in ['<RECV>','<CHANGE>']) | true
+        bitcoin.tx.outputs.count() == 2 && bitcoin.tx.outputs.all(o, o.address in ['<RECV>']) | false
         bitcoin.tx.version == '2' && bitcoin.tx.locktime.type == 'Blocks' | true
         """)
     void turnkeysExamplePoliciesDecideOnTheP2pkhPsbt(String condition, boolean expected) {
         Value tx = policyValue("p2pkh", Optional.of(BitcoinNetwork.TESTNET));
 
-        EvaluationResult result = PolicyExpression.parse(condition)
+        String filled = condition.replace("<TX_ID>", P2PKH_TX_ID).replace("<RECV>", P2PKH_RECEIVER)
+                .replace("<CHANGE>", P2PKH_CHANGE);
+        EvaluationResult result = PolicyExpression.parse(filled)
                 .evaluate(Environment.of(Map.of("bitcoin", Value.struct(Map.of("tx", tx)))));
 
         assertThat(result).isEqualTo(EvaluationResult.Decided.of(expected));

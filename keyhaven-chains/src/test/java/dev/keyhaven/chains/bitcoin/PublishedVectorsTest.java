@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
@@ -73,16 +74,26 @@ class PublishedVectorsTest {
             + "4531e1ec47f35916de8e259237294d1e88ac00000000";
 
     /** BIP-143 "Native P2WSH": both examples, with their SINGLE and SINGLE|ANYONECANPAY types and script codes. */
-    @ParameterizedTest(name = "input {1}, type {2}: {5}")
-    @CsvSource({
-        "1, 1, 3, 4900000000, 21026dccc749adc2a9d0d89497ac511f760f45c47dc5ed9cf352a58ac706453880aeadab210255a9626aebf5e29c0e6538428ba0d1dcf6ca98ffdf086aa8ced5e0d0215ea465ac, 82dde6e4f1e94d02c2b7ad03d2115d691f48d064e9d52f58194a6637e4194391",
-        "1, 1, 3, 4900000000, 210255a9626aebf5e29c0e6538428ba0d1dcf6ca98ffdf086aa8ced5e0d0215ea465ac, fef7bd749cce710c5c052bd796df1af0d935e59cea63736268bcbe2d2134fc47",
-        "2, 0, 131, 16777215, 0063ab68210392972e2eb617b2388771abe27235fd5ac44af8e61693261550447a4c3e39da98ac, e9071e75e25b8a1e298a72f0d2e9f4f95a0f5cdf86a533cda597eb402ed13b3a",
-        "2, 1, 131, 16777215, 68210392972e2eb617b2388771abe27235fd5ac44af8e61693261550447a4c3e39da98ac, cd72f1f1a433ee9df816857fad88d8ebd97e09a75cd481583eb841c330275e54",
-    })
-    void computesTheSighashesOfBip143sNativeP2wshExamples(int example, int index, int hashType, long amount,
+    static Stream<Arguments> nativeP2wshSighashes() {
+        String key1 = "026dccc749adc2a9d0d89497ac511f760f45c47dc5ed9cf352a58ac706453880ae";
+        String key2 = "0255a9626aebf5e29c0e6538428ba0d1dcf6ca98ffdf086aa8ced5e0d0215ea465";
+        String key3 = "0392972e2eb617b2388771abe27235fd5ac44af8e61693261550447a4c3e39da98";
+        return Stream.of(
+                Arguments.of(P2WSH_TX, 1, 3, 4_900_000_000L, "21" + key1 + "adab21" + key2 + "ac",
+                        "82dde6e4f1e94d02c2b7ad03d2115d691f48d064e9d52f58194a6637e4194391"),
+                Arguments.of(P2WSH_TX, 1, 3, 4_900_000_000L, "21" + key2 + "ac",
+                        "fef7bd749cce710c5c052bd796df1af0d935e59cea63736268bcbe2d2134fc47"),
+                Arguments.of(P2WSH_TX_2, 0, 0x83, 16_777_215L, "0063ab6821" + key3 + "ac",
+                        "e9071e75e25b8a1e298a72f0d2e9f4f95a0f5cdf86a533cda597eb402ed13b3a"),
+                Arguments.of(P2WSH_TX_2, 1, 0x83, 16_777_215L, "6821" + key3 + "ac",
+                        "cd72f1f1a433ee9df816857fad88d8ebd97e09a75cd481583eb841c330275e54"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("nativeP2wshSighashes")
+    void computesTheSighashesOfBip143sNativeP2wshExamples(String unsignedTx, int index, int hashType, long amount,
             String scriptCode, String sighash) {
-        Transaction tx = Transaction.read(example == 1 ? P2WSH_TX : P2WSH_TX_2);
+        Transaction tx = Transaction.read(unsignedTx);
 
         assertThat(HEX.formatHex(Sighashes.segwitV0(tx, index, HEX.parseHex(scriptCode), amount, hashType)))
                 .isEqualTo(sighash);
