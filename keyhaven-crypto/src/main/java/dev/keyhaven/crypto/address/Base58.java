@@ -7,8 +7,8 @@ import java.util.Arrays;
  * alphabet's first character. Bitcoin-family chains and Solana use {@link #BITCOIN}; the XRP Ledger uses
  * {@link #RIPPLE}, whose different order makes its addresses start with {@code r}.
  */
-final class Base58 {
-    static final Base58 BITCOIN = new Base58("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz");
+public final class Base58 {
+    public static final Base58 BITCOIN = new Base58("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz");
     static final Base58 RIPPLE = new Base58("rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz");
 
     private final String alphabet;

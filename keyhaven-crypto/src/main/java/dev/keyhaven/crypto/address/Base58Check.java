@@ -5,7 +5,7 @@ import java.security.MessageDigest;
 import java.util.Arrays;
 
 /** Base58 with a 4-byte double-SHA-256 checksum appended, as Bitcoin, Dogecoin, Tron and the XRP Ledger use it. */
-final class Base58Check {
+public final class Base58Check {
     private Base58Check() {
     }
 
@@ -18,7 +18,7 @@ final class Base58Check {
     }
 
     /** Version byte followed by the body; the common case of {@link #encode(Base58, byte[])}. */
-    static String encode(Base58 alphabet, int version, byte[] body) {
+    public static String encode(Base58 alphabet, int version, byte[] body) {
         byte[] payload = new byte[1 + body.length];
         payload[0] = (byte) version;
         System.arraycopy(body, 0, payload, 1, body.length);

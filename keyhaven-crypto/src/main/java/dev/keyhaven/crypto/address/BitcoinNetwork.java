@@ -4,7 +4,7 @@ package dev.keyhaven.crypto.address;
  * Address parameters of the four Bitcoin networks (addresses.md §3.9). Testnet and signet share every prefix, so their
  * addresses are byte-identical; regtest differs only in the Bech32 prefix.
  */
-enum BitcoinNetwork {
+public enum BitcoinNetwork {
     MAINNET(0x00, 0x05, "bc"),
     TESTNET(0x6f, 0xc4, "tb"),
     SIGNET(0x6f, 0xc4, "tb"),
@@ -20,15 +20,15 @@ enum BitcoinNetwork {
         this.hrp = hrp;
     }
 
-    int p2pkhVersion() {
+    public int p2pkhVersion() {
         return p2pkhVersion;
     }
 
-    int p2shVersion() {
+    public int p2shVersion() {
         return p2shVersion;
     }
 
-    String hrp() {
+    public String hrp() {
         return hrp;
     }
 }

@@ -6,7 +6,7 @@ import java.util.Arrays;
  * Native segregated-witness addresses: the witness version as the first 5-bit value, then the witness program.
  * Version 0 uses Bech32 (BIP-173), versions 1 to 16 Bech32m (BIP-350); P2TR is version 1.
  */
-final class SegwitAddress {
+public final class SegwitAddress {
     /** A witness version and program. */
     record Program(int version, byte[] program) {
     }
@@ -14,7 +14,7 @@ final class SegwitAddress {
     private SegwitAddress() {
     }
 
-    static String encode(String hrp, int version, byte[] program) {
+    public static String encode(String hrp, int version, byte[] program) {
         check(version, program);
         byte[] converted = Bech32.convertBits(program, 8, 5, true);
         byte[] data = new byte[1 + converted.length];

@@ -9,7 +9,7 @@ import org.bouncycastle.math.ec.ECPoint;
 import org.bouncycastle.math.ec.FixedPointCombMultiplier;
 
 /** BIP-341 key-path-only output key, as BIP-86 uses it: no script tree, so the tweak commits to the key alone. */
-final class Taproot {
+public final class Taproot {
     private Taproot() {
     }
 
@@ -18,7 +18,7 @@ final class Taproot {
      *
      * @throws IllegalArgumentException when P is not the x coordinate of a secp256k1 point
      */
-    static byte[] outputKey(byte[] internalKey) {
+    public static byte[] outputKey(byte[] internalKey) {
         if (internalKey.length != 32) {
             throw new IllegalArgumentException("x-only key must be 32 bytes");
         }

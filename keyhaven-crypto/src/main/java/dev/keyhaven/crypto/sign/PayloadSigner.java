@@ -11,8 +11,9 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
 
 /**
  * Signs raw payloads for {@code sign_raw_payload}: ECDSA over a caller-computed 32-byte digest with a recovery id,
- * or pure Ed25519 over the message. Keys are lent by a {@link SecretBytes} for the duration of one call; a wiped key
- * makes every method throw {@link IllegalStateException}.
+ * pure Ed25519 over the message, or (for Bitcoin taproot inputs) BIP-340 Schnorr with the BIP-86 key-path tweak.
+ * Keys are lent by a {@link SecretBytes} for the duration of one call; a wiped key makes every method throw
+ * {@link IllegalStateException}.
  */
 public final class PayloadSigner {
     private PayloadSigner() {
@@ -53,6 +54,31 @@ public final class PayloadSigner {
             return signer.generateSignature();
         });
         return new Signature(Arrays.copyOfRange(signature, 0, 32), Arrays.copyOfRange(signature, 32, 64), 0);
+    }
+
+    /**
+     * A BIP-340 Schnorr signature over a BIP-341 key-path sighash for the BIP-86 taproot output of the key: the
+     * secret is tweaked as BIP-341's taproot_tweak_seckey does with no script tree (negated first when its public key
+     * has odd y, then t = TaggedHash("TapTweak", x(P)) added), and signs with aux = {@code auxRandom32}.
+     *
+     * @return the 64-byte signature {@code x(R) ‖ s}, which PSBT's tap_key_sig carries as is (SIGHASH_DEFAULT)
+     * @throws IllegalArgumentException when the sighash or aux is not 32 bytes, or the key is not a 32-byte scalar in
+     *     [1, n-1]
+     */
+    public static byte[] signTaprootKeyPath(SecretBytes privateKey, byte[] sighash32, byte[] auxRandom32) {
+        requireDigest(sighash32);
+        Objects.requireNonNull(auxRandom32, "auxRandom32");
+        if (auxRandom32.length != 32) {
+            throw new IllegalArgumentException("auxiliary randomness must be 32 bytes, got " + auxRandom32.length);
+        }
+        requireKeyLength(privateKey);
+        return privateKey.apply(k -> {
+            BigInteger d = new BigInteger(1, k);
+            if (d.signum() == 0 || d.compareTo(EcCurve.SECP256K1.order()) >= 0) {
+                throw new IllegalArgumentException("private key is out of range for " + KeyCurve.SECP256K1);
+            }
+            return Bip340Schnorr.sign(TaprootKeyPath.tweakSecret(d), sighash32, auxRandom32);
+        });
     }
 
     /**
