@@ -58,6 +58,8 @@ public final class ActivityQueries {
      * {@code get_policy_evaluations {organizationId, activityId}} → {@code {policyEvaluations}}: one per vote that
      * caused an evaluation, in voting order, each with its policies' outcomes and, without a {@code policyId}, the
      * overall outcome (see {@link PolicyEvaluation}); {@code createdAt} is a timestamp object, as the SDK's type says.
+     * A policy that errored also carries {@code error} (which expression failed, and how) and, when that error
+     * denied, {@code failsClosed: true}.
      */
     public ObjectNode getPolicyEvaluations(Caller caller, Params body) {
         Activity activity = find(caller, body.requiredString("activityId"));
@@ -71,8 +73,16 @@ public final class ActivityQueries {
                 e.put("organizationId", activity.organizationId());
                 e.put("voteId", vote.id());
                 ArrayNode outcomes = e.putArray("policyEvaluations");
-                evaluation.policies().forEach(p -> outcomes.addObject().put("policyId", p.policyId())
-                        .put("outcome", "OUTCOME_" + p.outcome().name()));
+                evaluation.policies().forEach(p -> {
+                    ObjectNode outcome = outcomes.addObject().put("policyId", p.policyId())
+                            .put("outcome", "OUTCOME_" + p.outcome().name());
+                    // Keyhaven's own fields: why a policy errored, and whether that error denied (a DENY policy
+                    // that cannot be evaluated fails closed).
+                    p.error().ifPresent(error -> outcome.put("error", error));
+                    if (p.failsClosed()) {
+                        outcome.put("failsClosed", true);
+                    }
+                });
                 outcomes.addObject().put("outcome", "OUTCOME_" + evaluation.overall().name());
                 e.set("createdAt", json.valueToTree(WireTime.of(vote.createdAt())));
             });

@@ -28,8 +28,9 @@ import tools.jackson.databind.JsonNode;
  * <li>enough root-quorum approvals allow anything, bypassing every policy;</li>
  * <li>root-quorum-only activities (update_root_quorum, organization features and name) need the quorum: a root
  *     user's approval waits for the rest, anyone else is denied;</li>
- * <li>the organization's policies ({@link PolicyEngine}): an applicable DENY whose consensus holds denies, else a
- *     satisfied ALLOW allows, else an ALLOW that more approvals could satisfy waits for consensus;</li>
+ * <li>the organization's policies ({@link PolicyEngine}): an applicable DENY whose consensus holds denies, and so does
+ *     a DENY that cannot be evaluated (it fails closed); else a satisfied ALLOW allows, else an ALLOW that more
+ *     approvals could satisfy waits for consensus;</li>
  * <li>implicit rules: a user may manage their own credentials; a root user's activity waits for the rest of the
  *     quorum;</li>
  * <li>anything else is denied implicitly.</li>
@@ -56,8 +57,11 @@ public final class PolicyAuthorizer implements Authorizer {
     private record PoliciesLookup() {
     }
 
-    /** The organization's policies in evaluation order; one that no longer compiles is an error outcome. */
-    private record Compiled(List<CompiledPolicy> policies, List<String> broken) {
+    /**
+     * The organization's policies in evaluation order; one that no longer compiles is an error outcome (and, as a
+     * DENY, denies: what cannot be evaluated fails closed).
+     */
+    private record Compiled(List<CompiledPolicy> policies, List<Policy> broken) {
     }
 
     public PolicyAuthorizer(OrganizationRepository organizations, PolicyRepository policies, VoterDirectory voters) {
@@ -88,13 +92,14 @@ public final class PolicyAuthorizer implements Authorizer {
             PolicyVerdict verdict = PolicyEngine.evaluate(compiled.policies(),
                     new PolicyBallot(request, () -> otherUsers(organization, request)));
             outcomes.addAll(verdict.outcomes());
-            for (String id : compiled.broken()) {
-                outcomes.add(new PolicyOutcome(id, Outcome.ERROR, Optional.of("the stored policy no longer compiles")));
+            for (Policy policy : compiled.broken()) {
+                outcomes.add(new PolicyOutcome(policy.id(), Outcome.ERROR,
+                        Optional.of("the stored policy no longer compiles"), policy.effect() == PolicyEffect.DENY));
             }
-            switch (verdict.verdict()) {
+            boolean failedClosed = outcomes.stream().anyMatch(PolicyOutcome::failsClosed);
+            switch (failedClosed ? PolicyVerdict.Verdict.DENY : verdict.verdict()) {
                 case DENY -> {
-                    return new Decision.Deny("request denied by policy " + with(outcomes, Outcome.DENY_EXPLICIT),
-                            true, outcomes);
+                    return new Decision.Deny(denial(outcomes), true, outcomes);
                 }
                 case ALLOW -> {
                     return new Decision.Allow("allowed by policy " + with(outcomes, Outcome.ALLOW), outcomes);
@@ -117,6 +122,19 @@ public final class PolicyAuthorizer implements Authorizer {
         return implicitDeny(request, false, outcomes);
     }
 
+    /** Names the DENY policies that denied, and those that denied because they could not be evaluated, and why. */
+    private static String denial(List<PolicyOutcome> outcomes) {
+        List<String> reasons = new ArrayList<>();
+        String explicit = with(outcomes, Outcome.DENY_EXPLICIT);
+        if (!explicit.isEmpty()) {
+            reasons.add("request denied by policy " + explicit);
+        }
+        outcomes.stream().filter(PolicyOutcome::failsClosed).forEach(o -> reasons.add("DENY policy " + o.policyId()
+                + " could not be evaluated (" + o.error().orElse("") + "), and a DENY that cannot be evaluated "
+                + "denies"));
+        return String.join("; ", reasons);
+    }
+
     private static Decision waitForRootQuorum(RootQuorum quorum, long rootApprovals, List<PolicyOutcome> outcomes) {
         return new Decision.NeedsConsensus("root quorum needs " + quorum.threshold() + " approvals, has "
                 + rootApprovals, outcomes);
@@ -131,9 +149,9 @@ public final class PolicyAuthorizer implements Authorizer {
 
     private Compiled compile(List<Policy> stored) {
         List<CompiledPolicy> ready = new ArrayList<>(stored.size());
-        List<String> broken = new ArrayList<>();
+        List<Policy> broken = new ArrayList<>();
         for (Policy policy : stored) {
-            compiler.compile(policy).ifPresentOrElse(ready::add, () -> broken.add(policy.id()));
+            compiler.compile(policy).ifPresentOrElse(ready::add, () -> broken.add(policy));
         }
         return new Compiled(List.copyOf(ready), List.copyOf(broken));
     }

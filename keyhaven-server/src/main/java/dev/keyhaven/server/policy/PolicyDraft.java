@@ -1,11 +1,13 @@
 package dev.keyhaven.server.policy;
 
+import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import java.util.Optional;
 
 /**
  * A policy's fields as a create or update intent gives them, validated: the name is not blank and every expression
- * compiles ({@link PolicyCompiler#check}), so that nothing that cannot be evaluated is ever stored.
+ * compiles and names only what Keyhaven binds ({@link PolicyCompiler#check}), so that nothing that cannot be
+ * evaluated is ever stored.
  */
 record PolicyDraft(String name, PolicyEffect effect, String condition, String consensus, Optional<String> time,
         String notes) {
@@ -48,21 +50,21 @@ record PolicyDraft(String name, PolicyEffect effect, String condition, String co
     private static String name(Params p, String field) {
         String name = p.requiredString(field);
         if (name.isBlank()) {
-            throw dev.keyhaven.server.api.ApiException.badField(p.pathOf(field), "must not be blank");
+            throw ApiException.badField(p.pathOf(field), "must not be blank");
         }
         return name;
     }
 
     private static String expression(Params p, String field, String role) {
         String source = p.optionalString(field).orElse("");
-        PolicyCompiler.check(role, source);
+        PolicyCompiler.check(role, p.pathOf(field), source);
         return source;
     }
 
     /** An empty time is the same as none: always active. */
     private static Optional<String> time(Params p, String field) {
         Optional<String> source = p.optionalString(field).filter(s -> !s.isBlank());
-        source.ifPresent(s -> PolicyCompiler.check("time", s));
+        source.ifPresent(s -> PolicyCompiler.check("time", p.pathOf(field), s));
         return source;
     }
 

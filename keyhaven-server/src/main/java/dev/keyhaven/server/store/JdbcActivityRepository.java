@@ -240,6 +240,9 @@ public final class JdbcActivityRepository implements ActivityRepository {
             policy.put("policyId", p.policyId());
             policy.put("outcome", p.outcome().name());
             p.error().ifPresent(error -> policy.put("error", error));
+            if (p.failsClosed()) {
+                policy.put("failsClosed", true);
+            }
         }
         return json.writeValueAsString(out);
     }
@@ -252,7 +255,8 @@ public final class JdbcActivityRepository implements ActivityRepository {
         List<PolicyOutcome> policies = new ArrayList<>();
         for (JsonNode p : node.path("policies")) {
             policies.add(new PolicyOutcome(p.path("policyId").asString(), Outcome.valueOf(p.path("outcome").asString()),
-                    p.has("error") ? Optional.of(p.path("error").asString()) : Optional.empty()));
+                    p.has("error") ? Optional.of(p.path("error").asString()) : Optional.empty(),
+                    p.path("failsClosed").asBoolean(false)));
         }
         return Optional.of(new PolicyEvaluation(id, policies, Outcome.valueOf(node.path("overall").asString())));
     }
