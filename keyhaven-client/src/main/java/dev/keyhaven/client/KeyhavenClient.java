@@ -233,6 +233,15 @@ public final class KeyhavenClient {
     }
 
     /**
+     * {@code sign_transaction} (V2): {@code type} is a {@code TRANSACTION_TYPE_*}, {@code unsignedTransaction} the
+     * chain's unsigned transaction in hex; the result's {@code signedTransaction} is the signed form, in hex.
+     */
+    public Activity signTransaction(String signWith, String type, String unsignedTransaction) {
+        return submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith", signWith,
+                "type", type, "unsignedTransaction", unsignedTransaction), "signTransactionResult");
+    }
+
+    /**
      * {@code create_policy} (V3). {@code condition}, {@code consensus} and {@code time} may be null (omitted: always
      * true / always active).
      */

@@ -41,7 +41,8 @@ class ArchitectureTest {
     @Test
     void theHttpLayerTouchesNeitherStorageNorKeys() {
         noClasses().that().resideInAPackage(ROOT + ".http..").should().dependOnClassesThat()
-                .resideInAnyPackage(ROOT + ".store..", ROOT + ".tx..", "java.sql..", "dev.keyhaven.crypto..")
+                .resideInAnyPackage(ROOT + ".store..", ROOT + ".tx..", "java.sql..", "dev.keyhaven.crypto..",
+                        "dev.keyhaven.chains..")
                 .check(classes);
     }
 
@@ -60,7 +61,17 @@ class ArchitectureTest {
                         ROOT + ".signing..", ROOT + ".custody..", ROOT + ".export..", ROOT + ".keyimport..",
                         ROOT + ".recovery..", ROOT + ".mail..", ROOT + ".webhook..", ROOT + ".otp..",
                         ROOT + ".session..", ROOT + ".authproxy..", ROOT + ".sms..", ROOT + ".oidc..",
-                        ROOT + ".oauthlogin..", ROOT + ".oauth2..", ROOT + ".proof..", ROOT + ".tvc..")
+                        ROOT + ".oauthlogin..", ROOT + ".oauth2..", ROOT + ".proof..", ROOT + ".tvc..",
+                        ROOT + ".smartcontract..")
+                .check(classes);
+    }
+
+    @Test
+    void onlySigningContractInterfacesAndThePolicyVocabularyReadTransactions() {
+        // keyhaven-chains parses hostile bytes; its callers are the features whose inputs are transactions and
+        // contract interfaces, and the policy vocabulary that declares what policies may read of them.
+        noClasses().that().resideOutsideOfPackages(ROOT + ".signing..", ROOT + ".smartcontract..",
+                ROOT + ".policy..").should().dependOnClassesThat().resideInAPackage("dev.keyhaven.chains..")
                 .check(classes);
     }
 

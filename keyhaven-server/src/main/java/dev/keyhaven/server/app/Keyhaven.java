@@ -92,6 +92,10 @@ import dev.keyhaven.server.signing.SignRawPayloadHandler;
 import dev.keyhaven.server.signing.SignRawPayloadsHandler;
 import dev.keyhaven.server.signing.SignTransactionHandler;
 import dev.keyhaven.server.signing.SigningKeys;
+import dev.keyhaven.server.smartcontract.ContractInterfaces;
+import dev.keyhaven.server.smartcontract.CreateSmartContractInterfaceHandler;
+import dev.keyhaven.server.smartcontract.DeleteSmartContractInterfaceHandler;
+import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
 import dev.keyhaven.server.sms.FileSms;
 import dev.keyhaven.server.sms.SmsSender;
 import dev.keyhaven.server.sms.TwilioSms;
@@ -111,6 +115,7 @@ import dev.keyhaven.server.store.JdbcPolicyRepository;
 import dev.keyhaven.server.store.JdbcPrivateKeyRepository;
 import dev.keyhaven.server.store.JdbcProofRepository;
 import dev.keyhaven.server.store.JdbcRecoveryCredentialRepository;
+import dev.keyhaven.server.store.JdbcSmartContractInterfaceRepository;
 import dev.keyhaven.server.store.JdbcStateVersions;
 import dev.keyhaven.server.store.JdbcTvcRepository;
 import dev.keyhaven.server.store.JdbcUserRepository;
@@ -332,6 +337,8 @@ public final class Keyhaven implements AutoCloseable {
                 new RateLimiter(otpSettings.initsPerAddress(), otpSettings.rateWindow(), clock), transactor, random);
         AuthProxyConfigs authProxyConfigs = new AuthProxyConfigs(transactor, new JdbcAuthProxyConfigRepository());
         var oauth2Credentials = new JdbcOauth2CredentialRepository();
+        var contractInterfaceRepository = new JdbcSmartContractInterfaceRepository();
+        var contractInterfaceQueries = new SmartContractInterfaceQueries(transactor, contractInterfaceRepository);
         Oauth2ClientSecrets oauth2Secrets = Oauth2ClientSecrets.load(transactor, custodyRepository, sealer, random,
                 clock);
         Oauth2Authenticator oauth2Authenticator = new Oauth2Authenticator(config.oauth2Providers(), oauth2Secrets,
@@ -366,7 +373,7 @@ public final class Keyhaven implements AutoCloseable {
                 new DeletePrivateKeyTagsHandler(users, privateKeys),
                 new SignRawPayloadHandler(signingKeys, custody),
                 new SignRawPayloadsHandler(signingKeys, custody),
-                new SignTransactionHandler(signingKeys, custody),
+                new SignTransactionHandler(signingKeys, custody, new ContractInterfaces(contractInterfaceRepository)),
                 new CreatePolicyHandler(policies),
                 new CreatePoliciesHandler(policies),
                 new UpdatePolicyHandler(policies),
@@ -402,6 +409,8 @@ public final class Keyhaven implements AutoCloseable {
                 new UpdateOauth2CredentialHandler(oauth2Credentials, oauth2Secrets),
                 new DeleteOauth2CredentialHandler(oauth2Credentials),
                 new Oauth2AuthenticateHandler(oauth2Credentials, oauth2Authenticator),
+                new CreateSmartContractInterfaceHandler(contractInterfaceRepository),
+                new DeleteSmartContractInterfaceHandler(contractInterfaceRepository),
                 new CreateOauthProvidersHandler(users, oauthProviders, oidc),
                 new DeleteOauthProvidersHandler(oauthProviders),
                 new OauthLoginHandler(oauthLogin));
@@ -433,14 +442,15 @@ public final class Keyhaven implements AutoCloseable {
                 registry,
                 new ActivityQueries(transactor, activityRepository, renderer, json),
                 new OrganizationQueries(transactor, organizations, users, walletQueries, privateKeyQueries,
-                        oauthProviderRepository),
+                        oauthProviderRepository, contractInterfaceQueries),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
                 metricsRegistry, bundleSigner.publicKeyHex(), proofs, new TvcQueries(transactor, tvc, json),
                 new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake), Map.of(
                         ApiServer.OTP_SIGNER_DISCOVERY_PATH, otpSigner.publicKeyHex(),
                         ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex(),
                         ApiServer.OAUTH2_ENCRYPTION_KEY_DISCOVERY_PATH, oauth2Secrets.encryptionPublicKey()),
-                readOnlySessions, new Oauth2CredentialQueries(transactor, oauth2Credentials));
+                readOnlySessions, new Oauth2CredentialQueries(transactor, oauth2Credentials),
+                contractInterfaceQueries);
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
         AuthProxy authProxy = new AuthProxy(authProxyConfigs, otpService, codeMail,

@@ -58,6 +58,18 @@ public final class Custody {
         }
     }
 
+    /**
+     * A BIP-340 Schnorr signature over a BIP-341 sighash by the key's BIP-86 tweaked form (a Taproot key-path spend
+     * with no script tree), with fresh auxiliary randomness as BIP-340 recommends. 64 bytes.
+     */
+    public byte[] signTaprootKeyPath(KeyHandle handle, byte[] sighash) {
+        byte[] auxiliary = new byte[32];
+        random.nextBytes(auxiliary);
+        try (SecretBytes key = open(handle)) {
+            return PayloadSigner.signTaprootKeyPath(key, sighash, auxiliary);
+        }
+    }
+
     /** Pure Ed25519 over the message. */
     public Signature signEd25519(KeyHandle handle, byte[] message) {
         try (SecretBytes key = open(handle)) {

@@ -1,5 +1,6 @@
 package dev.keyhaven.server.http;
 
+import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
 import dev.keyhaven.server.activity.ActivityQueries;
 import dev.keyhaven.server.activity.ActivityRegistry;
 import dev.keyhaven.server.activity.ActivityRenderer;
@@ -70,7 +71,8 @@ public final class ApiServer implements AutoCloseable {
             String bundleSignerPublicKey, ProofService proofQueries, TvcQueries tvcQueries,
             WebhookQueries webhookQueries, java.util.Map<String, String> publishedKeys,
             dev.keyhaven.server.session.ReadOnlySessions readOnlySessions,
-            dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries) {
+            dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries,
+            SmartContractInterfaceQueries smartContractInterfaceQueries) {
     }
 
     /** Where clients fetch the OTP signer's public key (OTP target bundles, verification tokens). */

@@ -62,7 +62,11 @@ final class Routes {
                 Operation.query("redeliver_webhook_delivery", services.webhookQueries()::redeliverWebhookDelivery),
                 Operation.query("get_oauth2_credential", services.oauth2Queries()::getOauth2Credential),
                 Operation.query("list_oauth2_credentials", services.oauth2Queries()::listOauth2Credentials),
-                Operation.query("get_oauth_providers", users::getOauthProviders)));
+                Operation.query("get_oauth_providers", users::getOauthProviders),
+                Operation.query("get_smart_contract_interface",
+                        services.smartContractInterfaceQueries()::getSmartContractInterface),
+                Operation.query("list_smart_contract_interfaces",
+                        services.smartContractInterfaceQueries()::listSmartContractInterfaces)));
         services.registry().operations().forEach(name -> operations.add(Operation.submit(name)));
         return List.copyOf(operations);
     }

@@ -2,6 +2,7 @@ package dev.keyhaven.server.organization;
 
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.user.OauthProviderRepository;
 import dev.keyhaven.server.user.TagType;
@@ -24,10 +25,13 @@ public final class OrganizationQueries {
     private final PrivateKeyQueries privateKeys;
 
     private final OauthProviderRepository oauthProviders;
+    private final SmartContractInterfaceQueries contractInterfaces;
 
     public OrganizationQueries(Transactor transactor, OrganizationRepository organizations, UserRepository users,
-            WalletQueries wallets, PrivateKeyQueries privateKeys, OauthProviderRepository oauthProviders) {
+            WalletQueries wallets, PrivateKeyQueries privateKeys, OauthProviderRepository oauthProviders,
+            SmartContractInterfaceQueries contractInterfaces) {
         this.oauthProviders = oauthProviders;
+        this.contractInterfaces = contractInterfaces;
         this.wallets = wallets;
         this.privateKeys = privateKeys;
         this.transactor = transactor;
@@ -49,8 +53,8 @@ public final class OrganizationQueries {
 
     /**
      * {@code get_organization {organizationId}} → {@code {organizationData}}: the organization with its users, tags,
-     * root quorum, private keys and wallets. Policies, invitations, features and smart-contract interfaces are
-     * empty lists until Keyhaven manages them.
+     * root quorum, private keys, wallets and smart-contract interface references. Policies, invitations and features
+     * are empty lists until Keyhaven manages them.
      */
     public Map<String, Object> getOrganization(Caller caller, Params body) {
         return Map.of("organizationData", transactor.read(tx -> {
@@ -69,7 +73,7 @@ public final class OrganizationQueries {
             data.put("rootQuorum", org.rootQuorum());
             data.put("features", List.of());
             data.put("wallets", wallets.wallets(tx, id));
-            data.put("smartContractInterfaceReferences", List.of());
+            data.put("smartContractInterfaceReferences", contractInterfaces.references(tx, id));
             return data;
         }));
     }

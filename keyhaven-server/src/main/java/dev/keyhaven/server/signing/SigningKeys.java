@@ -1,10 +1,12 @@
 package dev.keyhaven.server.signing;
 
+import dev.keyhaven.crypto.address.AddressFormat;
 import dev.keyhaven.crypto.address.Addresses;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.custody.KeyHandle;
 import dev.keyhaven.server.custody.SealPurpose;
 import dev.keyhaven.server.privatekey.PrivateKey;
+import dev.keyhaven.server.privatekey.PrivateKeyAddress;
 import dev.keyhaven.server.privatekey.PrivateKeyRepository;
 import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.tx.Tx;
@@ -12,6 +14,7 @@ import dev.keyhaven.server.wallet.SealedAccount;
 import dev.keyhaven.server.wallet.WalletAccount;
 import dev.keyhaven.server.wallet.WalletRepository;
 import dev.keyhaven.server.wallet.Wallet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,8 +31,18 @@ public final class SigningKeys {
         this.privateKeys = privateKeys;
     }
 
-    /** The key found, with the account or private key it belongs to (policies read those). */
-    public record Resolved(KeyHandle handle, Optional<WalletAccount> account, Optional<PrivateKey> privateKey) {
+    /**
+     * The key found, with the account or private key it belongs to (policies read those), and the format of the
+     * address {@code signWith} named (none when it named a private key by id).
+     */
+    public record Resolved(KeyHandle handle, Optional<WalletAccount> account, Optional<PrivateKey> privateKey,
+            Optional<AddressFormat> addressFormat) {
+
+        /** The public key: 33-byte compressed SEC1 for ECDSA curves, 32 bytes for Ed25519. */
+        public byte[] publicKey() {
+            return HexFormat.of().parseHex(account.map(WalletAccount::publicKey)
+                    .orElseGet(() -> privateKey.orElseThrow().publicKey()));
+        }
     }
 
     /**
@@ -78,14 +91,18 @@ public final class SigningKeys {
         if (account.isPresent()) {
             WalletAccount a = account.get().account();
             return Optional.of(new Resolved(new KeyHandle(a.curve(), SealPurpose.WALLET_ACCOUNT_KEY, organizationId,
-                    a.id(), account.get().sealedKey()), Optional.of(a), Optional.empty()));
+                    a.id(), account.get().sealedKey()), Optional.of(a), Optional.empty(),
+                    Optional.of(a.addressFormat())));
         }
         Optional<PrivateKey> key = privateKeys.findByAddress(tx, organizationId, addressKey)
                 .or(() -> privateKeys.find(tx, organizationId, signWith));
         if (key.isPresent()) {
             PrivateKey k = key.get();
+            Optional<AddressFormat> format = k.addresses().stream()
+                    .filter(a -> Addresses.lookupKey(a.address()).equals(addressKey))
+                    .map(PrivateKeyAddress::format).findFirst();
             return Optional.of(new Resolved(new KeyHandle(k.curve(), SealPurpose.PRIVATE_KEY, organizationId, k.id(),
-                    privateKeys.sealedKey(tx, organizationId, k.id())), Optional.empty(), key));
+                    privateKeys.sealedKey(tx, organizationId, k.id())), Optional.empty(), key, format));
         }
         return Optional.empty();
     }

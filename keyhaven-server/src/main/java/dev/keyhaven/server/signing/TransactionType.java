@@ -2,16 +2,27 @@ package dev.keyhaven.server.signing;
 
 import dev.keyhaven.server.api.WireEnum;
 
-/** The chains whose unsigned transactions sign_transaction parses; Keyhaven signs Ethereum's so far. */
+/** Turnkey's {@code v1TransactionType}: the chain whose unsigned transaction sign_transaction is given. */
 public enum TransactionType implements WireEnum {
-    TRANSACTION_TYPE_ETHEREUM,
-    TRANSACTION_TYPE_SOLANA,
-    TRANSACTION_TYPE_TRON,
-    TRANSACTION_TYPE_BITCOIN,
-    TRANSACTION_TYPE_TEMPO;
+    TRANSACTION_TYPE_ETHEREUM("Ethereum"),
+    TRANSACTION_TYPE_SOLANA("Solana"),
+    TRANSACTION_TYPE_TRON("Tron"),
+    TRANSACTION_TYPE_BITCOIN("Bitcoin (PSBT)"),
+    TRANSACTION_TYPE_TEMPO("Tempo");
+
+    private final String chainName;
+
+    TransactionType(String chainName) {
+        this.chainName = chainName;
+    }
 
     @Override
     public String wireName() {
         return name();
+    }
+
+    /** The chain's name, for messages. */
+    public String chainName() {
+        return chainName;
     }
 }

@@ -218,9 +218,17 @@ class SigningIT extends OnBothStores {
         assertThat(apiError(() -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
                 Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction", "02c0"),
                 "signTransactionResult")).getMessage()).contains("parameters.unsignedTransaction");
-        assertThat(apiError(() -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
-                Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_SOLANA", "unsignedTransaction", "00"),
-                "signTransactionResult")).httpStatus()).isEqualTo(501);
+        KeyhavenApiException notSolana = apiError(() -> root.submit("sign_transaction",
+                "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_SOLANA",
+                        "unsignedTransaction", "00"), "signTransactionResult"));
+        assertThat(notSolana.httpStatus()).isEqualTo(400);
+        assertThat(notSolana.getMessage()).contains("parameters.unsignedTransaction is not an unsigned Solana "
+                + "transaction");
+        KeyhavenApiException tempo = apiError(() -> root.submit("sign_transaction",
+                "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_TEMPO",
+                        "unsignedTransaction", "76c0"), "signTransactionResult"));
+        assertThat(tempo.httpStatus()).isEqualTo(501);
+        assertThat(tempo.getMessage()).contains("TRANSACTION_TYPE_TEMPO");
         assertThat(apiError(() -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
                 Map.of("signWith", solAddress, "type", "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction", unsigned),
                 "signTransactionResult")).getMessage()).contains("CURVE_SECP256K1").contains("CURVE_ED25519");
