@@ -44,7 +44,7 @@ final class BitcoinTxValue {
     private BitcoinTxValue() {
     }
 
-    static Value of(Transaction tx, long fee, Optional<BitcoinNetwork> network) {
+    static Value of(Transaction tx, Value fee, Optional<BitcoinNetwork> network) {
         List<Value> inputs = tx.txIn.stream().map(BitcoinTxValue::input).toList();
         List<Value> outputs = tx.txOut.stream().map(output -> output(output, network)).toList();
         return Value.struct(Map.of(
@@ -54,7 +54,7 @@ final class BitcoinTxValue {
                 "locktime", Value.struct(Map.of(
                         "amount", Value.of(tx.lockTime),
                         "type", Value.of(tx.lockTime < LOCKTIME_THRESHOLD ? "Blocks" : "Seconds"))),
-                "fee", Value.of(fee)));
+                "fee", fee));
     }
 
     private static Value input(TxIn input) {

@@ -101,10 +101,15 @@ public final class PartiallySignedTransaction {
      * {@code bitcoin.tx}.
      *
      * @param network how output addresses are written; empty makes every address unreadable (an OP_RETURN output's
-     *     stays {@code ''})
+     *     stays {@code ''}). The fee is unreadable unless every input's amount is proven: by its non_witness_utxo,
+     *     or by every input being Taproot (see {@link SpentOutputs#firstUnprovenAmount}).
      */
     public Value policyValue(Optional<BitcoinNetwork> network) {
         Objects.requireNonNull(network, "network");
-        return BitcoinTxValue.of(psbt.global.tx, fee, network);
+        Value feeValue = SpentOutputs.firstUnprovenAmount(psbt, spent).<Value>map(input -> Value.unreadable(
+                "the fee depends on the amount of input " + input + ", which only its witness_utxo gives and nothing "
+                        + "proves (BIP-174's fee attack on segwit v0 inputs): give that input's non_witness_utxo"))
+                .orElseGet(() -> Value.of(fee));
+        return BitcoinTxValue.of(psbt.global.tx, feeValue, network);
     }
 }

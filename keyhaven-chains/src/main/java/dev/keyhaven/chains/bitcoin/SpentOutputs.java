@@ -63,6 +63,26 @@ final class SpentOutputs {
         }
     }
 
+    /**
+     * The first input whose amount nothing proves, if any. A non_witness_utxo is proven by its txid. A witness_utxo
+     * alone is not: a segwit v0 signature commits to its own input's amount only, so another input's amount may be
+     * a lie (BIP-174's fee attack), unless every input spends a Taproot output, whose BIP-341 signatures commit to
+     * every input's amount and script.
+     */
+    static Optional<Integer> firstUnprovenAmount(Psbt psbt, List<TxOut> spent) {
+        boolean allTaproot = spent.stream().allMatch(output -> OutputScript.P2TR.equals(
+                OutputScript.of(output.publicKeyScript.toByteArray()).type()));
+        if (allTaproot) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < psbt.inputs.size(); i++) {
+            if (psbt.inputs.get(i).getNonWitnessUtxo() == null) {
+                return Optional.of(i);
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The output each input spends, in input order. */
     static List<TxOut> of(Psbt psbt) {
         List<TxOut> spent = new ArrayList<>(psbt.inputs.size());

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.chains.bitcoin.Fixtures.Case;
 import dev.keyhaven.policy.StructValue;
+import dev.keyhaven.policy.UnreadableValue;
 import dev.keyhaven.policy.Value;
 import fr.acinq.bitcoin.ByteVector;
 import fr.acinq.bitcoin.OP_PUSHDATA;
@@ -15,6 +16,7 @@ import fr.acinq.bitcoin.TxIn;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -65,10 +67,19 @@ class BitcoinjsPsbtTest {
 
     @ParameterizedTest
     @MethodSource("cases")
-    void theFeeIsWhatTheInputsHoldLessWhatTheOutputsPay(Case c) {
+    void theFeeIsWhatTheInputsHoldLessWhatTheOutputsPayWhenEveryAmountIsProven(Case c) {
         Value value = PartiallySignedTransaction.parse(c.psbt()).policyValue(Optional.empty());
 
-        assertThat(((StructValue) value).fields().get("fee")).isEqualTo(Value.of(BigInteger.valueOf(c.fee())));
+        Value fee = ((StructValue) value).fields().get("fee");
+        // bitcoinjs gives segwit v0 inputs witness_utxo alone: nothing proves those amounts, so neither the fee.
+        if (Set.of("p2wpkh", "p2wshMultisig", "mixed").contains(c.name())) {
+            assertThat(fee).isInstanceOfSatisfying(UnreadableValue.class, unreadable -> assertThat(
+                    unreadable.reason()).startsWith("the fee depends on the amount of input ")
+                    .endsWith(", which only its witness_utxo gives and nothing proves (BIP-174's fee attack on "
+                            + "segwit v0 inputs): give that input's non_witness_utxo"));
+        } else {
+            assertThat(fee).isEqualTo(Value.of(BigInteger.valueOf(c.fee())));
+        }
         assertThat(PartiallySignedTransaction.POLICY_TYPE.mismatch(value)).isEmpty();
     }
 
