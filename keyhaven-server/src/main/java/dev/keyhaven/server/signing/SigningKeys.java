@@ -38,10 +38,15 @@ public final class SigningKeys {
     public record Resolved(KeyHandle handle, Optional<WalletAccount> account, Optional<PrivateKey> privateKey,
             Optional<AddressFormat> addressFormat) {
 
-        /** The public key: 33-byte compressed SEC1 for ECDSA curves, 32 bytes for Ed25519. */
+        /**
+         * The public key: 33-byte compressed SEC1 for ECDSA curves (a private key reports its key uncompressed, as the
+         * real service does; scripts and signature slots want the compressed form), 32 bytes for Ed25519.
+         */
         public byte[] publicKey() {
-            return HexFormat.of().parseHex(account.map(WalletAccount::publicKey)
+            byte[] reported = HexFormat.of().parseHex(account.map(WalletAccount::publicKey)
                     .orElseGet(() -> privateKey.orElseThrow().publicKey()));
+            return handle.curve().ecCurve().map(curve -> curve.decodePoint(reported).getEncoded(true))
+                    .orElse(reported);
         }
     }
 
