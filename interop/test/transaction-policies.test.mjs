@@ -38,7 +38,10 @@ const tronWeb = new TronWeb({ fullHost: "http://127.0.0.1:9" });
 const blockHeader = {
   ref_block_bytes: "3f8a", ref_block_hash: "7d1c2b3a4f5e6d7c", expiration: 1764122460000, timestamp: 1764122400000,
 };
-const tronReceiver = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
+/** USDT on Nile, and the address of a fixed, never funded key. */
+const usdtNile = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
+const tronReceiver = TronWeb.address.fromPrivateKey(
+  crypto.createHash("sha256").update("keyhaven tron receiver").digest("hex"));
 
 describe("transaction policies for a user outside the root quorum", () => {
   let sandbox;
@@ -317,7 +320,7 @@ describe("transaction policies for a user outside the root quorum", () => {
       assert.equal(signerOf(half, signedHalf.signedTransaction), tron);
 
       // A TriggerSmartContract has no amount (its value is call_value): the DENY does not apply.
-      const { transaction: trc20 } = await tronWeb.transactionBuilder.triggerSmartContract(tronReceiver,
+      const { transaction: trc20 } = await tronWeb.transactionBuilder.triggerSmartContract(usdtNile,
         "transfer(address,uint256)", { feeLimit: 100_000_000, txLocal: true, blockHeader },
         [{ type: "address", value: tronReceiver }, { type: "uint256", value: 25_000_000_000 }], tron);
       const signedTrc20 = await sign(trc20);
