@@ -1,7 +1,8 @@
 // Policies on what a transaction does (eth.tx, tron.tx, solana.tx), for a user outside the root quorum, through the
 // official signers: @turnkey/viem and @turnkey/ethers (how each surfaces an activity a policy failed), the
 // sdk-server client for Tron, @turnkey/solana for Solana. Smart-contract interfaces (create, get, list, delete
-// through sdk-server) give eth.tx.function_name and contract_call_args for an ERC-20 transfer encoded by viem. A DENY
+// through sdk-server) give eth.tx.function_name and contract_call_args for an ERC-20 transfer encoded by viem, and
+// solana.tx's parsed_instruction_data for an instruction of a program with an uploaded Anchor IDL. A DENY
 // that reads what Keyhaven cannot read (call arguments without an ABI) fails closed; a DENY about something the
 // transaction does not have does not apply. Each test writes its own policies and deletes them again.
 import assert from "node:assert/strict";
@@ -14,7 +15,14 @@ import { Transaction as EthersTransaction } from "ethers";
 import {
   encodeFunctionData, erc20Abi, getAddress, parseEther, recoverTransactionAddress, serializeTransaction,
 } from "viem";
-import { PublicKey, SystemProgram, Transaction as SolanaTransaction, LAMPORTS_PER_SOL } from "@solana/web3.js";
+import {
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SystemProgram,
+  Transaction as SolanaTransaction,
+  TransactionInstruction,
+} from "@solana/web3.js";
 import { TronWeb, Trx } from "tronweb";
 import bs58 from "bs58";
 import { assertCompleted, policySandbox } from "../lib/keyhaven.mjs";
@@ -350,5 +358,63 @@ describe("transaction policies for a user outside the root quorum", () => {
     assert.ok(signed.verifySignatures());
 
     await deletePolicies(denyId, allowId);
+  });
+
+  test("an ALLOW on parsed_instruction_data, read through an uploaded Anchor IDL", async () => {
+    const programId = Keypair.fromSeed(crypto.createHash("sha256").update("keyhaven vault program").digest())
+      .publicKey.toBase58();
+    const vault = Keypair.fromSeed(crypto.createHash("sha256").update("keyhaven vault").digest()).publicKey;
+    // Anchor's discriminator: the first 8 bytes of SHA-256("global:" + the instruction's name).
+    const discriminator = crypto.createHash("sha256").update("global:deposit").digest().subarray(0, 8);
+    const idl = {
+      address: programId,
+      metadata: { name: "keyhaven_vault", version: "0.1.0", spec: "0.1.0" },
+      instructions: [{
+        name: "deposit", discriminator: [...discriminator],
+        accounts: [{ name: "user", writable: true, signer: true }, { name: "vault", writable: true }],
+        args: [{ name: "amount", type: "u64" }],
+      }],
+      types: [],
+    };
+    const created = await sandbox.admin.createSmartContractInterface({
+      smartContractAddress: programId, smartContractInterface: JSON.stringify(idl),
+      type: "SMART_CONTRACT_INTERFACE_TYPE_SOLANA", label: "vault",
+    });
+    const { smartContractInterface: stored } = await sandbox.admin.getSmartContractInterface({
+      smartContractInterfaceId: created.smartContractInterfaceId,
+    });
+    assert.equal(stored.type, "SOLANA");
+    assert.equal(stored.smartContractAddress, programId);
+
+    const allowId = await createPolicy({
+      policyName: "small deposits into the vault", effect: "EFFECT_ALLOW",
+      consensus: `approvers.any(user, user.id == '${sandbox.member.id}')`,
+      condition: `solana.tx.instructions.all(i, i.program_key == '${programId}' `
+        + "&& i.parsed_instruction_data.instruction_name == 'deposit' "
+        + `&& i.parsed_instruction_data.named_accounts['vault'] == '${vault.toBase58()}' `
+        + "&& i.parsed_instruction_data.program_call_args['amount'] <= 1000)",
+    });
+    const signer = new SolanaSigner({ organizationId: sandbox.orgId, client: sandbox.member.sdk });
+    const recentBlockhash = bs58.encode(crypto.createHash("sha256").update("keyhaven interop blockhash").digest());
+    const deposit = (amount) => {
+      const data = Buffer.alloc(16);
+      discriminator.copy(data);
+      data.writeBigUInt64LE(amount, 8); // Borsh: a u64 is 8 bytes, little-endian
+      const instruction = new TransactionInstruction({
+        programId: new PublicKey(programId), data,
+        keys: [
+          { pubkey: new PublicKey(solana), isSigner: true, isWritable: true },
+          { pubkey: vault, isSigner: false, isWritable: true },
+        ],
+      });
+      return new SolanaTransaction({ feePayer: new PublicKey(solana), recentBlockhash }).add(instruction);
+    };
+
+    const signed = await signer.signTransaction(deposit(1000n), solana);
+    assert.ok(signed.verifySignatures());
+    const denied = await rejectedActivity(signer.signTransaction(deposit(1001n), solana));
+    assert.deepEqual((await failureOf(denied)).evaluations, [
+      { policyId: allowId, outcome: "OUTCOME_DENY_IMPLICIT" }, { outcome: "OUTCOME_DENY_IMPLICIT" },
+    ]);
   });
 });
