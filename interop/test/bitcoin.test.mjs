@@ -4,7 +4,8 @@
 // transaction for P2PKH and P2SH inputs, the spent output for P2WPKH, P2WSH and P2TR ones. Keyhaven returns the PSBT,
 // not finalised; bitcoinjs validates its signatures (ECDSA or BIP-340 Schnorr), the co-signer adds its own to the
 // 2-of-2 multisigs, and finalizeAllInputs() and extractTransaction() must succeed. Also: inputs that are not the
-// account's stay unsigned, inputs Keyhaven cannot sign are refused naming their index, and policies on bitcoin.tx.
+// account's stay unsigned; inputs Keyhaven cannot sign (P2SH-P2WPKH, a taproot script path, no UTXO data) are refused
+// naming their index; and policies on bitcoin.tx.outputs and bitcoin.tx.fee.
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import { after, afterEach, before, describe, test } from "node:test";
@@ -172,9 +173,12 @@ describe("Bitcoin PSBTs with bitcoinjs-lib", () => {
     byP2tr.signInput(3, cosigner).signInput(4, cosigner);
     byP2tr.finalizeAllInputs();
     const transaction = byP2tr.extractTransaction();
-    assert.equal(transaction.ins.length, 5);
-    assert.equal(transaction.getId(), unsigned.data.globalMap.unsignedTx.tx.getId(),
-      "the txid, which commits to no witness or scriptSig, is the unsigned one");
+    const spent = (tx) => tx.ins.map((input) => `${hex(input.hash)}:${input.index}:${input.sequence}`);
+    const paid = (tx) => tx.outs.map((output) => `${hex(output.script)}:${output.value}`);
+    const { tx: unsignedTx } = unsigned.data.globalMap.unsignedTx;
+    assert.deepEqual(spent(transaction), spent(unsignedTx), "the same outpoints");
+    assert.deepEqual(paid(transaction), paid(unsignedTx), "the same outputs");
+    assert.equal(transaction.ins.filter((input) => input.witness.length > 0).length, 3, "three segwit inputs");
   });
 
   test("a mixed PSBT: the account signs its own input and leaves the co-signer's unsigned", async () => {
@@ -208,8 +212,37 @@ describe("Bitcoin PSBTs with bitcoinjs-lib", () => {
 
     await assertRequestError(sdk.signTransaction({
       signWith: account.address, type: "TRANSACTION_TYPE_BITCOIN", unsignedTransaction: unsigned.toHex(),
-    }), { code: 3, turnkeyErrorCode: "REQUEST_INVALID", message: /input 1/ });
+    }), {
+      code: 3, turnkeyErrorCode: "REQUEST_INVALID",
+      message: new RegExp("^Turnkey error 3: cannot sign this PSBT with signWith: input 1: pays the key through "
+        + "P2SH-wrapped segwit \\(P2SH-P2WPKH\\), which Keyhaven does not sign"),
+    });
   });
+
+  test("a taproot input of the account spent by a script path is TurnkeyRequestError 3 naming the input",
+    async () => {
+      const { p2tr } = accounts;
+      const leaf = { output: bitcoin.script.compile([xOnly(cosigner.publicKey), bitcoin.opcodes.OP_CHECKSIG]) };
+      const tree = bitcoin.payments.p2tr({
+        internalPubkey: xOnly(p2tr.publicKey), scriptTree: leaf, redeem: leaf, network,
+      });
+      const unsigned = new PsbtBuilder()
+        .segwit(tree, 50_000n, {
+          tapInternalKey: xOnly(p2tr.publicKey),
+          tapLeafScript: [{ leafVersion: 0xc0, script: leaf.output, controlBlock: tree.witness.at(-1) }],
+        })
+        .pay(receiver, 49_000n)
+        .psbt;
+
+      await assertRequestError(sdk.signTransaction({
+        signWith: p2tr.address, type: "TRANSACTION_TYPE_BITCOIN", unsignedTransaction: unsigned.toHex(),
+      }), {
+        code: 3, turnkeyErrorCode: "REQUEST_INVALID",
+        message: new RegExp("^Turnkey error 3: cannot sign this PSBT with signWith: input 0: tap_internal_key is the "
+          + "key's, but the output is not its BIP-86 output: it commits to a script tree, which Keyhaven does not "
+          + "sign"),
+      });
+    });
 
   test("an input of the account without its UTXO data is TurnkeyRequestError 3 naming the input", async () => {
     const { p2wpkh } = accounts;
@@ -221,7 +254,11 @@ describe("Bitcoin PSBTs with bitcoinjs-lib", () => {
 
     await assertRequestError(sdk.signTransaction({
       signWith: p2wpkh.address, type: "TRANSACTION_TYPE_BITCOIN", unsignedTransaction: unsigned.toHex(),
-    }), { code: 3, turnkeyErrorCode: "REQUEST_INVALID", message: /input 1/ });
+    }), {
+      code: 3, turnkeyErrorCode: "REQUEST_INVALID",
+      message: new RegExp("is not an unsigned Bitcoin \\(PSBT\\) transaction: input 1: has neither non_witness_utxo "
+        + "nor witness_utxo, so Keyhaven can tell neither whose it is nor the fee"),
+    });
   });
 });
 
