@@ -5,7 +5,8 @@
 // not finalised; bitcoinjs validates its signatures (ECDSA or BIP-340 Schnorr), the co-signer adds its own to the
 // 2-of-2 multisigs, and finalizeAllInputs() and extractTransaction() must succeed. Also: inputs that are not the
 // account's stay unsigned; inputs Keyhaven cannot sign (P2SH-P2WPKH, a taproot script path, no UTXO data) are refused
-// naming their index; and policies on bitcoin.tx.outputs and bitcoin.tx.fee.
+// naming their index; and policies on bitcoin.tx.outputs and bitcoin.tx.fee (readable only where the previous
+// transactions prove the amounts: a DENY on it fails closed otherwise).
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import { after, afterEach, before, describe, test } from "node:test";
@@ -65,6 +66,19 @@ class PsbtBuilder {
   segwit(payment, value, fields = {}) {
     const previous = this.#previous(payment.output, value);
     this.psbt.addInput({ hash: previous.getId(), index: 0, witnessUtxo: { script: payment.output, value }, ...fields });
+    return this;
+  }
+
+  /**
+   * A segwit v0 input with the whole previous transaction too, which BIP-174 allows: only it proves the amount
+   * (a witness_utxo alone can lie about it, BIP-174's fee attack), so only with it is bitcoin.tx.fee readable.
+   */
+  provenSegwit(payment, value) {
+    const previous = this.#previous(payment.output, value);
+    this.psbt.addInput({
+      hash: previous.getId(), index: 0, nonWitnessUtxo: previous.toBuffer(),
+      witnessUtxo: { script: payment.output, value },
+    });
     return this;
   }
 
@@ -282,9 +296,15 @@ describe("policies on bitcoin.tx for a user outside the root quorum", () => {
     }
   });
 
-  /** The member's signTransaction of a PSBT spending 100 000 sat of the account to `outputs` ([address, sat]). */
-  function spend(outputs) {
-    const builder = new PsbtBuilder().segwit(bitcoin.payments.p2wpkh({ pubkey: publicKey, network }), 100_000n);
+  /**
+   * The member's signTransaction of a PSBT spending 100 000 sat of the account to `outputs` ([address, sat]), its
+   * input's amount proven by the previous transaction unless `proven` is false.
+   */
+  function spend(outputs, { proven = true } = {}) {
+    const spent = bitcoin.payments.p2wpkh({ pubkey: publicKey, network });
+    const builder = proven
+      ? new PsbtBuilder().provenSegwit(spent, 100_000n)
+      : new PsbtBuilder().segwit(spent, 100_000n);
     for (const [address, value] of outputs) {
       builder.pay(address, value);
     }
@@ -320,6 +340,19 @@ describe("policies on bitcoin.tx for a user outside the root quorum", () => {
     assert.deepEqual(await evaluationsOf(expensive.activity), [
       { policyId: allowId, outcome: "OUTCOME_ALLOW" },
       { policyId: denyId, outcome: "OUTCOME_DENY_EXPLICIT" },
+      { outcome: "OUTCOME_DENY_EXPLICIT" },
+    ]);
+
+    // With a witness_utxo alone the amount is unproven: the fee is unreadable, and the DENY reading it fails closed.
+    const unproven = await spend([[receiver, 60_000n], [account, 35_000n]], { proven: false });
+    assert.deepEqual(await evaluationsOf(unproven.activity), [
+      { policyId: allowId, outcome: "OUTCOME_ALLOW" },
+      {
+        policyId: denyId, outcome: "OUTCOME_ERROR", failsClosed: true,
+        error: "condition: UNREADABLE: cannot read a compared value: the fee depends on the amount of input 0, which "
+          + "only its witness_utxo gives and nothing proves (BIP-174's fee attack on segwit v0 inputs): give that "
+          + "input's non_witness_utxo at column 16",
+      },
       { outcome: "OUTCOME_DENY_EXPLICIT" },
     ]);
 
