@@ -248,3 +248,33 @@ export async function rawPost(path, body, key = rootKey) {
     body: text,
   });
 }
+
+/**
+ * A sub-organization of its own for policy tests, so that its policies touch no other test file. Its root user
+ * writes the policies with `admin` (sdk-server); `member` is a second user outside the root quorum, whom policies
+ * govern, with its own API key and sdk-server client. The wallet holds `accounts`; `addresses` lists theirs in order.
+ */
+export async function policySandbox(name, accounts) {
+  const adminKey = newKeyPair();
+  const created = await sdkClientFor().createSubOrganization({
+    subOrganizationName: unique(name),
+    rootUsers: [{
+      userName: unique(`${name}-admin`), apiKeys: [apiKeyParams("admin key", adminKey)], authenticators: [],
+      oauthProviders: [],
+    }],
+    rootQuorumThreshold: 1,
+    wallet: { walletName: "treasury", accounts },
+  });
+  const orgId = created.subOrganizationId;
+  const admin = sdkClientFor(adminKey, orgId);
+  const member = { key: newKeyPair() };
+  const { userIds } = await admin.createUsers({
+    users: [{
+      userName: unique(`${name}-member`), apiKeys: [apiKeyParams("member key", member.key)], authenticators: [],
+      oauthProviders: [], userTags: [],
+    }],
+  });
+  member.id = userIds[0];
+  member.sdk = sdkClientFor(member.key, orgId);
+  return { orgId, admin, member, addresses: created.wallet.addresses };
+}

@@ -5,7 +5,7 @@
 // - @turnkey/ethers TurnkeySigner: signMessage and signTypedData, verified with ethers v6;
 // - sign_raw_payload / sign_raw_payloads through the SDK for Ed25519, P-256 and secp256k1, verified with @noble/curves.
 // - signTransaction through both signers (sign_transaction for TRANSACTION_TYPE_ETHEREUM), recovered with viem and
-//   ethers; other transaction types are refused as not implemented.
+//   ethers; TRANSACTION_TYPE_TEMPO is refused as not implemented (Solana, Tron, Bitcoin: files of their own).
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import { before, describe, test } from "node:test";
@@ -566,7 +566,13 @@ describe("signing with @turnkey/viem, @turnkey/ethers and raw payloads", () => {
       }), { code: 3, turnkeyErrorCode: "REQUEST_INVALID", message: /SECP256K1/ });
       await assertRequestError(sdk.signTransaction({
         signWith: accounts.solana.address, type: "TRANSACTION_TYPE_SOLANA", unsignedTransaction: "00",
-      }), { code: 12 });
+      }), {
+        code: 3, turnkeyErrorCode: "REQUEST_INVALID",
+        message: /not an unsigned Solana transaction: message header: truncated at byte offset 1/,
+      });
+      await assertRequestError(sdk.signTransaction({
+        ...base, type: "TRANSACTION_TYPE_TEMPO", unsignedTransaction: "76c0",
+      }), { code: 12, message: /sign_transaction does not support TRANSACTION_TYPE_TEMPO yet/ });
     });
 
     test("a deleted wallet's accounts can no longer sign", async () => {
