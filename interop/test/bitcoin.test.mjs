@@ -349,7 +349,7 @@ describe("policies on bitcoin.tx for a user outside the root quorum", () => {
       { policyId: allowId, outcome: "OUTCOME_ALLOW" },
       {
         policyId: denyId, outcome: "OUTCOME_ERROR", failsClosed: true,
-        error: "condition: UNREADABLE: cannot read a compared value: the fee depends on the amount of input 0, which "
+        error: "condition: UNREADABLE: cannot read 'bitcoin.tx.fee': the fee depends on the amount of input 0, which "
           + "only its witness_utxo gives and nothing proves (BIP-174's fee attack on segwit v0 inputs): give that "
           + "input's non_witness_utxo at column 16",
       },

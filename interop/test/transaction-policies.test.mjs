@@ -235,8 +235,8 @@ describe("transaction policies for a user outside the root quorum", () => {
     assert.deepEqual((await failureOf(withoutAbi.activity.id)).evaluations, [
       {
         policyId: allowId, outcome: "OUTCOME_ERROR",
-        error: "condition: UNREADABLE: cannot read a compared value: no smart contract interface (ABI) was uploaded "
-          + `for ${token.toLowerCase()} at column 22`,
+        error: "condition: UNREADABLE: cannot read 'eth.tx.function_name': no smart contract interface (ABI) was "
+          + `uploaded for ${token.toLowerCase()} at column 22`,
       },
       { outcome: "OUTCOME_DENY_IMPLICIT" },
     ]);

@@ -68,8 +68,13 @@ final class Evaluator {
             case Node.Not(Node operand, int column) -> Value.of(!bool(evaluate(operand), "'!'", column));
             case Node.Logical(Node.LogicalOperator operator, List<Node> operands, int column) ->
                     Value.of(logical(operator, operands, column));
-            case Node.Comparison(Node.ComparisonOperator operator, Node left, Node right, int column) ->
-                    Value.of(comparisons.compare(operator, evaluate(left), evaluate(right), column));
+            case Node.Comparison(Node.ComparisonOperator operator, Node left, Node right, int column) -> {
+                Value leftValue = evaluate(left);
+                Value rightValue = evaluate(right);
+                readable(leftValue, left, column);
+                readable(rightValue, right, column);
+                yield Value.of(comparisons.compare(operator, leftValue, rightValue, column));
+            }
             case Node.Predicate predicate -> predicate(predicate);
             case Node.Contains(Node receiver, Node element, int column) -> Value.of(comparisons.contains(
                     evaluate(receiver), evaluate(element), "'contains' needs a list, not ", column));
@@ -146,6 +151,13 @@ final class Evaluator {
             return now;
         }
         throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, "'time.now' is not a timestamp", column);
+    }
+
+    /** An operand that cannot be read is named in the error, so operators see which field it was. */
+    private static void readable(Value value, Node node, int column) {
+        if (value instanceof UnreadableValue unreadable) {
+            throw EvaluationFailure.unreadable("'" + Printer.describe(node) + "'", unreadable, column);
+        }
     }
 
     private static boolean bool(Value value, String operator, int column) {

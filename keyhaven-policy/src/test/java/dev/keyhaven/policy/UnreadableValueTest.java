@@ -30,7 +30,7 @@ class UnreadableValueTest {
     @Test
     void readingItInAnyWayIsAnUnreadableErrorThatSaysWhy() {
         EvaluationError error = assertError("tx.function_name == 'approve'", ENV, UNREADABLE);
-        assertThat(error.message()).isEqualTo("cannot read a compared value: " + WHY);
+        assertThat(error.message()).isEqualTo("cannot read 'tx.function_name': " + WHY);
         assertError("tx.contract_call_args['wad'] > 5", ENV, UNREADABLE);
         assertError("tx.contract_call_args.wad > 5", ENV, UNREADABLE);
         assertError("tx.function_name[0..2] == 'ap'", ENV, UNREADABLE);

@@ -68,8 +68,8 @@ class FailClosedDenyTest {
         PolicyOutcome outcome = verdict.outcomes().get(1);
         assertThat(outcome.outcome()).isEqualTo(Outcome.ERROR);
         assertThat(outcome.failsClosed()).isTrue();
-        assertThat(outcome.error()).hasValue("condition: UNREADABLE: cannot read a compared value: no smart contract "
-                + "interface for 0xc0ffee at column 22");
+        assertThat(outcome.error()).hasValue("condition: UNREADABLE: cannot read 'eth.tx.function_name': no smart "
+                + "contract interface for 0xc0ffee at column 22");
     }
 
     @Test
