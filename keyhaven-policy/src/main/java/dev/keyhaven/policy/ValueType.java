@@ -1,5 +1,6 @@
 package dev.keyhaven.policy;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -72,7 +73,7 @@ public sealed interface ValueType {
 
         /** These fields and {@code more} (which wins on a name both have). */
         public StructOf with(Map<String, ? extends ValueType> more) {
-            Map<String, ValueType> all = new java.util.HashMap<>(fields);
+            Map<String, ValueType> all = new HashMap<>(fields);
             all.putAll(more);
             return new StructOf(all);
         }

@@ -108,7 +108,8 @@ class OperatorTest {
 
     @Test
     void hexComparesInAnyLetterCaseAndNothingElseDoes() {
-        assertHolds("'0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2' == '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'", ENV);
+        assertHolds("'0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2' == "
+                + "'0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'", ENV);
         assertHolds("'0XA9059CBB' == '0xa9059cbb'", ENV);
         assertHolds("s[0..10] == '0xA9059CBB'", ENV);
         assertHolds("'0xABC' in ['0x1', '0xabc']", ENV);

@@ -1,5 +1,7 @@
 package dev.keyhaven.crypto.sign;
 
+import static org.bouncycastle.util.Arrays.concatenate;
+
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.EcCurve;
 import java.math.BigInteger;
@@ -44,7 +46,7 @@ public final class Bip340Schnorr {
         byte[] px = xBytes(publicPoint);
         byte[] dBytes = bytes32(d);
         byte[] t = xor(dBytes, Digests.taggedHash("BIP0340/aux", auxRandom32));
-        byte[] rand = Digests.taggedHash("BIP0340/nonce", concat(t, px, message));
+        byte[] rand = Digests.taggedHash("BIP0340/nonce", concatenate(t, px, message));
         Arrays.fill(dBytes, (byte) 0);
         Arrays.fill(t, (byte) 0);
         BigInteger kPrime = new BigInteger(1, rand).mod(N);
@@ -56,7 +58,7 @@ public final class Bip340Schnorr {
         BigInteger k = hasEvenY(r) ? kPrime : N.subtract(kPrime);
         byte[] rx = xBytes(r);
         BigInteger e = challenge(rx, px, message);
-        byte[] signature = concat(rx, bytes32(k.add(e.multiply(d)).mod(N)));
+        byte[] signature = concatenate(rx, bytes32(k.add(e.multiply(d)).mod(N)));
         if (!verify(px, message, signature)) {
             throw new IllegalStateException("BIP-340 signature did not verify; refusing to release it");
         }
@@ -120,27 +122,13 @@ public final class Bip340Schnorr {
     }
 
     private static BigInteger challenge(byte[] rx, byte[] px, byte[] message) {
-        return new BigInteger(1, Digests.taggedHash("BIP0340/challenge", concat(rx, px, message))).mod(N);
+        return new BigInteger(1, Digests.taggedHash("BIP0340/challenge", concatenate(rx, px, message))).mod(N);
     }
 
     private static byte[] xor(byte[] a, byte[] b) {
         byte[] out = new byte[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = (byte) (a[i] ^ b[i]);
-        }
-        return out;
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        int length = 0;
-        for (byte[] part : parts) {
-            length += part.length;
-        }
-        byte[] out = new byte[length];
-        int offset = 0;
-        for (byte[] part : parts) {
-            System.arraycopy(part, 0, out, offset, part.length);
-            offset += part.length;
         }
         return out;
     }

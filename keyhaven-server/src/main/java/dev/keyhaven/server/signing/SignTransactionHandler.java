@@ -19,20 +19,22 @@ import dev.keyhaven.server.smartcontract.ContractInterfaces;
 import dev.keyhaven.server.state.StateReads;
 import java.util.EnumMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * {@code sign_transaction} (V2 with {@code signWith}, and V1 with {@code privateKeyId}, which older SDKs send): signs
- * an unsigned transaction of the chain {@code type} names and returns the signed form as hex without {@code 0x}, what
- * the official signers ({@code @turnkey/viem}, {@code @turnkey/ethers}, {@code @turnkey/solana}) expect. The transaction
- * is parsed before anything is recorded (a 400 naming {@code unsignedTransaction} when it does not parse), and policies
+ * an unsigned transaction of the chain {@code type} names and returns the signed form as hex without {@code 0x},
+ * what the official signers ({@code @turnkey/viem}, {@code @turnkey/ethers}, {@code @turnkey/solana}) expect. The
+ * transaction is parsed before anything is recorded (a 400 naming {@code unsignedTransaction} when it does not
+ * parse), and policies
  * read it ({@code eth.tx}, {@code solana.tx}, {@code tron.tx}, {@code bitcoin.tx}). Each chain is a
  * {@link ChainSigning}; {@code TRANSACTION_TYPE_TEMPO} is refused as not implemented.
  */
 public final class SignTransactionHandler implements ActivityHandler<SignTransactionHandler.Intent> {
     private static final ActivitySpec SPEC = new ActivitySpec("sign_transaction", ActivityResource.PRIVATE_KEY,
-            ActivityAction.SIGN, java.util.List.of(
+            ActivityAction.SIGN, List.of(
                     new ActivityVersion(ActivityType.SIGN_TRANSACTION_V2, "signTransactionIntentV2",
                             "signTransactionResult"),
                     new ActivityVersion(ActivityType.SIGN_TRANSACTION, "signTransactionIntent",

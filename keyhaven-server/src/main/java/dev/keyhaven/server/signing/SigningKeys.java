@@ -56,8 +56,8 @@ public final class SigningKeys {
      * @throws ApiException (404) when it names none
      */
     public Resolved resolve(StateReads organization, String signWith) {
-        return find(organization, signWith).orElseThrow(() -> ApiException.notFound("no wallet account or private key of this organization "
-                + "matches signWith '" + (signWith.length() <= 128 ? signWith : signWith.substring(0, 128) + "…")
+        return find(organization, signWith).orElseThrow(() -> ApiException.notFound("no wallet account or private "
+                + "key of this organization matches signWith '" + (signWith.length() <= 128 ? signWith : signWith.substring(0, 128) + "…")
                 + "'"));
     }
 

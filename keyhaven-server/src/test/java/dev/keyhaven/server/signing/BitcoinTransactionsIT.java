@@ -16,13 +16,14 @@ import dev.keyhaven.crypto.sign.Bip340Schnorr;
 import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.Policies;
-import dev.keyhaven.server.testing.Psbts;
 import dev.keyhaven.server.testing.Psbts.Output;
 import dev.keyhaven.server.testing.Psbts.Spent;
+import dev.keyhaven.server.testing.Psbts;
 import fr.acinq.bitcoin.ByteVector;
 import fr.acinq.bitcoin.PublicKey;
 import fr.acinq.bitcoin.psbt.Input;
 import fr.acinq.bitcoin.psbt.Psbt;
+import java.io.ByteArrayOutputStream;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -111,7 +112,7 @@ class BitcoinTransactionsIT extends OnBothStores {
     }
 
     private static byte[] concat(byte[]... parts) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] part : parts) {
             out.writeBytes(part);
         }

@@ -21,8 +21,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Policies reading {@code eth.tx} on both stores, as teams migrate them from Turnkey: a DENY on the value beside a
- * broad ALLOW (the fail-open this closes), an ALLOW on the recipient, the older V1 activity type, and policies that name
- * what Keyhaven binds for no activity, refused when they are written.
+ * broad ALLOW (the fail-open this closes), an ALLOW on the recipient, the older V1 activity type, and policies that
+ * name what Keyhaven binds for no activity, refused when they are written.
  */
 class EthereumTransactionsIT extends OnBothStores {
     private static final String RECIPIENT = "0x08d2b0a37f869ff76bacb5bab3278e26ab7067b7";

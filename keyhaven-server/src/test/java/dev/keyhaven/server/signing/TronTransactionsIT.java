@@ -23,6 +23,7 @@ import dev.keyhaven.server.testing.Policies;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -129,8 +130,8 @@ class TronTransactionsIT extends OnBothStores {
         ECDSASigner verifier = new ECDSASigner();
         verifier.init(false, new ECPublicKeyParameters(EcCurve.SECP256K1.decodePoint(HEX.parseHex(publicKey)),
                 EcCurve.SECP256K1.domain()));
-        assertThat(verifier.verifySignature(Digests.sha256(raw), new BigInteger(1, java.util.Arrays.copyOf(signature,
-                32)), new BigInteger(1, java.util.Arrays.copyOfRange(signature, 32, 64)))).isTrue();
+        assertThat(verifier.verifySignature(Digests.sha256(raw), new BigInteger(1, Arrays.copyOf(signature, 32)),
+                new BigInteger(1, Arrays.copyOfRange(signature, 32, 64)))).isTrue();
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -147,7 +148,7 @@ class SmartContractInterfacesIT extends OnBothStores {
                         "label", "x"), "createSmartContractInterfaceResult"),
                 "parameters.smartContractInterface is required");
         String id = createAbi(WETH);
-        KeyhavenApiException duplicate = apiError(() -> create(eth, WETH.toLowerCase(java.util.Locale.ROOT),
+        KeyhavenApiException duplicate = apiError(() -> create(eth, WETH.toLowerCase(Locale.ROOT),
                 WETH_ABI, "again"));
         assertThat(duplicate.httpStatus()).isEqualTo(400);
         assertThat(duplicate.getMessage()).contains("parameters.smartContractAddress already has a smart contract "

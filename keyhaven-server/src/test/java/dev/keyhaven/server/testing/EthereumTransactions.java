@@ -17,7 +17,8 @@ public final class EthereumTransactions {
         String digits = to.startsWith("0x") ? to.substring(2) : to;
         String data = dataHex.startsWith("0x") ? dataHex.substring(2) : dataHex;
         byte[][] fields = {Rlp.encodeInteger(BigInteger.ONE), Rlp.encodeInteger(BigInteger.ZERO),
-            Rlp.encodeInteger(BigInteger.valueOf(1_000_000_000L)), Rlp.encodeInteger(BigInteger.valueOf(30_000_000_000L)),
+            Rlp.encodeInteger(BigInteger.valueOf(1_000_000_000L)),
+            Rlp.encodeInteger(BigInteger.valueOf(30_000_000_000L)),
             Rlp.encodeInteger(BigInteger.valueOf(100_000)), Rlp.encodeBytes(HEX.parseHex(digits)),
             Rlp.encodeInteger(value), Rlp.encodeBytes(HEX.parseHex(data)), Rlp.encodeList()};
         return "02" + HEX.formatHex(Rlp.encodeList(fields));

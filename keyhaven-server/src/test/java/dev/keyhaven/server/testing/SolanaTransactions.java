@@ -4,6 +4,7 @@ import dev.keyhaven.crypto.address.Base58Text;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -62,7 +63,7 @@ public final class SolanaTransactions {
     /** The message: what follows the signature slots of a transaction with {@code signers} slots. */
     public static byte[] message(byte[] wire, int signers) {
         int start = 1 + 64 * signers;
-        return java.util.Arrays.copyOfRange(wire, start, wire.length);
+        return Arrays.copyOfRange(wire, start, wire.length);
     }
 
     private static void compact(ByteArrayOutputStream out, int value) {
