@@ -6,9 +6,8 @@
 // verifySignatures() or @noble/curves' Ed25519, and Ed25519 being deterministic, the two ways of signing one message
 // must give the same bytes.
 //
-// @turnkey/core's TurnkeyClient.signTransaction is not driven here: its init() builds a storage manager and a
-// stamper for a browser (IndexedDB) or React Native (keychain) only, and throws "Unsupported environment for storage
-// manager." under node, leaving the client without the httpClient signTransaction sends through.
+// @turnkey/core's TurnkeyClient.signTransaction for a Solana account is in core-solana.test.mjs (core needs browser
+// globals, which that file installs in its own process).
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import { after, before, describe, test } from "node:test";
