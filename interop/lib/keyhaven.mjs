@@ -11,7 +11,8 @@ function required(name) {
   const value = process.env[name];
   if (!value) {
     throw new Error(`${name} is not set: run these tests through NpmInteropIT, or set KEYHAVEN_URL, `
-      + "KEYHAVEN_ORGANIZATION_ID and KEYHAVEN_API_KEY_PREFIX for a running server");
+      + "KEYHAVEN_ORGANIZATION_ID, KEYHAVEN_API_KEY_PREFIX, KEYHAVEN_AUTH_PROXY_URL and "
+      + "KEYHAVEN_AUTH_PROXY_CONFIG_ID for a running server");
   }
   return value;
 }
@@ -21,6 +22,10 @@ export const organizationId = required("KEYHAVEN_ORGANIZATION_ID");
 const keyPrefix = required("KEYHAVEN_API_KEY_PREFIX");
 
 /** How the server under test renders activity timestamps; the server reads the same variable (default "string"). */
+/** The auth proxy of the server under test, and its configuration id (NpmInteropIT always sets both). */
+export const authProxyUrl = required("KEYHAVEN_AUTH_PROXY_URL").replace(/\/+$/, "");
+export const authProxyConfigId = required("KEYHAVEN_AUTH_PROXY_CONFIG_ID");
+
 export const activityTimestamps = (process.env.KEYHAVEN_ACTIVITY_TIMESTAMPS || "string").toLowerCase();
 
 /** The root user's P-256 API key pair, as `serve` wrote it: PREFIX.public and PREFIX.private, hex. */

@@ -26,11 +26,11 @@ import { encryptOtpCodeToBundle, PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY } from "
 import { Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 import { ed25519 } from "@noble/curves/ed25519";
 import bs58 from "bs58";
-import { baseUrl, organizationId, sdkClientFor, unique } from "../lib/keyhaven.mjs";
+import { authProxyConfigId, authProxyUrl, baseUrl, organizationId, sdkClientFor, unique } from "../lib/keyhaven.mjs";
 import { emailedCode } from "../lib/maildir.mjs";
 
-const proxyUrl = process.env.KEYHAVEN_AUTH_PROXY_URL;
-const proxyConfigId = process.env.KEYHAVEN_AUTH_PROXY_CONFIG_ID;
+const proxyUrl = authProxyUrl;
+const proxyConfigId = authProxyConfigId;
 const sdk = sdkClientFor();
 
 /** A fixed 32-byte value as the recent blockhash: signing needs none from a cluster. */
@@ -159,7 +159,7 @@ describe("@turnkey/core signTransaction for a Solana account", () => {
   });
 
   test("an emailed code: initOtp, loginWithOtp into the user's sub-organization, then signTransaction of a "
-    + "transfer whose fee payer signed first", { skip: !proxyUrl && "no auth proxy (KEYHAVEN_AUTH_PROXY_URL)" },
+    + "transfer whose fee payer signed first",
   async () => {
     const client = new TurnkeyClient({
       apiBaseUrl: baseUrl, authProxyUrl: proxyUrl, authProxyConfigId: proxyConfigId, organizationId,

@@ -4,8 +4,6 @@
 // verifySessionJwtSignature check the token and the session JWT against the published signers; the session key
 // then stamps requests through @turnkey/sdk-server.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { describe, test } from "node:test";
 import {
   encryptOtpCodeToBundle,
@@ -15,6 +13,8 @@ import {
 } from "@turnkey/crypto";
 import {
   apiKeyParams,
+  authProxyConfigId,
+  authProxyUrl,
   baseUrl,
   newKeyPair,
   organizationId,
@@ -22,11 +22,11 @@ import {
   stamperFor,
   unique,
 } from "../lib/keyhaven.mjs";
+import { emailedCode } from "../lib/maildir.mjs";
 
-const proxyUrl = process.env.KEYHAVEN_AUTH_PROXY_URL;
-const configId = process.env.KEYHAVEN_AUTH_PROXY_CONFIG_ID;
+const proxyUrl = authProxyUrl;
+const configId = authProxyConfigId;
 const sdk = sdkClientFor();
-const maildir = path.join(path.dirname(process.env.KEYHAVEN_API_KEY_PREFIX), "maildir", "new");
 
 async function published(which) {
   const response = await fetch(`${baseUrl}/public/v1/discovery/${which}`);
@@ -44,16 +44,6 @@ async function proxy(operation, body, headers = {}) {
   return { status: response.status, body: await response.json() };
 }
 
-/** The code in the one message to `email` (quoted-printable undone). */
-function emailedCode(email) {
-  const messages = fs.readdirSync(maildir).map((name) => fs.readFileSync(path.join(maildir, name), "utf8"))
-    .filter((raw) => raw.includes(`To: ${email}`));
-  assert.equal(messages.length, 1, `one message to ${email}`);
-  const raw = messages[0].replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
-  assert.match(raw, /Subject: .*sign-in code/);
-  return raw.match(/monospace;">([0-9A-Z]+)</)[1];
-}
-
 /** What @turnkey/core's getClientSignatureMessageForLogin builds, signed by the token's key (DER hex). */
 async function clientSignature(token, tokenKey, sessionPublicKey) {
   const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
@@ -64,7 +54,7 @@ async function clientSignature(token, tokenKey, sessionPublicKey) {
   return { publicKey: tokenKey.publicKey, scheme: "CLIENT_SIGNATURE_SCHEME_API_P256", message, signature };
 }
 
-describe("OTP login through the auth proxy with @turnkey/crypto", { skip: !proxyUrl }, () => {
+describe("OTP login through the auth proxy with @turnkey/crypto", () => {
   test("email code → encryptOtpCodeToBundle → verification token → session that stamps", async () => {
     const email = `${unique("otp")}@example.com`;
     const created = await sdk.createUsers({ users: [{ userName: unique("otp"), userEmail: email,
