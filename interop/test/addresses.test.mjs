@@ -3,7 +3,7 @@
 // account's reported `publicKey` with the chains' well-known npm libraries: viem (Ethereum), @cosmjs/amino (Cosmos,
 // Sei), bitcoinjs-lib (Bitcoin, Dogecoin, and Base58Check for Tron), ripple-keypairs (XRP), bech32 (Spark), bs58
 // (Solana), @mysten/sui (Sui), node's SHA3-256 (Aptos), @stellar/stellar-base (Stellar), @ton/ton (TON wallet
-// contracts) and @noble/curves (raw keys). The rules are those of /work/shared/reference/addresses.md; where
+// contracts) and @noble/curves (raw keys). The rules are those of docs/reference/addresses.md; where
 // Turnkey's choice is undocumented (P2SH, P2WSH, the TON string form) the test pins Keyhaven's documented choice.
 // create_sub_organization with a `wallet` is checked the same way.
 import assert from "node:assert/strict";
