@@ -16,6 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** SSRF rules: https only, no user information, no loopback, private, link-local or metadata destinations. */
 class WebhookUrlsTest {
+    private static final String NON_PUBLIC = "bad request body: parameters.url must not point to a loopback, private, "
+            + "link-local or metadata address";
+
     private final WebhookUrls strict = new WebhookUrls(false);
     private final WebhookUrls insecure = new WebhookUrls(true);
 
@@ -46,7 +49,7 @@ class WebhookUrlsTest {
     @ValueSource(strings = {"https://[::ffff:0:127.0.0.1]/", "https://[2002:7f00:1::]/"})
     void loopbackInsideAnIpv6FormIsRefused(String url) {
         assertThatThrownBy(() -> strict.parse("parameters.url", url)).isInstanceOf(ApiException.class)
-                .hasMessage("bad request body: parameters.url must not point to a loopback, private, link-local or metadata address");
+                .hasMessage(NON_PUBLIC);
     }
 
     /** Every IPv6 form that carries an IPv4 address, with a non-public IPv4 address of each kind inside. */
@@ -73,7 +76,7 @@ class WebhookUrlsTest {
     void everyIpv6FormOfANonPublicIpv4AddressIsRefused(String address) {
         assertThatThrownBy(() -> strict.parse("parameters.url", "https://[" + address + "]/hook"))
                 .isInstanceOf(ApiException.class)
-                .hasMessage("bad request body: parameters.url must not point to a loopback, private, link-local or metadata address");
+                .hasMessage(NON_PUBLIC);
     }
 
     /** IPv6's own non-public ranges. */
@@ -84,7 +87,7 @@ class WebhookUrlsTest {
     void ipv6UniqueLocalLinkLocalSiteLocalMulticastLoopbackUnspecifiedAndDocumentationAreRefused(String address) {
         assertThatThrownBy(() -> strict.parse("parameters.url", "https://[" + address + "]/"))
                 .isInstanceOf(ApiException.class)
-                .hasMessage("bad request body: parameters.url must not point to a loopback, private, link-local or metadata address");
+                .hasMessage(NON_PUBLIC);
     }
 
     @ParameterizedTest
@@ -93,7 +96,7 @@ class WebhookUrlsTest {
         "https://198.19.255.255/", "https://100.127.255.255/"})
     void reservedIpv4RangesAreRefused(String url) {
         assertThatThrownBy(() -> strict.parse("parameters.url", url)).isInstanceOf(ApiException.class)
-                .hasMessage("bad request body: parameters.url must not point to a loopback, private, link-local or metadata address");
+                .hasMessage(NON_PUBLIC);
     }
 
     /** A zone names an interface of this machine; a bracketed host that is no IPv6 address is no host. */
