@@ -67,8 +67,10 @@ class WebhookRebindingIT extends OnBothStores {
         internal.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         Thread.ofVirtual().start(() -> {
             while (!internal.isClosed()) {
-                try (Socket s = internal.accept()) {
+                try {
+                    Socket connection = internal.accept();
                     reached.incrementAndGet();
+                    connection.close();
                 } catch (IOException e) {
                     // closed at the end of the class
                 }
