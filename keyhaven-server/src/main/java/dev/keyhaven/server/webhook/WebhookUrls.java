@@ -113,9 +113,8 @@ public final class WebhookUrls {
             name = name.substring(0, name.length() - 1);
         }
         if (name.startsWith("[")) {
-            return exactLiteral(name).map(a -> PublicAddresses.isPublic(a) ? Optional.<String>empty()
-                    : Optional.of(NON_PUBLIC_ADDRESS)).orElse(Optional.of("must name its host by a name, an IPv4 "
-                            + "address or an IPv6 address without a zone"));
+            return byAddress(name, "must name its host by a name, an IPv4 address or an IPv6 address without a "
+                    + "zone");
         }
         if (name.equals("localhost") || name.endsWith(".localhost") || name.endsWith(".local")
                 || name.endsWith(".internal") || name.equals("metadata") || !name.contains(".")) {
@@ -124,12 +123,20 @@ public final class WebhookUrls {
         }
         String lastLabel = name.substring(name.lastIndexOf('.') + 1);
         if (lastLabel.matches("[0-9]+|0x[0-9a-f]*")) {
-            // No top-level domain is numeric: this is an address. Only the plain dotted quad is taken as one;
-            // 127.1, 0x7f.1 or 0177.0.0.1 are read differently by different resolvers, so they are refused.
-            return exactLiteral(name).map(a -> PublicAddresses.isPublic(a) ? Optional.<String>empty()
-                    : Optional.of(NON_PUBLIC_ADDRESS)).orElse(Optional.of(NON_PUBLIC_ADDRESS));
+            // No top-level domain is numeric: this is an address. Only the plain dotted quad is taken as one:
+            // resolvers read 0177.0.0.1 (octal) or 0x7f.1 differently, and java.net.URI lets some of them through.
+            return byAddress(name, "must write an IPv4 address as four decimal numbers without leading zeros");
         }
         return Optional.empty();
+    }
+
+    /** What is wrong with a host that is an address literal: not public, or {@code malformed} if no literal. */
+    private static Optional<String> byAddress(String host, String malformed) {
+        Optional<InetAddress> literal = exactLiteral(host);
+        if (literal.isEmpty()) {
+            return Optional.of(malformed);
+        }
+        return PublicAddresses.isPublic(literal.get()) ? Optional.empty() : Optional.of(NON_PUBLIC_ADDRESS);
     }
 
     /**

@@ -101,11 +101,38 @@ class WebhookUrlsTest {
 
     /** A zone names an interface of this machine; a bracketed host that is no IPv6 address is no host. */
     @ParameterizedTest
-    @ValueSource(strings = {"https://[fe80::1%25eth0]/", "https://[2606:4700::1111%25eth0]/",
-        "https://[v1.fe80::1]/", "https://[hooks.example.com]/"})
+    @ValueSource(strings = {"https://[fe80::1%25eth0]/", "https://[2606:4700::1111%25eth0]/"})
     void aBracketedHostMustBeAnIpv6AddressWithoutZone(String url) {
         assertThatThrownBy(() -> strict.parse("parameters.url", url)).isInstanceOf(ApiException.class)
-                .hasMessageStartingWith("bad request body: parameters.url ");
+                .hasMessage("bad request body: parameters.url must name its host by a name, an IPv4 address or an "
+                        + "IPv6 address without a zone");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://[v1.fe80::1]/", "https://[hooks.example.com]/"})
+    void aBracketedHostThatIsNoIpv6AddressIsNoUrl(String url) {
+        assertThatThrownBy(() -> strict.parse("parameters.url", url)).isInstanceOf(ApiException.class)
+                .hasMessage("bad request body: parameters.url is not a valid URL");
+    }
+
+    /**
+     * Numeric hosts that resolvers read as addresses in their own ways: octal (leading zeros), hexadecimal, short
+     * forms. java.net.URI takes a dotted quad with leading zeros as an address, and the rest as no host at all.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"https://0177.0.0.1/", "https://10.0.0.010/", "https://0.0.0.00/"})
+    void aNumericHostMustBeAPlainDottedQuad(String url) {
+        assertThatThrownBy(() -> strict.parse("parameters.url", url)).isInstanceOf(ApiException.class)
+                .hasMessage("bad request body: parameters.url must write an IPv4 address as four decimal numbers "
+                        + "without leading zeros");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://127.1/", "https://0x7f.0.0.1/", "https://1.2.3.4.5/", "https://256.1.1.1/",
+        "https://hooks.example.0x1/"})
+    void otherNumericFormsAreNoHostAtAll(String url) {
+        assertThatThrownBy(() -> strict.parse("parameters.url", url)).isInstanceOf(ApiException.class)
+                .hasMessage("bad request body: parameters.url must name a host");
     }
 
     /** The same forms carrying a public IPv4 address reach that address, and are accepted. */
