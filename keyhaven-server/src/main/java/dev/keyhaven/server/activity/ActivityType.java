@@ -3,7 +3,8 @@ package dev.keyhaven.server.activity;
 import dev.keyhaven.server.api.WireEnum;
 
 /**
- * Every activity type of the public API's {@code v1ActivityType} (wire name {@code ACTIVITY_TYPE_<constant>}).
+ * Every activity type of the public API's {@code v1ActivityType} (wire name {@code ACTIVITY_TYPE_<constant>}),
+ * and Keyhaven's own extensions, each marked as such.
  * The whole vocabulary is here so that filters and envelopes can tell a valid type Keyhaven does not implement from
  * a misspelt one; which types run is decided by the handlers registered in {@link ActivityRegistry}.
  */
@@ -169,7 +170,9 @@ public enum ActivityType implements WireEnum {
     EXECUTE_SWAP_V2,
     CREATE_SWAP_QUOTE,
     IMPORT_SECRETS,
-    EXPORT_SECRETS;
+    EXPORT_SECRETS,
+    /** Keyhaven's own, not Turnkey's: {@code redeliver_webhook_delivery} queues a finished delivery again. */
+    REDELIVER_WEBHOOK_DELIVERY;
 
     private static final String PREFIX = "ACTIVITY_TYPE_";
 

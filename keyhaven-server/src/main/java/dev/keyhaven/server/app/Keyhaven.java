@@ -159,6 +159,7 @@ import dev.keyhaven.server.webauthn.PasskeyRegistrar;
 import dev.keyhaven.server.webauthn.PasskeyStampVerifier;
 import dev.keyhaven.server.webhook.CreateWebhookEndpointHandler;
 import dev.keyhaven.server.webhook.DeleteWebhookEndpointHandler;
+import dev.keyhaven.server.webhook.RedeliverWebhookDeliveryHandler;
 import dev.keyhaven.server.webhook.UpdateWebhookEndpointHandler;
 import dev.keyhaven.server.webhook.WebhookDeliverer;
 import dev.keyhaven.server.webhook.WebhookOutbox;
@@ -398,6 +399,7 @@ public final class Keyhaven implements AutoCloseable {
                 new CreateWebhookEndpointHandler(webhooks, webhookUrls),
                 new UpdateWebhookEndpointHandler(webhooks, webhookUrls),
                 new DeleteWebhookEndpointHandler(webhooks),
+                new RedeliverWebhookDeliveryHandler(webhooks, deliverer::wake),
                 new InitOtpHandler(otpService, codeMail),
                 new VerifyOtpHandler(otpService),
                 new OtpLoginHandler(otpService),
@@ -445,7 +447,7 @@ public final class Keyhaven implements AutoCloseable {
                         oauthProviderRepository, contractInterfaceQueries),
                 userQueries, walletQueries, privateKeyQueries, new PolicyQueries(transactor, policies), json, metrics,
                 metricsRegistry, bundleSigner.publicKeyHex(), proofs, new TvcQueries(transactor, tvc, json),
-                new WebhookQueries(transactor, webhooks, webhookKeys, clock, deliverer::wake), Map.of(
+                new WebhookQueries(transactor, webhooks, webhookKeys), Map.of(
                         ApiServer.OTP_SIGNER_DISCOVERY_PATH, otpSigner.publicKeyHex(),
                         ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex(),
                         ApiServer.OAUTH2_ENCRYPTION_KEY_DISCOVERY_PATH, oauth2Secrets.encryptionPublicKey()),

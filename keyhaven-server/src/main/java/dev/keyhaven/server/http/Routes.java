@@ -59,7 +59,6 @@ final class Routes {
                 Operation.query("list_tvc_app_deployments", tvc::listTvcAppDeployments),
                 Operation.query("list_webhook_endpoints", services.webhookQueries()::listWebhookEndpoints),
                 Operation.query("list_webhook_deliveries", services.webhookQueries()::listWebhookDeliveries),
-                Operation.query("redeliver_webhook_delivery", services.webhookQueries()::redeliverWebhookDelivery),
                 Operation.query("get_oauth2_credential", services.oauth2Queries()::getOauth2Credential),
                 Operation.query("list_oauth2_credentials", services.oauth2Queries()::listOauth2Credentials),
                 Operation.query("get_oauth_providers", users::getOauthProviders),

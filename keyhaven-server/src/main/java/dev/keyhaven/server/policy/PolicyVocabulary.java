@@ -31,7 +31,7 @@ public final class PolicyVocabulary {
             Map.entry("api_key_ids", listOf(STRING)), Map.entry("wallet_id", STRING),
             Map.entry("target_public_key", STRING), Map.entry("otp_length", INT),
             Map.entry("session_profile_id", STRING), Map.entry("provider", STRING), Map.entry("client_id", STRING),
-            Map.entry("oauth2_credential_id", STRING)));
+            Map.entry("oauth2_credential_id", STRING), Map.entry("delivery_id", STRING)));
 
     private static final ValueType ETH = struct(Map.of(
             "tx", EthereumTransactionView.POLICY_TYPE,

@@ -1,30 +1,25 @@
 package dev.keyhaven.server.webhook;
 
 import dev.keyhaven.server.tx.Transactor;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SequencedMap;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Flow;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
@@ -33,8 +28,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Delivers the outbox: a background thread claims due deliveries ({@link WebhookRepository#claimDue}, which on
- * PostgreSQL skips rows other servers hold) and attempts each on a virtual thread: a signed POST of the stored body,
- * no redirects, one timeout for the whole exchange, at most {@code maxResponseBytes} of the answer read. A 2xx
+ * PostgreSQL skips rows other servers hold) and attempts each on a virtual thread: the URL's host resolved once and
+ * every address checked ({@link WebhookUrls#destination}), then a signed POST of the stored body to those addresses
+ * only ({@link WebhookPost}): no redirects, one timeout for the whole exchange, at most {@code maxResponseBytes} of
+ * the answer read. A 2xx
  * delivers; 3xx and 4xx (429 included) fail at once; network errors, timeouts and 5xx are retried with exponential
  * backoff and jitter until {@code maxAttempts}. Concurrency is bounded per server and per endpoint.
  */
@@ -54,7 +51,7 @@ public final class WebhookDeliverer implements AutoCloseable {
     private final WebhookSettings settings;
     private final Clock clock;
     private final RandomGenerator random;
-    private final HttpClient http;
+    private final WebhookPost post;
     private final Semaphore permits;
     private final ConcurrentHashMap<String, AtomicInteger> perEndpoint = new ConcurrentHashMap<>();
     private final ExecutorService attempts = Executors.newVirtualThreadPerTaskExecutor();
@@ -73,8 +70,7 @@ public final class WebhookDeliverer implements AutoCloseable {
         this.clock = clock;
         this.random = random;
         this.permits = new Semaphore(settings.maxConcurrent());
-        this.http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(settings.requestTimeout()).executor(attempts).build();
+        this.post = new WebhookPost(settings.network(), settings.requestTimeout(), settings.maxResponseBytes());
     }
 
     /** Starts the background thread. */
@@ -113,7 +109,7 @@ public final class WebhookDeliverer implements AutoCloseable {
             Thread.currentThread().interrupt();
             attempts.shutdownNow();
         }
-        http.close();
+        post.close();
         poller = null;
     }
 
@@ -197,14 +193,17 @@ public final class WebhookDeliverer implements AutoCloseable {
                     Optional.of(endpoint.isEmpty() ? "the endpoint was deleted" : "the endpoint is not active"));
             return;
         }
-        URI uri = URI.create(endpoint.get().url());
         int attempt = delivery.attempts() + 1;
-        Optional<String> refused = urls.refusalBeforeSending(uri);
-        if (refused.isPresent()) {
-            record(delivery, WebhookDelivery.Status.FAILED, attempt, clock.instant(), Optional.empty(), refused);
+        WebhookDestination destination;
+        try {
+            // Resolved once and checked here; the attempt connects to these addresses and no other.
+            destination = urls.destination(URI.create(endpoint.get().url()), settings.network().resolver());
+        } catch (RefusedDestination refused) {
+            record(delivery, WebhookDelivery.Status.FAILED, attempt, clock.instant(), Optional.empty(),
+                    Optional.of(refused.getMessage()));
             return;
         }
-        Outcome outcome = send(uri, delivery);
+        Outcome outcome = send(destination, delivery);
         WebhookDelivery.Status status;
         Instant next = clock.instant();
         if (outcome.statusCode().isPresent() && outcome.statusCode().get() / 100 == 2) {
@@ -226,38 +225,33 @@ public final class WebhookDeliverer implements AutoCloseable {
     private record Outcome(Optional<Integer> statusCode, Optional<String> error, boolean retryable) {
     }
 
-    private Outcome send(URI uri, WebhookDelivery delivery) {
+    private Outcome send(WebhookDestination destination, WebhookDelivery delivery) {
         byte[] body = delivery.body().getBytes(StandardCharsets.UTF_8);
         long timestamp = clock.millis();
         WebhookSigningKeys.Signed signed = keys.sign(timestamp, delivery.eventId(), body);
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.requestTimeout())
-                .header("Content-Type", "application/json")
-                .header(settings.header("Organization-Id"), delivery.organizationId())
-                .header(settings.header("Event-Type"), delivery.eventType())
-                .header(settings.header("Webhook-Version"), "1")
-                .header(settings.header("Event-Id"), delivery.eventId())
-                .header(settings.header("Timestamp"), Long.toString(timestamp))
-                .header(settings.header("Signature-Key-Id"), signed.keyId())
-                .header(settings.header("Signature-Algorithm"), "ed25519")
-                .header(settings.header("Signature-Version"), "v1")
-                .header(settings.header("Signature"), signed.signatureHex())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-        CompletableFuture<HttpResponse<Void>> exchange = http.sendAsync(request,
-                info -> new CappedDiscard(settings.maxResponseBytes()));
+        SequencedMap<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
+        headers.put("User-Agent", "Keyhaven-Webhooks");
+        headers.put(settings.header("Organization-Id"), delivery.organizationId());
+        headers.put(settings.header("Event-Type"), delivery.eventType());
+        headers.put(settings.header("Webhook-Version"), "1");
+        headers.put(settings.header("Event-Id"), delivery.eventId());
+        headers.put(settings.header("Timestamp"), Long.toString(timestamp));
+        headers.put(settings.header("Signature-Key-Id"), signed.keyId());
+        headers.put(settings.header("Signature-Algorithm"), "ed25519");
+        headers.put(settings.header("Signature-Version"), "v1");
+        headers.put(settings.header("Signature"), signed.signatureHex());
         try {
-            int code = exchange.get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS).statusCode();
+            int code = post.send(destination, headers, body);
             String error = code / 100 == 2 ? null : "HTTP " + code;
             return new Outcome(Optional.of(code), Optional.ofNullable(error), code >= 500);
-        } catch (TimeoutException e) {
-            exchange.cancel(true);
+        } catch (SocketTimeoutException e) {
             return new Outcome(Optional.empty(), Optional.of("timed out after " + settings.requestTimeout()), true);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            return new Outcome(Optional.empty(), Optional.of(describe(cause)), true);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            exchange.cancel(true);
-            return new Outcome(Optional.empty(), Optional.of("interrupted by shutdown"), true);
+        } catch (IOException e) {
+            if (Thread.currentThread().isInterrupted() || !running) {
+                return new Outcome(Optional.empty(), Optional.of("interrupted by shutdown"), true);
+            }
+            return new Outcome(Optional.empty(), Optional.of(describe(e)), true);
         }
     }
 
@@ -285,49 +279,5 @@ public final class WebhookDeliverer implements AutoCloseable {
             repository.update(tx, delivery.id(), status, attemptsMade, next, statusCode, error, clock.instant());
             return null;
         });
-    }
-
-    /** Reads an answer up to a cap and drops it; past the cap the rest is not waited for. */
-    private static final class CappedDiscard implements HttpResponse.BodySubscriber<Void> {
-        private final CompletableFuture<Void> done = new CompletableFuture<>();
-        private final long cap;
-        private long read;
-        private Flow.Subscription subscription;
-
-        CappedDiscard(long cap) {
-            this.cap = cap;
-        }
-
-        @Override
-        public CompletionStage<Void> getBody() {
-            return done;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription s) {
-            subscription = s;
-            s.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            for (ByteBuffer b : items) {
-                read += b.remaining();
-            }
-            if (read > cap && !done.isDone()) {
-                subscription.cancel();
-                done.complete(null);
-            }
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            done.completeExceptionally(throwable);
-        }
-
-        @Override
-        public void onComplete() {
-            done.complete(null);
-        }
     }
 }

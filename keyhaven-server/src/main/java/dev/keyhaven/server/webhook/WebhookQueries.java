@@ -4,13 +4,12 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.tx.Transactor;
-import java.time.Clock;
 import java.util.Map;
 
 /**
- * {@code list_webhook_endpoints}, the JWKS, and two Keyhaven extensions for operators: {@code
- * list_webhook_deliveries} (an endpoint's recent deliveries with status, attempts and last error) and {@code
- * redeliver_webhook_delivery} (queues one again, with a fresh attempt budget).
+ * {@code list_webhook_endpoints}, the JWKS, and a Keyhaven extension for operators: {@code list_webhook_deliveries}
+ * (an endpoint's recent deliveries with status, attempts and last error). Queuing one again writes, so it is an
+ * activity ({@link RedeliverWebhookDeliveryHandler}), not a query.
  */
 public final class WebhookQueries {
     static final int DEFAULT_DELIVERIES = 20;
@@ -19,16 +18,11 @@ public final class WebhookQueries {
     private final Transactor transactor;
     private final WebhookRepository repository;
     private final WebhookSigningKeys keys;
-    private final Clock clock;
-    private final Runnable wake;
 
-    public WebhookQueries(Transactor transactor, WebhookRepository repository, WebhookSigningKeys keys, Clock clock,
-            Runnable wake) {
+    public WebhookQueries(Transactor transactor, WebhookRepository repository, WebhookSigningKeys keys) {
         this.transactor = transactor;
         this.repository = repository;
         this.keys = keys;
-        this.clock = clock;
-        this.wake = wake;
     }
 
     /** {@code list_webhook_endpoints {organizationId}} → {@code {webhookEndpoints}}. */
@@ -49,25 +43,6 @@ public final class WebhookQueries {
                     .orElseThrow(() -> ApiException.notFound("no webhook endpoint found with id " + endpointId));
             return repository.deliveries(tx, endpointId, limit);
         }).stream().map(WebhookViews::delivery).toList());
-    }
-
-    /** {@code redeliver_webhook_delivery {organizationId, deliveryId}} → {@code {delivery}}, queued again. */
-    public Map<String, Object> redeliverWebhookDelivery(Caller caller, Params body) {
-        String deliveryId = body.requiredString("deliveryId");
-        WebhookDelivery queued = transactor.write(tx -> {
-            WebhookDelivery delivery = repository.findDelivery(tx, deliveryId)
-                    .filter(d -> repository.findEndpoint(tx, caller.organizationId(), d.endpointId()).isPresent())
-                    .orElseThrow(() -> ApiException.notFound("no webhook delivery found with id " + deliveryId));
-            if (delivery.status() == WebhookDelivery.Status.PENDING) {
-                throw ApiException.badRequest("webhook delivery " + deliveryId + " is still pending");
-            }
-            var now = clock.instant();
-            repository.update(tx, deliveryId, WebhookDelivery.Status.PENDING, 0, now, delivery.lastStatusCode(),
-                    delivery.lastError(), now);
-            return repository.findDelivery(tx, deliveryId).orElseThrow();
-        });
-        wake.run();
-        return Map.of("delivery", WebhookViews.delivery(queued));
     }
 
     /** The JWKS of {@code GET /public/v1/discovery/webhooks/jwks}. */

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.webhook;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * How webhooks are delivered.
@@ -13,55 +14,74 @@ import java.time.Duration;
  * @param firstRetryDelay the delay before the second attempt; each further one doubles, up to {@code maxRetryDelay},
  *        with jitter (a random 50–100 % of it)
  * @param requestTimeout connecting, sending and reading the answer of one attempt, together
- * @param maxResponseBytes how much of an answer is read (the rest is dropped)
+ * @param maxResponseBytes how much of an answer may be read to find its status line (nothing past the final status
+ *        line is read)
  * @param maxConcurrent attempts in flight per server
  * @param maxConcurrentPerEndpoint attempts in flight per endpoint and server, so one slow receiver cannot take all
  * @param pollInterval how often the outbox is checked for due deliveries
  * @param retiredKeyGrace how long a rotated-out signing key stays in the JWKS
+ * @param network how receivers are looked up and connected to ({@link WebhookNetwork#SYSTEM} but in tests)
  */
 public record WebhookSettings(String headerPrefix, boolean allowInsecureUrls, int maxAttempts,
         Duration firstRetryDelay, Duration maxRetryDelay, Duration requestTimeout, int maxResponseBytes,
-        int maxConcurrent, int maxConcurrentPerEndpoint, Duration pollInterval, Duration retiredKeyGrace) {
+        int maxConcurrent, int maxConcurrentPerEndpoint, Duration pollInterval, Duration retiredKeyGrace,
+        WebhookNetwork network) {
+
+    /** An answer's status line and its interim answers must fit; nothing shorter is a useful cap. */
+    static final int MIN_RESPONSE_BYTES = 64;
 
     public static final WebhookSettings DEFAULT = new WebhookSettings("Keyhaven", false, 10, Duration.ofSeconds(5),
             Duration.ofHours(1), Duration.ofSeconds(10), 64 * 1024, 32, 4, Duration.ofMillis(500),
-            Duration.ofDays(8));
+            Duration.ofDays(8), WebhookNetwork.SYSTEM);
 
     public WebhookSettings {
         if (!headerPrefix.matches("[A-Za-z][A-Za-z0-9]{0,31}")) {
             throw new IllegalArgumentException("the webhook header prefix must be letters and digits, starting with "
                     + "a letter: " + headerPrefix);
         }
-        if (maxAttempts < 1 || maxConcurrent < 1 || maxConcurrentPerEndpoint < 1 || maxResponseBytes < 0) {
+        if (maxAttempts < 1 || maxConcurrent < 1 || maxConcurrentPerEndpoint < 1) {
             throw new IllegalArgumentException("webhook attempts and concurrency limits must be positive");
+        }
+        if (maxResponseBytes < MIN_RESPONSE_BYTES) {
+            throw new IllegalArgumentException("webhook answers must be read up to at least " + MIN_RESPONSE_BYTES
+                    + " bytes");
         }
     }
 
     public WebhookSettings withHeaderPrefix(String prefix) {
         return new WebhookSettings(prefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
                 requestTimeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval,
-                retiredKeyGrace);
+                retiredKeyGrace, network);
     }
 
     public WebhookSettings withAllowInsecureUrls(boolean allow) {
         return new WebhookSettings(headerPrefix, allow, maxAttempts, firstRetryDelay, maxRetryDelay, requestTimeout,
-                maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace);
+                maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace, network);
     }
 
     /** Retries: how many attempts, the first delay and the largest. */
     public WebhookSettings withRetries(int attempts, Duration first, Duration max) {
         return new WebhookSettings(headerPrefix, allowInsecureUrls, attempts, first, max, requestTimeout,
-                maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace);
+                maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace, network);
     }
 
     public WebhookSettings withRequestTimeout(Duration timeout) {
         return new WebhookSettings(headerPrefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
-                timeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace);
+                timeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace,
+                network);
     }
 
     public WebhookSettings withPollInterval(Duration interval) {
         return new WebhookSettings(headerPrefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
-                requestTimeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, interval, retiredKeyGrace);
+                requestTimeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, interval, retiredKeyGrace,
+                network);
+    }
+
+    /** These settings with another way of reaching receivers (tests: a resolver, a dialer, a trust store). */
+    public WebhookSettings withNetwork(WebhookNetwork other) {
+        return new WebhookSettings(headerPrefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
+                requestTimeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval,
+                retiredKeyGrace, other);
     }
 
     /** {@code X-<svc>-<name>}. */
@@ -71,6 +91,6 @@ public record WebhookSettings(String headerPrefix, boolean allowInsecureUrls, in
 
     /** {@code <svc>_<name>} in lower case, for the JWKS. */
     String jwksField(String name) {
-        return headerPrefix.toLowerCase(java.util.Locale.ROOT) + "_" + name;
+        return headerPrefix.toLowerCase(Locale.ROOT) + "_" + name;
     }
 }

@@ -1,23 +1,27 @@
 package dev.keyhaven.server.webhook;
 
 import dev.keyhaven.server.api.ApiException;
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
  * Keeps deliveries off private networks (SSRF): only {@code https} URLs without user information, to host names or
- * addresses that are public. Checked when an endpoint is created or changed (the URL's form, literal addresses and
- * names that are private by definition) and again before every attempt (every address the name resolves to). With
- * {@code allowInsecure} (tests, local development) {@code http} and every address are accepted.
+ * addresses that are public ({@link PublicAddresses}). Checked when an endpoint is created or changed (the URL's
+ * form, literal addresses and names that are private by definition) and again at every attempt, which resolves the
+ * name once, checks every address and connects to those only ({@link #destination}). With {@code allowInsecure}
+ * (tests, local development) {@code http} and every address are accepted.
  */
 public final class WebhookUrls {
     static final int MAX_URL_LENGTH = 2048;
+    private static final int HTTPS_PORT = 443;
+    private static final int HTTP_PORT = 80;
+    private static final String NON_PUBLIC_ADDRESS = "must not point to a loopback, private, link-local or metadata "
+            + "address";
 
     private final boolean allowInsecure;
 
@@ -63,28 +67,43 @@ public final class WebhookUrls {
     }
 
     /**
-     * Checks, just before an attempt, every address the URL's host resolves to.
+     * Where an attempt to {@code url} goes: its host resolved once, here, and every address checked. The attempt
+     * must connect to these addresses only (pinning them), so an answer that changes between the check and the
+     * connection (DNS rebinding) cannot reach what the check refused. Without {@code allowInsecure} nothing but
+     * public addresses passes; with it, the host is still resolved once and pinned, but not checked.
      *
-     * @return why the attempt must not be made, if it must not
+     * @throws RefusedDestination why no attempt may be made: a host refused by its name, one that does not
+     *         resolve, or one with any non-public address
      */
-    public Optional<String> refusalBeforeSending(URI uri) {
-        if (allowInsecure) {
-            return Optional.empty();
-        }
-        Optional<String> byName = refusal(uri.getHost());
-        if (byName.isPresent()) {
-            return byName;
-        }
-        try {
-            for (InetAddress address : InetAddress.getAllByName(hostOf(uri))) {
-                if (!isPublic(address)) {
-                    return Optional.of("the host resolves to a non-public address");
-                }
+    public WebhookDestination destination(URI url, WebhookNetwork.Resolver resolver) throws RefusedDestination {
+        String host = url.getHost();
+        if (!allowInsecure) {
+            Optional<String> byName = refusal(host);
+            if (byName.isPresent()) {
+                throw new RefusedDestination("the URL " + byName.get());
             }
-            return Optional.empty();
-        } catch (UnknownHostException e) {
-            return Optional.of("the host does not resolve");
         }
+        String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+        List<InetAddress> addresses;
+        Optional<InetAddress> literal = exactLiteral(host.toLowerCase(Locale.ROOT));
+        if (literal.isPresent()) {
+            addresses = List.of(literal.get());
+        } else {
+            try {
+                addresses = List.copyOf(resolver.resolve(bare));
+            } catch (UnknownHostException e) {
+                throw new RefusedDestination("the host does not resolve");
+            }
+            if (addresses.isEmpty()) {
+                throw new RefusedDestination("the host does not resolve");
+            }
+        }
+        if (!allowInsecure && !addresses.stream().allMatch(PublicAddresses::isPublic)) {
+            throw new RefusedDestination("the host resolves to a non-public address");
+        }
+        int port = url.getPort() != -1 ? url.getPort()
+                : url.getScheme().equalsIgnoreCase("https") ? HTTPS_PORT : HTTP_PORT;
+        return new WebhookDestination(url, bare, port, addresses);
     }
 
     /** What is wrong with a host by its name or literal address alone. */
@@ -93,90 +112,48 @@ public final class WebhookUrls {
         if (name.endsWith(".")) {
             name = name.substring(0, name.length() - 1);
         }
+        if (name.startsWith("[")) {
+            return byAddress(name, "must name its host by a name, an IPv4 address or an IPv6 address without a "
+                    + "zone");
+        }
         if (name.equals("localhost") || name.endsWith(".localhost") || name.endsWith(".local")
-                || name.endsWith(".internal") || name.equals("metadata") || !name.contains(".") && !name.contains(":")
-                && !name.startsWith("[")) {
+                || name.endsWith(".internal") || name.equals("metadata") || !name.contains(".")) {
             return Optional.of("must name a public host (not localhost, a local or internal name, or a metadata "
                     + "service)");
         }
-        Optional<InetAddress> literal = literalAddress(name);
-        if (literal.isPresent() && !isPublic(literal.get())) {
-            return Optional.of("must not point to a loopback, private, link-local or metadata address");
+        String lastLabel = name.substring(name.lastIndexOf('.') + 1);
+        if (lastLabel.matches("[0-9]+|0x[0-9a-f]*")) {
+            // No top-level domain is numeric: this is an address. Only the plain dotted quad is taken as one:
+            // resolvers read 0177.0.0.1 (octal) or 0x7f.1 differently, and java.net.URI lets some of them through.
+            return byAddress(name, "must write an IPv4 address as four decimal numbers without leading zeros");
         }
         return Optional.empty();
     }
 
-    private static String hostOf(URI uri) {
-        String host = uri.getHost();
-        return host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+    /** What is wrong with a host that is an address literal: not public, or {@code malformed} if no literal. */
+    private static Optional<String> byAddress(String host, String malformed) {
+        Optional<InetAddress> literal = exactLiteral(host);
+        if (literal.isEmpty()) {
+            return Optional.of(malformed);
+        }
+        return PublicAddresses.isPublic(literal.get()) ? Optional.empty() : Optional.of(NON_PUBLIC_ADDRESS);
     }
 
-    /** The address a host that is an IP literal names; no DNS lookup is made. */
-    private static Optional<InetAddress> literalAddress(String host) {
-        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        boolean ipv4 = h.matches("[0-9.]+");
-        boolean ipv6 = h.contains(":") && h.matches("[0-9a-f:.]+");
-        if (ipv4 && !h.matches("(\\d{1,3}\\.){3}\\d{1,3}")) {
-            // 127.1, 2130706433: forms resolvers read as addresses; refuse rather than guess.
-            return Optional.of(InetAddress.getLoopbackAddress());
-        }
-        if (!ipv4 && !ipv6) {
+    /**
+     * The address a host names when it is a plain dotted quad (no leading zeros) or a bracketed IPv6 address
+     * without a zone; parsed, never looked up ({@link InetAddress#ofLiteral}).
+     */
+    private static Optional<InetAddress> exactLiteral(String host) {
+        boolean ipv6 = host.startsWith("[") && host.endsWith("]")
+                && host.substring(1, host.length() - 1).matches("[0-9a-f:.]*:[0-9a-f:.]*");
+        boolean ipv4 = host.matches("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
+        if (!ipv6 && !ipv4) {
             return Optional.empty();
         }
         try {
-            return Optional.of(InetAddress.getByName(h));
-        } catch (UnknownHostException e) {
-            return Optional.of(InetAddress.getLoopbackAddress());
+            return Optional.of(InetAddress.ofLiteral(ipv6 ? host.substring(1, host.length() - 1) : host));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // 256.1.1.1, 1:2:3: and the like
         }
-    }
-
-    /** Whether an address is on the public internet (not loopback, private, link-local, shared, reserved...). */
-    static boolean isPublic(InetAddress address) {
-        if (address.isAnyLocalAddress() || address.isLoopbackAddress() || address.isLinkLocalAddress()
-                || address.isSiteLocalAddress() || address.isMulticastAddress()) {
-            return false;
-        }
-        byte[] b = address.getAddress();
-        if (address instanceof Inet4Address) {
-            return isPublicV4(b);
-        }
-        if (address instanceof Inet6Address) {
-            int first = b[0] & 0xff;
-            if ((first & 0xfe) == 0xfc) {
-                return false; // fc00::/7 unique local
-            }
-            if (first == 0x20 && (b[1] & 0xff) == 0x01 && (b[2] & 0xff) == 0x0d && (b[3] & 0xff) == 0xb8) {
-                return false; // 2001:db8::/32 documentation
-            }
-            boolean zeroPrefix = true;
-            for (int i = 0; i < 10; i++) {
-                zeroPrefix &= b[i] == 0;
-            }
-            if (zeroPrefix && (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff) {
-                return isPublicV4(java.util.Arrays.copyOfRange(b, 12, 16)); // ::ffff:a.b.c.d
-            }
-            if (zeroPrefix && b[10] == 0 && b[11] == 0) {
-                return false; // ::/96 (IPv4-compatible, unspecified, loopback)
-            }
-            if (first == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b) {
-                return isPublicV4(java.util.Arrays.copyOfRange(b, 12, 16)); // 64:ff9b::/96 NAT64
-            }
-            return true;
-        }
-        return false;
-    }
-
-    private static boolean isPublicV4(byte[] b) {
-        int a0 = b[0] & 0xff;
-        int a1 = b[1] & 0xff;
-        int a2 = b[2] & 0xff;
-        return !(a0 == 0 || a0 == 10 || a0 == 127 || a0 >= 224
-                || a0 == 100 && a1 >= 64 && a1 <= 127 // 100.64/10 shared address space
-                || a0 == 169 && a1 == 254 // link-local, cloud metadata (169.254.169.254)
-                || a0 == 172 && a1 >= 16 && a1 <= 31
-                || a0 == 192 && a1 == 168
-                || a0 == 192 && a1 == 0 && (a2 == 0 || a2 == 2) // 192.0.0/24 protocol assignments, TEST-NET-1
-                || a0 == 198 && (a1 == 18 || a1 == 19) // benchmarking
-                || a0 == 198 && a1 == 51 && a2 == 100 || a0 == 203 && a1 == 0 && a2 == 113);
     }
 }

@@ -13,7 +13,9 @@ import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.WebhookKeys;
 import dev.keyhaven.client.WebhookVerifier;
 import dev.keyhaven.server.app.KeyhavenConfig;
+import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
+import dev.keyhaven.server.testing.Policies;
 import dev.keyhaven.server.testing.TestServer;
 import dev.keyhaven.server.testing.WebhookReceiver;
 import dev.keyhaven.server.testing.WebhookReceiver.Received;
@@ -32,6 +34,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,7 +45,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Webhook endpoints through the API, and deliveries to a real receiver on loopback: headers, signatures verified
  * with the client's verifier against the served JWKS, tampering, retries with a stable event id, terminal failures
- * and redelivery, the signing path, a parent's endpoint receiving its sub-organizations' events, key rotation.
+ * and redelivery (an activity), the signing path, a parent's endpoint receiving its sub-organizations' events, key
+ * rotation.
  */
 class WebhooksIT extends OnBothStores {
     private static final String ACTIVITY_UPDATES = "ACTIVITY_UPDATES";
@@ -189,8 +194,13 @@ class WebhooksIT extends OnBothStores {
         assertThat(deliveriesOfNothing.httpStatus()).isEqualTo(404);
         assertThat(apiError(() -> root.query("list_webhook_deliveries", Map.of())).getMessage())
                 .contains("endpointId");
-        assertThat(apiError(() -> root.query("redeliver_webhook_delivery", Map.of("deliveryId", "nope")))
-                .httpStatus()).isEqualTo(404);
+        KeyhavenApiException noDelivery = apiError(() -> redeliver(root, "nope"));
+        assertThat(noDelivery.httpStatus()).isEqualTo(404);
+        assertThat(noDelivery.getMessage()).isEqualTo("HTTP 404 (code 5, UNSPECIFIED): no webhook delivery found "
+                + "with id nope");
+        assertThat(apiError(() -> root.submit("redeliver_webhook_delivery",
+                "ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY", Map.of(), "redeliverWebhookDeliveryResult")).getMessage())
+                .isEqualTo("HTTP 400 (code 3, REQUEST_INVALID): bad request body: parameters.deliveryId is required");
     }
 
     @Test
@@ -314,15 +324,133 @@ class WebhooksIT extends OnBothStores {
                     && r.bodyText().contains(activity.id()))).hasSize(4);
 
             receiver.answer(r -> 200);
-            JsonNode requeued = root.query("redeliver_webhook_delivery", Map.of("deliveryId",
-                    failed.path("deliveryId").asString())).path("delivery");
+            Activity redelivery = redeliver(root, failed.path("deliveryId").asString());
+            assertThat(redelivery.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+            assertThat(redelivery.type()).isEqualTo("ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY");
+            JsonNode requeued = redelivery.result().path("delivery");
+            assertThat(requeued.path("deliveryId").asString()).isEqualTo(failed.path("deliveryId").asString());
             assertThat(requeued.path("status").asString()).isEqualTo("PENDING");
+            assertThat(requeued.path("attempts").asInt()).isZero();
             assertThat(requeued.path("eventId").asString()).isEqualTo(goneEvent);
+            // Recorded like any activity, with its intent.
+            JsonNode recorded = root.getActivity(redelivery.id());
+            assertThat(recorded.path("intent").path("redeliverWebhookDeliveryIntent").path("deliveryId").asString())
+                    .isEqualTo(failed.path("deliveryId").asString());
+
             JsonNode delivered = awaitDelivery(gone, goneEvent, "DELIVERED");
             assertThat(delivered.path("deliveryId").asString()).isEqualTo(failed.path("deliveryId").asString());
             deleteEndpoint(gone);
             deleteEndpoint(down);
         } finally {
+            receiver.answer(r -> 200);
+        }
+    }
+
+    private Activity redeliver(KeyhavenClient client, String deliveryId) {
+        return client.submit("redeliver_webhook_delivery", "ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY",
+                Map.of("deliveryId", deliveryId), "redeliverWebhookDeliveryResult");
+    }
+
+    /** A delivery that failed for good: its receiver answered 410. */
+    private JsonNode failedDelivery(String path) {
+        String endpointId = subscribedEndpoint(root, path);
+        Activity activity = someActivity(root);
+        String eventId = receiver.await(r -> r.path().equals(path) && r.bodyText().contains(activity.id()), 1)
+                .getFirst().header("X-Keyhaven-Event-Id");
+        return awaitDelivery(endpointId, eventId, "FAILED");
+    }
+
+    private String deliveryStatus(JsonNode delivery) {
+        return deliveries(delivery.path("endpointId").asString()).valueStream()
+                .filter(d -> d.path("deliveryId").asString().equals(delivery.path("deliveryId").asString()))
+                .findFirst().orElseThrow().path("status").asString();
+    }
+
+    /**
+     * Redelivery writes and sends a signed request, so it is an activity: the old query path is gone (404), a
+     * read-only session cannot submit it, and a user outside the root quorum needs a policy that allows it, which
+     * can read the delivery's id.
+     */
+    @Test
+    void redeliveryIsAnActivityThatReadOnlySessionsCannotSubmitAndPoliciesDecide() {
+        receiver.answer(r -> r.path().equals("/refused") ? 410 : 200);
+        try {
+            JsonNode failed = failedDelivery("/refused");
+            String deliveryId = failed.path("deliveryId").asString();
+            String queryBody = "{\"organizationId\":\"" + server.organizationId() + "\",\"deliveryId\":\""
+                    + deliveryId + "\"}";
+
+            String session = root.submit("create_read_only_session", "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",
+                    Map.of(), "createReadOnlySessionResult").result().path("session").asString();
+            KeyhavenClient.RawResponse sessionQuery = root.post("/public/v1/query/redeliver_webhook_delivery",
+                    queryBody.getBytes(StandardCharsets.UTF_8), Map.of("X-Session", session), false);
+            assertThat(sessionQuery.status()).isEqualTo(404);
+            assertThat(root.json().readTree(sessionQuery.body()).path("message").asString())
+                    .isEqualTo("unknown operation: /public/v1/query/redeliver_webhook_delivery");
+            KeyhavenClient.RawResponse sessionSubmit = root.post("/public/v1/submit/redeliver_webhook_delivery",
+                    root.submitBody("ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY", Map.of("deliveryId", deliveryId)),
+                    Map.of("X-Session", session), false);
+            assertThat(sessionSubmit.status()).isEqualTo(401);
+            assertThat(root.json().readTree(sessionSubmit.body()).path("message").asString()).isEqualTo(
+                    "a read-only session (X-Session) authenticates queries only; stamp submissions");
+
+            KeyhavenApiException asQuery = apiError(() -> root.query("redeliver_webhook_delivery",
+                    Map.of("deliveryId", deliveryId)));
+            assertThat(asQuery.httpStatus()).isEqualTo(404);
+            assertThat(asQuery.getMessage()).isEqualTo("HTTP 404 (code 5, UNSPECIFIED): unknown operation: "
+                    + "/public/v1/query/redeliver_webhook_delivery");
+            assertThat(deliveryStatus(failed)).isEqualTo("FAILED");
+
+            NonRootUser alice = NonRootUser.create(root, "alice-" + store);
+            Activity denied = redeliver(alice.client(), deliveryId);
+            assertThat(denied.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
+            assertThat(deliveryStatus(failed)).isEqualTo("FAILED");
+
+            Policies.allow(root, "activity.type == 'ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY' "
+                    + "&& activity.resource == 'WEBHOOK_ENDPOINT' && activity.action == 'UPDATE' "
+                    + "&& activity.params.delivery_id == '" + deliveryId + "'");
+            receiver.answer(r -> 200);
+            Activity allowed = redeliver(alice.client(), deliveryId);
+            assertThat(allowed.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+            awaitDelivery(failed.path("endpointId").asString(), failed.path("eventId").asString(), "DELIVERED");
+
+            assertThat(root.listActivities(null, List.of("ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY"), null, null,
+                    null)).extracting(a -> a.path("id").asString()).contains(denied.id(), allowed.id());
+            deleteEndpoint(failed.path("endpointId").asString());
+        } finally {
+            Policies.deleteAll(root);
+            receiver.answer(r -> 200);
+        }
+    }
+
+    @Test
+    void aDeliveryStillInFlightIsNotRedelivered() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        receiver.answer(r -> {
+            if (r.path().equals("/held")) {
+                try {
+                    release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return 200;
+        });
+        try {
+            String endpointId = subscribedEndpoint(root, "/held");
+            Activity activity = someActivity(root);
+            String eventId = receiver.await(r -> r.path().equals("/held") && r.bodyText().contains(activity.id()), 1)
+                    .getFirst().header("X-Keyhaven-Event-Id");
+            JsonNode inFlight = awaitDelivery(endpointId, eventId, "PENDING");
+            String deliveryId = inFlight.path("deliveryId").asString();
+            KeyhavenApiException refused = apiError(() -> redeliver(root, deliveryId));
+            assertThat(refused.getMessage()).isEqualTo("HTTP 400 (code 3, REQUEST_INVALID): webhook delivery "
+                    + deliveryId + " is still pending");
+            release.countDown();
+            awaitDelivery(endpointId, eventId, "DELIVERED");
+            deleteEndpoint(endpointId);
+        } finally {
+            release.countDown();
             receiver.answer(r -> 200);
         }
     }
