@@ -2,6 +2,7 @@ package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.JsonBody;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.authproxy.AuthProxy;
 import dev.keyhaven.server.authproxy.AuthProxyConfig;
@@ -24,7 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -142,16 +143,12 @@ public final class AuthProxyServer implements AutoCloseable {
         }
     }
 
-    private static tools.jackson.databind.JsonNode parse(ObjectMapper json, byte[] body) {
-        try {
-            tools.jackson.databind.JsonNode node = json.readTree(body);
-            if (node == null || !node.isObject()) {
-                throw ApiException.badRequest("bad request body: a JSON object is required");
-            }
-            return node;
-        } catch (JacksonException e) {
-            throw ApiException.badRequest("bad request body: malformed JSON");
+    private static JsonNode parse(ObjectMapper json, byte[] body) {
+        JsonNode node = JsonBody.parse(json, body);
+        if (!node.isObject()) {
+            throw ApiException.badRequest("bad request body: a JSON object is required");
         }
+        return node;
     }
 
     /** Preflights are answered for any origin: the actual request is checked against its configuration. */
