@@ -18,7 +18,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -32,7 +31,8 @@ import tools.jackson.databind.ObjectMapper;
  * The auth proxy's listener: {@code POST /v1/otp_init(_v2)}, {@code /v1/otp_verify(_v2)}, {@code /v1/otp_login(_v2)},
  * {@code /v1/oauth2_authenticate}
  * (no stamp; the {@code X-Auth-Proxy-Config-Id} header names the configuration), their {@code OPTIONS} preflights,
- * and {@code GET /health}. Errors are JSON in the main API's shape; a rate limit is a 429 with {@code Retry-After}.
+ * and the health routes ({@link HealthRoutes}). Errors are JSON in the main API's shape; a rate limit is a 429
+ * with {@code Retry-After}.
  */
 public final class AuthProxyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuthProxyServer.class);
@@ -50,7 +50,8 @@ public final class AuthProxyServer implements AutoCloseable {
     public record Settings(String host, int port, int maxBodyBytes, Duration shutdownGrace) {
     }
 
-    public static AuthProxyServer start(Settings settings, AuthProxy proxy, ObjectMapper json, HttpMetrics metrics) {
+    public static AuthProxyServer start(Settings settings, AuthProxy proxy, ObjectMapper json, HttpMetrics metrics,
+            Readiness readiness) {
         ErrorBodies errors = new ErrorBodies(json);
         AtomicBoolean ready = new AtomicBoolean(false);
         HttpRouting.Builder routing = HttpRouting.builder();
@@ -67,14 +68,7 @@ public final class AuthProxyServer implements AutoCloseable {
                     metrics, ready));
             routing.route(Method.OPTIONS, "/v1/" + operation, AuthProxyServer::preflight);
         }
-        routing.get("/health", (req, res) -> {
-            res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-            if (ready.get()) {
-                res.send("{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
-            } else {
-                res.status(503).send("{\"status\":\"stopping\"}".getBytes(StandardCharsets.UTF_8));
-            }
-        });
+        HealthRoutes.register(routing, ready::get, readiness);
         routing.any((req, res) -> send(req, res, errors.render(new ApiException(ErrorCode.UNKNOWN_OPERATION,
                 "unknown auth proxy operation")), 404));
         WebServer server = WebServer.builder().host(settings.host()).port(settings.port())

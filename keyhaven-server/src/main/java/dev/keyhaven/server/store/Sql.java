@@ -147,6 +147,9 @@ final class Sql {
         if (isConstraintViolation(e)) {
             return new Transactor.ConstraintViolation("constraint violated: " + e.getMessage(), e);
         }
+        if (DatabaseOutage.causedBy(e)) {
+            return DatabaseOutage.error();
+        }
         return new StoreException("database error: " + e.getMessage(), e);
     }
 
