@@ -50,11 +50,19 @@ public final class Database implements AutoCloseable {
         return "jdbc:sqlite:" + dataDirectory.resolve("keyhaven.db").toAbsolutePath();
     }
 
+    /** The database file of an embedded store's URL ({@code jdbc:sqlite:FILE?options}). */
+    static String embeddedPath(String jdbcUrl) {
+        String path = jdbcUrl.substring("jdbc:sqlite:".length());
+        int options = path.indexOf('?');
+        return options < 0 ? path : path.substring(0, options);
+    }
+
     /**
      * Opens the database at {@code jdbcUrl} and applies pending migrations.
      *
      * @param poolSize the maximum number of pooled connections (0 picks the store's default)
      * @param metrics where pool metrics go, or {@code null}
+     * @throws DatabaseOpenException when the database cannot be reached or logged in to
      */
     public static Database open(String jdbcUrl, int poolSize, MeterRegistry metrics) {
         Dialect dialect = Dialect.of(jdbcUrl);
@@ -79,6 +87,7 @@ public final class Database implements AutoCloseable {
                 config.addDataSourceProperty("socketTimeout", Long.toString(SOCKET_TIMEOUT.toSeconds()));
             }
         }
+        FirstConnection.require(jdbcUrl, dialect, config.getDataSourceProperties());
         if (metrics != null) {
             config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
         }
