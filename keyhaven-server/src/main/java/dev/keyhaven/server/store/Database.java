@@ -5,7 +5,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import dev.keyhaven.server.tx.Transactor;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -34,6 +39,7 @@ public final class Database implements AutoCloseable {
      * is a row lock held through an SMTP send of at most 10 s); migrations do not have it.
      */
     static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
+    private static final String SQLITE_PREFIX = "jdbc:sqlite:";
 
     private final HikariDataSource dataSource;
     private final Dialect dialect;
@@ -47,12 +53,12 @@ public final class Database implements AutoCloseable {
 
     /** The JDBC URL of the embedded store in a data directory. */
     public static String embeddedUrl(Path dataDirectory) {
-        return "jdbc:sqlite:" + dataDirectory.resolve("keyhaven.db").toAbsolutePath();
+        return SQLITE_PREFIX + dataDirectory.resolve("keyhaven.db").toAbsolutePath();
     }
 
     /** The database file of an embedded store's URL ({@code jdbc:sqlite:FILE?options}). */
     static String embeddedPath(String jdbcUrl) {
-        String path = jdbcUrl.substring("jdbc:sqlite:".length());
+        String path = jdbcUrl.substring(SQLITE_PREFIX.length());
         int options = path.indexOf('?');
         return options < 0 ? path : path.substring(0, options);
     }
@@ -72,6 +78,7 @@ public final class Database implements AutoCloseable {
         config.setAutoCommit(true);
         switch (dialect) {
             case SQLITE -> {
+                createOwnerOnly(embeddedPath(jdbcUrl));
                 config.setConnectionTimeout(10_000);
                 config.setMaximumPoolSize(poolSize > 0 ? poolSize : 4);
                 config.addDataSourceProperty("journal_mode", "WAL");
@@ -135,6 +142,28 @@ public final class Database implements AutoCloseable {
     private static void migrate(HikariDataSource dataSource) {
         Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").failOnMissingLocations(true)
                 .load().migrate();
+    }
+
+    /**
+     * Creates the embedded database file readable by its owner only, before SQLite creates it with the process's
+     * umask; SQLite gives its WAL and shared-memory files the database file's mode.
+     */
+    private static void createOwnerOnly(String path) {
+        if (path.isEmpty() || path.startsWith(":") || path.startsWith("file:")) {
+            return;
+        }
+        Path file = Path.of(path);
+        if (Files.exists(file) || file.toAbsolutePath().getParent() == null
+                || !Files.isDirectory(file.toAbsolutePath().getParent())) {
+            return;
+        }
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (FileAlreadyExistsException | UnsupportedOperationException createdMeanwhileOrNotPosix) {
+            // Created meanwhile, or not a POSIX file system: SQLite creates it, and the directory guards it.
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the database file " + file, e);
+        }
     }
 
     public Transactor transactor() {
