@@ -367,6 +367,9 @@ public final class ActivityService {
             }
             return cast;
         } catch (ApiException executionFailed) {
+            if (executionFailed.code() == ErrorCode.DATABASE_UNAVAILABLE) {
+                throw executionFailed;
+            }
             // The approval allowed the activity but executing it broke a rule: the approval and the failure stand.
             transactor.write(tx -> {
                 activities.insertVote(tx, org, vote(StateReads.in(tx, org), caller, existing.id(), selection));
@@ -389,6 +392,10 @@ public final class ActivityService {
      * @return false when an identical submission had been recorded already (its record stands)
      */
     private boolean recordFailure(Submission<?> s, ApiException error, Optional<OrganizationState> state) {
+        if (error.code() == ErrorCode.DATABASE_UNAVAILABLE) {
+            // Not the activity's failure: nothing is recorded, so the same body sent again runs afresh.
+            return true;
+        }
         try {
             transactor.write(tx -> {
                 state.ifPresent(known -> states.requireCurrent(tx, known));

@@ -34,12 +34,17 @@ public final class ApiException extends RuntimeException {
 
     /** A 429 whose response carries {@code Retry-After: seconds}. */
     public static ApiException rateLimited(String message, long seconds) {
-        ApiException e = new ApiException(ErrorCode.RATE_LIMITED, message + " (retry after " + seconds + " s)");
+        return retryLater(ErrorCode.RATE_LIMITED, message, seconds);
+    }
+
+    /** An error whose response carries {@code Retry-After: seconds} (a 429, a 503). */
+    public static ApiException retryLater(ErrorCode code, String message, long seconds) {
+        ApiException e = new ApiException(code, message + " (retry after " + seconds + " s)");
         e.retryAfterSeconds = seconds;
         return e;
     }
 
-    /** The seconds a client should wait before retrying, for {@link ErrorCode#RATE_LIMITED}. */
+    /** The seconds a client should wait before retrying, for an error made by {@link #retryLater}. */
     public java.util.OptionalLong retryAfterSeconds() {
         return retryAfterSeconds > 0 ? java.util.OptionalLong.of(retryAfterSeconds) : java.util.OptionalLong.empty();
     }

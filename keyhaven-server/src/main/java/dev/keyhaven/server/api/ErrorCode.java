@@ -36,6 +36,12 @@ public enum ErrorCode {
     RATE_LIMITED(GrpcCode.RESOURCE_EXHAUSTED, "UNSPECIFIED"),
     UNIMPLEMENTED(GrpcCode.UNIMPLEMENTED, "UNSPECIFIED"),
     UNAVAILABLE(GrpcCode.UNAVAILABLE, "UNSPECIFIED"),
+    /**
+     * The database cannot be reached, or gave no connection in time. The request may be sent again as it is after
+     * {@code Retry-After}: an activity whose commit did land is found by its fingerprint and answered as recorded.
+     * Never recorded as an activity's failure.
+     */
+    DATABASE_UNAVAILABLE(GrpcCode.UNAVAILABLE, "UNSPECIFIED"),
     INTERNAL(GrpcCode.INTERNAL, "INTERNAL"),
     /** No OAuth 2.0 credential with that id (or provider and client id) in the organization. */
     OAUTH2_CREDENTIAL_NOT_FOUND(GrpcCode.NOT_FOUND, "OAUTH2_CREDENTIAL_NOT_FOUND"),

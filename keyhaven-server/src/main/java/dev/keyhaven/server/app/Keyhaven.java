@@ -34,6 +34,7 @@ import dev.keyhaven.server.export.ExportHandler;
 import dev.keyhaven.server.http.ApiServer;
 import dev.keyhaven.server.http.AuthProxyServer;
 import dev.keyhaven.server.http.HttpMetrics;
+import dev.keyhaven.server.http.Readiness;
 import dev.keyhaven.server.keyimport.ImportKind;
 import dev.keyhaven.server.keyimport.ImportPrivateKeyHandler;
 import dev.keyhaven.server.keyimport.ImportTargets;
@@ -452,7 +453,7 @@ public final class Keyhaven implements AutoCloseable {
                         ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex(),
                         ApiServer.OAUTH2_ENCRYPTION_KEY_DISCOVERY_PATH, oauth2Secrets.encryptionPublicKey()),
                 readOnlySessions, new Oauth2CredentialQueries(transactor, oauth2Credentials),
-                contractInterfaceQueries);
+                contractInterfaceQueries, new Readiness(database::answers));
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
         AuthProxy authProxy = new AuthProxy(authProxyConfigs, otpService, codeMail,
@@ -498,7 +499,7 @@ public final class Keyhaven implements AutoCloseable {
         webhookDeliverer.start();
         config.otp().authProxyPort().ifPresent(port -> authProxyServer = AuthProxyServer.start(
                 new AuthProxyServer.Settings(config.host(), port, config.maxBodyBytes(), config.shutdownGrace()),
-                otp.proxy(), services.json(), services.metrics()));
+                otp.proxy(), services.json(), services.metrics(), services.readiness()));
         return server;
     }
 

@@ -1,5 +1,6 @@
 package dev.keyhaven.server.app;
 
+import dev.keyhaven.server.store.DatabaseOpenException;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,7 +22,20 @@ public final class Main implements Runnable {
     }
 
     static CommandLine commandLine() {
-        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(Main::failed);
+    }
+
+    /**
+     * A database that cannot be opened is one line saying why, for whichever command opened it; its stack trace
+     * would only bury the reason. Any other failure is shown as picocli shows it (with its stack trace).
+     */
+    private static int failed(Exception e, CommandLine command, CommandLine.ParseResult parsed) throws Exception {
+        if (e instanceof DatabaseOpenException cannotOpen) {
+            command.getErr().println("keyhaven: " + cannotOpen.getMessage());
+            return 1;
+        }
+        throw e;
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.JsonAnswer;
+import dev.keyhaven.server.api.JsonBody;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
@@ -32,8 +33,6 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -272,18 +271,7 @@ final class ApiEndpoint {
     }
 
     private JsonNode parse(byte[] body) {
-        if (body.length == 0) {
-            throw ApiException.badRequest("bad request body: empty (a JSON object is required)");
-        }
-        try {
-            return json.readTree(body);
-        } catch (StreamReadException e) {
-            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr();
-            throw ApiException.badRequest("bad request body: malformed JSON" + where + ": " + e.getOriginalMessage());
-        } catch (JacksonException e) {
-            throw ApiException.badRequest("bad request body: malformed JSON");
-        }
+        return JsonBody.parse(json, body);
     }
 
     private static StampHeaders stampHeaders(ServerRequest request) {

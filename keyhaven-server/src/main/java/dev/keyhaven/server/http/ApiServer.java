@@ -38,8 +38,8 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * The main API listener: {@code POST /public/v1/query/*} and {@code /public/v1/submit/*} for every operation in the
- * route table, {@code OPTIONS} preflights, {@code GET /health} and {@code GET /metrics}. Anything else gets a JSON
- * 404 (or 405 for a known path with the wrong method).
+ * route table, {@code OPTIONS} preflights, the health routes ({@link HealthRoutes}) and {@code GET /metrics}.
+ * Anything else gets a JSON 404 (or 405 for a known path with the wrong method).
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
@@ -72,7 +72,7 @@ public final class ApiServer implements AutoCloseable {
             WebhookQueries webhookQueries, java.util.Map<String, String> publishedKeys,
             dev.keyhaven.server.session.ReadOnlySessions readOnlySessions,
             dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries,
-            SmartContractInterfaceQueries smartContractInterfaceQueries) {
+            SmartContractInterfaceQueries smartContractInterfaceQueries, Readiness readiness) {
     }
 
     /** Where clients fetch the OTP signer's public key (OTP target bundles, verification tokens). */
@@ -101,7 +101,7 @@ public final class ApiServer implements AutoCloseable {
             routing.post(operation.path(), (req, res) -> endpoint.handle(operation, req, res));
             routing.route(Method.OPTIONS, operation.path(), cors::preflight);
         }
-        routing.get("/health", (req, res) -> health(ready, res));
+        HealthRoutes.register(routing, ready::get, services.readiness());
         byte[] signer = services.json().writeValueAsBytes(
                 java.util.Map.of("publicKey", services.bundleSignerPublicKey()));
         routing.get(SIGNER_DISCOVERY_PATH, (req, res) -> {
@@ -111,9 +111,17 @@ public final class ApiServer implements AutoCloseable {
         });
         routing.get(JWKS_PATH, (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-            res.header(HeaderNames.CACHE_CONTROL, JWKS_CACHE_CONTROL);
             cors.decorate(req, res);
-            res.send(services.json().writeValueAsBytes(services.webhookQueries().jwks()));
+            try {
+                byte[] jwks = services.json().writeValueAsBytes(services.webhookQueries().jwks());
+                res.header(HeaderNames.CACHE_CONTROL, JWKS_CACHE_CONTROL);
+                res.send(jwks);
+            } catch (ApiException databaseUnavailable) {
+                // The keys are read from the database: while it is unreachable, a 503 to retry, not a 500.
+                databaseUnavailable.retryAfterSeconds().ifPresent(s -> res.header(HeaderNames.RETRY_AFTER,
+                        Long.toString(s)));
+                res.status(databaseUnavailable.code().httpStatus()).send(errors.render(databaseUnavailable));
+            }
         });
         services.publishedKeys().forEach((path, key) -> {
             byte[] published = services.json().writeValueAsBytes(java.util.Map.of("publicKey", key));
@@ -167,15 +175,6 @@ public final class ApiServer implements AutoCloseable {
                     .log("shutdown grace period ran out while requests were still being handled");
         } else {
             LOG.info("listener stopped with no request in flight");
-        }
-    }
-
-    private static void health(AtomicBoolean ready, ServerResponse res) {
-        res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-        if (ready.get()) {
-            res.send("{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
-        } else {
-            res.status(503).send("{\"status\":\"stopping\"}".getBytes(StandardCharsets.UTF_8));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.JsonBody;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.authproxy.AuthProxy;
 import dev.keyhaven.server.authproxy.AuthProxyConfig;
@@ -17,21 +18,21 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
  * The auth proxy's listener: {@code POST /v1/otp_init(_v2)}, {@code /v1/otp_verify(_v2)}, {@code /v1/otp_login(_v2)},
  * {@code /v1/oauth2_authenticate}
  * (no stamp; the {@code X-Auth-Proxy-Config-Id} header names the configuration), their {@code OPTIONS} preflights,
- * and {@code GET /health}. Errors are JSON in the main API's shape; a rate limit is a 429 with {@code Retry-After}.
+ * and the health routes ({@link HealthRoutes}). Errors are JSON in the main API's shape; a rate limit is a 429
+ * with {@code Retry-After}.
  */
 public final class AuthProxyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuthProxyServer.class);
@@ -49,7 +50,8 @@ public final class AuthProxyServer implements AutoCloseable {
     public record Settings(String host, int port, int maxBodyBytes, Duration shutdownGrace) {
     }
 
-    public static AuthProxyServer start(Settings settings, AuthProxy proxy, ObjectMapper json, HttpMetrics metrics) {
+    public static AuthProxyServer start(Settings settings, AuthProxy proxy, ObjectMapper json, HttpMetrics metrics,
+            Readiness readiness) {
         ErrorBodies errors = new ErrorBodies(json);
         AtomicBoolean ready = new AtomicBoolean(false);
         HttpRouting.Builder routing = HttpRouting.builder();
@@ -66,14 +68,7 @@ public final class AuthProxyServer implements AutoCloseable {
                     metrics, ready));
             routing.route(Method.OPTIONS, "/v1/" + operation, AuthProxyServer::preflight);
         }
-        routing.get("/health", (req, res) -> {
-            res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-            if (ready.get()) {
-                res.send("{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
-            } else {
-                res.status(503).send("{\"status\":\"stopping\"}".getBytes(StandardCharsets.UTF_8));
-            }
-        });
+        HealthRoutes.register(routing, ready::get, readiness);
         routing.any((req, res) -> send(req, res, errors.render(new ApiException(ErrorCode.UNKNOWN_OPERATION,
                 "unknown auth proxy operation")), 404));
         WebServer server = WebServer.builder().host(settings.host()).port(settings.port())
@@ -142,16 +137,12 @@ public final class AuthProxyServer implements AutoCloseable {
         }
     }
 
-    private static tools.jackson.databind.JsonNode parse(ObjectMapper json, byte[] body) {
-        try {
-            tools.jackson.databind.JsonNode node = json.readTree(body);
-            if (node == null || !node.isObject()) {
-                throw ApiException.badRequest("bad request body: a JSON object is required");
-            }
-            return node;
-        } catch (JacksonException e) {
-            throw ApiException.badRequest("bad request body: malformed JSON");
+    private static JsonNode parse(ObjectMapper json, byte[] body) {
+        JsonNode node = JsonBody.parse(json, body);
+        if (!node.isObject()) {
+            throw ApiException.badRequest("bad request body: a JSON object is required");
         }
+        return node;
     }
 
     /** Preflights are answered for any origin: the actual request is checked against its configuration. */

@@ -4,18 +4,25 @@ import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Delivers into a Maildir ({@code tmp/}, {@code new/}, {@code cur/}): each message is written to {@code tmp/} and
- * renamed into {@code new/}, so a reader never sees half a message. Used when no SMTP server is configured; the files
- * are owner-only, since they may carry credential bundles.
+ * renamed into {@code new/}, so a reader never sees half a message. Used when no SMTP server is configured; the
+ * directories (0700) and files (0600) are owner-only from their creation on, since messages may carry credential
+ * bundles and one-time codes.
  */
 public final class MaildirMailer implements Mailer {
     private static final Logger LOG = LoggerFactory.getLogger(MaildirMailer.class);
@@ -32,13 +39,15 @@ public final class MaildirMailer implements Mailer {
         String name = System.currentTimeMillis() + "." + UUID.randomUUID() + ".keyhaven";
         try {
             for (String sub : new String[] {"tmp", "new", "cur"}) {
-                Files.createDirectories(maildir.resolve(sub));
+                if (!Files.isDirectory(maildir.resolve(sub))) {
+                    Files.createDirectories(maildir.resolve(sub), ownerOnly("rwx------"));
+                }
             }
             Path tmp = maildir.resolve("tmp").resolve(name);
-            try (OutputStream out = Files.newOutputStream(tmp)) {
+            try (OutputStream out = Channels.newOutputStream(Files.newByteChannel(tmp, Set.of(
+                    StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), ownerOnly("rw-------")))) {
                 MimeMessages.build(session, message).writeTo(out);
             }
-            restrict(tmp);
             Path delivered = maildir.resolve("new").resolve(name);
             Files.move(tmp, delivered, StandardCopyOption.ATOMIC_MOVE);
             LOG.atInfo().addKeyValue("to", message.to()).addKeyValue("file", delivered)
@@ -48,12 +57,13 @@ public final class MaildirMailer implements Mailer {
         }
     }
 
-    private static void restrict(Path file) throws IOException {
-        try {
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException notPosix) {
-            // Not a POSIX file system: the data directory's own permissions apply.
+    /** The permissions to create with; none on a file system without POSIX permissions. */
+    private static FileAttribute<?>[] ownerOnly(String permissions) {
+        if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            return new FileAttribute<?>[0];
         }
+        return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                permissions))};
     }
 
     @Override

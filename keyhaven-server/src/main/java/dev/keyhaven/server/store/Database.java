@@ -5,15 +5,42 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import dev.keyhaven.server.tx.Transactor;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
 import org.flywaydb.core.Flyway;
 
 /**
  * An open, migrated database: a connection pool, the dialect and the transactor. The embedded default is SQLite in
  * WAL mode with {@code synchronous=FULL}, so every acknowledged commit has been fsynced (concurrent writers' commits
  * are grouped); PostgreSQL keeps its own durability settings ({@code synchronous_commit=on} by default).
+ *
+ * <p>An unreachable PostgreSQL costs a request a few seconds at most, never a hang: the pool gives up on a connection
+ * after {@link #CONNECTION_TIMEOUT}, a connection attempt after {@link #CONNECT_TIMEOUT}, and a statement whose
+ * server went silent (a network partition, not a stopped server, which refuses at once) after {@link #SOCKET_TIMEOUT}.
+ * The store then answers 503 with {@code Retry-After}, and the pool reconnects by itself once the server is back.
  */
 public final class Database implements AutoCloseable {
+    /** How long a request waits for a pooled connection of PostgreSQL before it is answered 503. */
+    static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(3);
+    /** How long one TCP connection attempt to PostgreSQL may take. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
+    /** How long a connection, including its login, may take to open. */
+    static final Duration LOGIN_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How long PostgreSQL may stay silent during a statement. Far above any statement Keyhaven runs (the longest wait
+     * is a row lock held through an SMTP send of at most 10 s); migrations do not have it.
+     */
+    static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
+    private static final String SQLITE_PREFIX = "jdbc:sqlite:";
+
     private final HikariDataSource dataSource;
     private final Dialect dialect;
     private final JdbcTransactor transactor;
@@ -26,7 +53,14 @@ public final class Database implements AutoCloseable {
 
     /** The JDBC URL of the embedded store in a data directory. */
     public static String embeddedUrl(Path dataDirectory) {
-        return "jdbc:sqlite:" + dataDirectory.resolve("keyhaven.db").toAbsolutePath();
+        return SQLITE_PREFIX + dataDirectory.resolve("keyhaven.db").toAbsolutePath();
+    }
+
+    /** The database file of an embedded store's URL ({@code jdbc:sqlite:FILE?options}). */
+    static String embeddedPath(String jdbcUrl) {
+        String path = jdbcUrl.substring(SQLITE_PREFIX.length());
+        int options = path.indexOf('?');
+        return options < 0 ? path : path.substring(0, options);
     }
 
     /**
@@ -34,6 +68,7 @@ public final class Database implements AutoCloseable {
      *
      * @param poolSize the maximum number of pooled connections (0 picks the store's default)
      * @param metrics where pool metrics go, or {@code null}
+     * @throws DatabaseOpenException when the database cannot be reached or logged in to
      */
     public static Database open(String jdbcUrl, int poolSize, MeterRegistry metrics) {
         Dialect dialect = Dialect.of(jdbcUrl);
@@ -41,29 +76,94 @@ public final class Database implements AutoCloseable {
         config.setJdbcUrl(jdbcUrl);
         config.setPoolName("keyhaven");
         config.setAutoCommit(true);
-        config.setConnectionTimeout(10_000);
         switch (dialect) {
             case SQLITE -> {
+                createOwnerOnly(embeddedPath(jdbcUrl));
+                config.setConnectionTimeout(10_000);
                 config.setMaximumPoolSize(poolSize > 0 ? poolSize : 4);
                 config.addDataSourceProperty("journal_mode", "WAL");
                 config.addDataSourceProperty("synchronous", "FULL");
                 config.addDataSourceProperty("foreign_keys", "true");
                 config.addDataSourceProperty("busy_timeout", "10000");
             }
-            case POSTGRESQL -> config.setMaximumPoolSize(poolSize > 0 ? poolSize : 16);
+            case POSTGRESQL -> {
+                config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
+                config.setValidationTimeout(Duration.ofSeconds(1).toMillis());
+                config.setMaximumPoolSize(poolSize > 0 ? poolSize : 16);
+                connectTimeouts().forEach((name, value) -> config.addDataSourceProperty((String) name, value));
+                config.addDataSourceProperty("socketTimeout", Long.toString(SOCKET_TIMEOUT.toSeconds()));
+            }
         }
+        FirstConnection.require(jdbcUrl, dialect, config.getDataSourceProperties());
         if (metrics != null) {
             config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
         }
         HikariDataSource dataSource = new HikariDataSource(config);
         try {
-            Flyway.configure().dataSource(dataSource).locations("classpath:db/migration")
-                    .failOnMissingLocations(true).load().migrate();
+            if (dialect == Dialect.SQLITE) {
+                migrate(dataSource);
+            } else {
+                try (HikariDataSource migrations = new HikariDataSource(migrationPool(jdbcUrl))) {
+                    migrate(migrations);
+                }
+            }
         } catch (RuntimeException e) {
             dataSource.close();
             throw e;
         }
         return new Database(dataSource, dialect);
+    }
+
+    /** PostgreSQL's connection timeouts, in the driver's unit (seconds); the URL's own settings win over them. */
+    private static Properties connectTimeouts() {
+        Properties properties = new Properties();
+        properties.setProperty("connectTimeout", Long.toString(CONNECT_TIMEOUT.toSeconds()));
+        properties.setProperty("loginTimeout", Long.toString(LOGIN_TIMEOUT.toSeconds()));
+        properties.setProperty("tcpKeepAlive", "true");
+        return properties;
+    }
+
+    /**
+     * Connections for the migrations, without the statement bound: a migration may run longer than
+     * {@link #SOCKET_TIMEOUT}. (SQLite migrates on the pool, whose connections carry its pragmas.)
+     */
+    private static HikariConfig migrationPool(String jdbcUrl) {
+        HikariConfig migrating = new HikariConfig();
+        migrating.setJdbcUrl(jdbcUrl);
+        migrating.setPoolName("keyhaven-migrations");
+        // Flyway holds a connection for its lock besides the one it migrates on.
+        migrating.setMaximumPoolSize(3);
+        migrating.setMinimumIdle(0);
+        migrating.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
+        migrating.setDataSourceProperties(connectTimeouts());
+        return migrating;
+    }
+
+    private static void migrate(HikariDataSource dataSource) {
+        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").failOnMissingLocations(true)
+                .load().migrate();
+    }
+
+    /**
+     * Creates the embedded database file readable by its owner only, before SQLite creates it with the process's
+     * umask; SQLite gives its WAL and shared-memory files the database file's mode.
+     */
+    private static void createOwnerOnly(String path) {
+        if (path.isEmpty() || path.startsWith(":") || path.startsWith("file:")) {
+            return;
+        }
+        Path file = Path.of(path);
+        if (Files.exists(file) || file.toAbsolutePath().getParent() == null
+                || !Files.isDirectory(file.toAbsolutePath().getParent())) {
+            return;
+        }
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (FileAlreadyExistsException | UnsupportedOperationException createdMeanwhileOrNotPosix) {
+            // Created meanwhile, or not a POSIX file system: SQLite creates it, and the directory guards it.
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the database file " + file, e);
+        }
     }
 
     public Transactor transactor() {
@@ -73,6 +173,18 @@ public final class Database implements AutoCloseable {
     /** Whether this is the embedded SQLite store. */
     public boolean isEmbedded() {
         return dialect == Dialect.SQLITE;
+    }
+
+    /**
+     * Whether the database answers now: a pooled connection within the pool's timeout that passes a validity check.
+     * Readiness probes call this, not requests.
+     */
+    public boolean answers() {
+        try (Connection connection = dataSource.getConnection()) {
+            return connection.isValid(1);
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     @Override

@@ -103,23 +103,49 @@ final class GroupCommitWriter implements AutoCloseable {
                 if (unitFailed == null) {
                     connection.commit();
                 } else {
-                    connection.rollback();
+                    rollbackQuietly(connection, unitFailed);
                 }
             } catch (SQLException | RuntimeException | Error e) {
-                connection.rollback();
+                rollbackQuietly(connection, e);
                 throw e;
             }
         } catch (SQLException e) {
-            RuntimeException failed = Sql.translate(e, "commit");
-            batch.forEach(unit -> unit.done.completeExceptionally(failed));
+            failAll(batch, Sql.translate(e, "commit"));
             return;
         }
         if (unitFailed == null) {
             completions.forEach(Runnable::run);
+        } else if (DatabaseOutage.is(unitFailed)) {
+            failAll(batch, (RuntimeException) unitFailed);
         } else if (batch.size() == 1) {
             batch.getFirst().done.completeExceptionally(unitFailed);
         } else {
-            batch.forEach(this::alone);
+            aloneEach(batch);
+        }
+    }
+
+    /**
+     * Fails {@code batch} with {@code failure}; when the database is unavailable, also every unit queued meanwhile:
+     * each would wait for a connection in turn, one pool timeout after the other, for the same answer.
+     */
+    private void failAll(List<Unit<?>> batch, RuntimeException failure) {
+        batch.forEach(unit -> unit.done.completeExceptionally(failure));
+        if (DatabaseOutage.is(failure)) {
+            Unit<?> queued;
+            while ((queued = queue.poll()) != null) {
+                queued.done.completeExceptionally(failure);
+            }
+        }
+    }
+
+    /** Runs each unit of a rolled-back batch on its own, until the database proves unavailable. */
+    private void aloneEach(List<Unit<?>> batch) {
+        for (int i = 0; i < batch.size(); i++) {
+            RuntimeException unavailable = alone(batch.get(i));
+            if (unavailable != null) {
+                failAll(batch.subList(i + 1, batch.size()), unavailable);
+                return;
+            }
         }
     }
 
@@ -169,20 +195,41 @@ final class GroupCommitWriter implements AutoCloseable {
         return () -> unit.done.complete(result);
     }
 
-    /** Runs one unit in a transaction of its own, after its batch was rolled back. */
-    private <T> void alone(Unit<T> unit) {
+    /**
+     * Runs one unit in a transaction of its own, after its batch was rolled back.
+     *
+     * @return the failure when it was the database's unavailability, else null
+     */
+    private <T> RuntimeException alone(Unit<T> unit) {
+        RuntimeException failed;
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
                 T result = unit.work.run(new JdbcTx(connection, dialect));
                 connection.commit();
                 unit.done.complete(result);
+                return null;
             } catch (RuntimeException | Error e) {
-                connection.rollback();
+                rollbackQuietly(connection, e);
                 unit.done.completeExceptionally(e);
+                return DatabaseOutage.is(e) ? (RuntimeException) e : null;
             }
         } catch (SQLException e) {
-            unit.done.completeExceptionally(Sql.translate(e, "commit"));
+            failed = Sql.translate(e, "commit");
+        }
+        unit.done.completeExceptionally(failed);
+        return DatabaseOutage.is(failed) ? failed : null;
+    }
+
+    /**
+     * Rolls back, keeping {@code cause} the failure to report: once a connection has broken, the pool has closed it,
+     * and the rollback's own error ("Connection is closed") would hide why.
+     */
+    private static void rollbackQuietly(Connection connection, Throwable cause) {
+        try {
+            connection.rollback();
+        } catch (SQLException rollbackFailed) {
+            cause.addSuppressed(rollbackFailed);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.keyhaven.server.store;
 
+import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.TextFlaws;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
 import java.sql.Connection;
@@ -121,7 +123,7 @@ final class Sql {
         Object value = arg instanceof Optional<?> optional ? optional.orElse(null) : arg;
         switch (value) {
             case null -> statement.setObject(index, null);
-            case String s -> statement.setString(index, s);
+            case String s -> statement.setString(index, storable(s));
             case Long l -> statement.setLong(index, l);
             case Integer n -> statement.setInt(index, n);
             case Boolean b -> statement.setBoolean(index, b);
@@ -130,9 +132,23 @@ final class Sql {
         }
     }
 
+    /**
+     * Text that the two stores would not keep alike (PostgreSQL refuses NUL, the drivers mangle unpaired surrogates)
+     * is refused on both, whichever way it came in; request bodies are checked before this ({@code JsonBody}).
+     */
+    private static String storable(String text) {
+        TextFlaws.of(text).ifPresent(flaw -> {
+            throw ApiException.badRequest("text with " + flaw + " cannot be stored");
+        });
+        return text;
+    }
+
     static RuntimeException translate(SQLException e, String sql) {
         if (isConstraintViolation(e)) {
             return new Transactor.ConstraintViolation("constraint violated: " + e.getMessage(), e);
+        }
+        if (DatabaseOutage.causedBy(e)) {
+            return DatabaseOutage.error();
         }
         return new StoreException("database error: " + e.getMessage(), e);
     }
