@@ -18,10 +18,8 @@ import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
 import dev.keyhaven.server.webhook.WebhookQueries;
-import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
-import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -48,18 +46,19 @@ public final class ApiServer implements AutoCloseable {
     static final String JWKS_PATH = "/public/v1/discovery/webhooks/jwks";
     static final String JWKS_CACHE_CONTROL = "public, max-age=86400, s-maxage=86400, stale-if-error=604800";
 
-    private final WebServer server;
+    private final SupervisedListener listener;
     private final AtomicBoolean ready;
     private final ApiEndpoint endpoint;
 
-    private ApiServer(WebServer server, AtomicBoolean ready, ApiEndpoint endpoint) {
-        this.server = server;
+    private ApiServer(SupervisedListener listener, AtomicBoolean ready, ApiEndpoint endpoint) {
+        this.listener = listener;
         this.ready = ready;
         this.endpoint = endpoint;
     }
 
     /** Listener settings. */
-    public record Settings(String host, int port, int maxBodyBytes, List<String> corsOrigins, Duration shutdownGrace) {
+    public record Settings(String host, int port, int maxBodyBytes, List<String> corsOrigins, Duration shutdownGrace,
+            ConnectionLimits connections) {
     }
 
     /** The services the listener dispatches to. */
@@ -101,54 +100,44 @@ public final class ApiServer implements AutoCloseable {
             routing.post(operation.path(), (req, res) -> endpoint.handle(operation, req, res));
             routing.route(Method.OPTIONS, operation.path(), cors::preflight);
         }
-        routing.get("/health", (req, res) -> health(ready, res));
+        ResponseBodies.get(routing, "/health", (req, res) -> health(ready, req, res));
         byte[] signer = services.json().writeValueAsBytes(
                 java.util.Map.of("publicKey", services.bundleSignerPublicKey()));
-        routing.get(SIGNER_DISCOVERY_PATH, (req, res) -> {
+        ResponseBodies.get(routing, SIGNER_DISCOVERY_PATH, (req, res) -> {
             cors.decorate(req, res);
             res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-            res.send(signer);
+            ResponseBodies.send(req, res, signer);
         });
-        routing.get(JWKS_PATH, (req, res) -> {
+        ResponseBodies.get(routing, JWKS_PATH, (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
             res.header(HeaderNames.CACHE_CONTROL, JWKS_CACHE_CONTROL);
             cors.decorate(req, res);
-            res.send(services.json().writeValueAsBytes(services.webhookQueries().jwks()));
+            ResponseBodies.send(req, res, services.json().writeValueAsBytes(services.webhookQueries().jwks()));
         });
         services.publishedKeys().forEach((path, key) -> {
             byte[] published = services.json().writeValueAsBytes(java.util.Map.of("publicKey", key));
-            routing.get(path, (req, res) -> {
+            ResponseBodies.get(routing, path, (req, res) -> {
                 cors.decorate(req, res);
                 res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-                res.send(published);
+                ResponseBodies.send(req, res, published);
             });
         });
-        routing.get("/metrics", (req, res) -> {
+        ResponseBodies.get(routing, "/metrics", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-            res.send(services.metricsRegistry().scrape().getBytes(StandardCharsets.UTF_8));
+            ResponseBodies.send(req, res, services.metricsRegistry().scrape().getBytes(StandardCharsets.UTF_8));
         });
         routing.any((req, res) -> notRouted(req, res, knownPaths, errors, cors));
 
-        WebServer server = WebServer.builder()
-                .host(settings.host())
-                .port(settings.port())
-                .shutdownGracePeriod(settings.shutdownGrace())
-                // The application orders shutdown: this listener drains, then the database closes. Helidon's own
-                // JVM hook would stop the listener concurrently with that sequence, so close() could return at once
-                // and the database close under requests still in flight.
-                .shutdownHook(false)
-                // Without TCP_NODELAY a response larger than one segment (a page of 100 accounts is ~54 kB) waits
-                // for the client's delayed ACK: a 40 ms stall per request (BENCHMARKS.md).
-                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
-                .routing(routing)
-                .build()
-                .start();
+        // The settings Helidon took here (shutdown grace, no JVM hook, TCP_NODELAY) are SupervisedListener's now.
+        SupervisedListener listener = SupervisedListener.start(new SupervisedListener.Definition("API",
+                "--bind, --port", settings.host(), settings.port(), settings.shutdownGrace(), settings.maxBodyBytes(),
+                settings.connections(), errors, routing));
         ready.set(true);
-        return new ApiServer(server, ready, endpoint);
+        return new ApiServer(listener, ready, endpoint);
     }
 
     public int port() {
-        return server.port();
+        return listener.port();
     }
 
     /**
@@ -160,7 +149,7 @@ public final class ApiServer implements AutoCloseable {
     public void close() {
         ready.set(false);
         LOG.atInfo().addKeyValue("inFlight", endpoint.inFlight()).log("listener stopping");
-        server.stop();
+        listener.close();
         int abandoned = endpoint.inFlight();
         if (abandoned > 0) {
             LOG.atWarn().addKeyValue("inFlight", abandoned)
@@ -170,12 +159,12 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    private static void health(AtomicBoolean ready, ServerResponse res) {
+    private static void health(AtomicBoolean ready, ServerRequest req, ServerResponse res) {
         res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
         if (ready.get()) {
-            res.send("{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
+            ResponseBodies.send(req, res, "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
         } else {
-            res.status(503).send("{\"status\":\"stopping\"}".getBytes(StandardCharsets.UTF_8));
+            ResponseBodies.send(req, res.status(503), "{\"status\":\"stopping\"}".getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -189,7 +178,7 @@ public final class ApiServer implements AutoCloseable {
         cors.decorate(req, res);
         res.status(error.code().httpStatus());
         res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-        res.send(errors.render(error));
+        ResponseBodies.send(req, res, errors.render(error));
     }
 
     private static String abbreviate(String path) {
