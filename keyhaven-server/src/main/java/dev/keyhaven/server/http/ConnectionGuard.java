@@ -1,7 +1,6 @@
 package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.api.ApiException;
-import dev.keyhaven.server.api.ErrorCode;
 import io.helidon.common.buffers.BufferData;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -65,11 +64,6 @@ final class ConnectionGuard implements ServerConnectionSelector, AutoCloseable {
 
     long bodyByteLimit() {
         return bodyByteLimit;
-    }
-
-    /** How many connections are open now. */
-    int openConnections() {
-        return open.size();
     }
 
     void opened(GuardedConnection connection) {

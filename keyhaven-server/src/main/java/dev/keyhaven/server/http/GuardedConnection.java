@@ -26,7 +26,7 @@ import java.util.Optional;
  */
 final class GuardedConnection implements ServerConnection, InterruptableTask<Void> {
     /** The connection whose request the current thread handles (Helidon runs HTTP/1 handlers on it). */
-    static final ScopedValue<GuardedConnection> CURRENT = ScopedValue.newInstance();
+    private static final ScopedValue<GuardedConnection> CURRENT = ScopedValue.newInstance();
 
     /** Raw bytes a request head may take; Helidon's own limits (4 KiB request line, 16 KiB headers) stop it first. */
     private static final long HEAD_BYTES = 64 * 1024;
