@@ -33,6 +33,7 @@ import dev.keyhaven.server.custody.ServerIdentity;
 import dev.keyhaven.server.export.ExportHandler;
 import dev.keyhaven.server.http.ApiServer;
 import dev.keyhaven.server.http.AuthProxyServer;
+import dev.keyhaven.server.http.ConnectionLimits;
 import dev.keyhaven.server.http.HttpMetrics;
 import dev.keyhaven.server.http.Readiness;
 import dev.keyhaven.server.keyimport.ImportKind;
@@ -492,14 +493,19 @@ public final class Keyhaven implements AutoCloseable {
         return webhookKeys;
     }
 
-    /** Starts the API listener, the webhook deliverer, and the auth proxy's listener when it has a port. */
+    /**
+     * Starts the API listener, the webhook deliverer, and the auth proxy's listener when it has a port.
+     *
+     * @throws dev.keyhaven.server.http.ListenerStartException when an address cannot be listened on
+     */
     public ApiServer serve() {
+        ConnectionLimits connections = ConnectionBudget.resolve(config);
         server = ApiServer.start(new ApiServer.Settings(config.host(), config.port(), config.maxBodyBytes(),
-                config.corsOrigins(), config.shutdownGrace()), services);
+                config.corsOrigins(), config.shutdownGrace(), connections), services);
         webhookDeliverer.start();
         config.otp().authProxyPort().ifPresent(port -> authProxyServer = AuthProxyServer.start(
-                new AuthProxyServer.Settings(config.host(), port, config.maxBodyBytes(), config.shutdownGrace()),
-                otp.proxy(), services.json(), services.metrics(), services.readiness()));
+                new AuthProxyServer.Settings(config.host(), port, config.maxBodyBytes(), config.shutdownGrace(),
+                        connections), otp.proxy(), services.json(), services.metrics(), services.readiness()));
         return server;
     }
 

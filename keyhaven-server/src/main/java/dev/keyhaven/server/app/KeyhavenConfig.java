@@ -1,6 +1,7 @@
 package dev.keyhaven.server.app;
 
 import dev.keyhaven.server.activity.TimestampStyle;
+import dev.keyhaven.server.http.ConnectionLimits;
 import dev.keyhaven.server.user.UserLimits;
 import dev.keyhaven.server.mail.MailSettings;
 import dev.keyhaven.server.oauth2.Oauth2Providers;
@@ -25,13 +26,14 @@ import java.util.function.Consumer;
  * @param otp one-time passwords: the auth proxy's port, the SMS provider, the rate limits
  * @param oauth2Providers the OAuth 2.0 providers' token and userinfo endpoints and issuers
  * @param oidcIssuers the OIDC issuers whose ID tokens are trusted ({@code --oidc-issuers}); none by default
+ * @param connections the listeners' deadlines and connection cap (0: derived from the file-descriptor limit)
  */
 public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, Optional<Path> masterKeyFile,
         int databasePoolSize, String host,
         int port, int maxBodyBytes, List<String> corsOrigins, List<String> webAuthnOrigins,
         TimestampStyle activityTimestamps, UserLimits limits, Duration shutdownGrace, MailSettings mail,
         WebhookSettings webhooks, OtpSettings otp, Oauth2Providers oauth2Providers,
-        List<IssuerConfig> oidcIssuers) {
+        List<IssuerConfig> oidcIssuers, ConnectionLimits connections) {
 
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -45,7 +47,7 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
         return new KeyhavenConfig(dataDirectory, Optional.empty(), Optional.empty(), 0, "127.0.0.1", 8080,
                 DEFAULT_MAX_BODY_BYTES, List.of("*"), List.of("*"), TimestampStyle.STRING, UserLimits.DEFAULT,
                 Duration.ofSeconds(10), MailSettings.none(), WebhookSettings.DEFAULT, OtpSettings.defaults(),
-                Oauth2Providers.DEFAULT, List.of());
+                Oauth2Providers.DEFAULT, List.of(), ConnectionLimits.DEFAULT);
     }
 
     /** The KEK file: the one named, or {@code master.key} in the data directory. */
@@ -115,6 +117,10 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
         return with(copy -> copy.oidcIssuers = issuers);
     }
 
+    public KeyhavenConfig withConnections(ConnectionLimits limits) {
+        return with(copy -> copy.connections = limits);
+    }
+
     /** This configuration with one change: {@code change} sets fields of a mutable copy. */
     private KeyhavenConfig with(Consumer<Copy> change) {
         Copy copy = new Copy(this);
@@ -141,6 +147,7 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
         private OtpSettings otp;
         private Oauth2Providers oauth2Providers;
         private List<IssuerConfig> oidcIssuers;
+        private ConnectionLimits connections;
 
         Copy(KeyhavenConfig config) {
             dataDirectory = config.dataDirectory;
@@ -160,12 +167,13 @@ public record KeyhavenConfig(Path dataDirectory, Optional<String> databaseUrl, O
             otp = config.otp;
             oauth2Providers = config.oauth2Providers;
             oidcIssuers = config.oidcIssuers;
+            connections = config.connections;
         }
 
         KeyhavenConfig build() {
             return new KeyhavenConfig(dataDirectory, databaseUrl, masterKeyFile, databasePoolSize, host, port,
                     maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, limits, shutdownGrace, mail,
-                    webhooks, otp, oauth2Providers, oidcIssuers);
+                    webhooks, otp, oauth2Providers, oidcIssuers, connections);
         }
     }
 

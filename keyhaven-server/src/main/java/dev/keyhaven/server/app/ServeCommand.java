@@ -2,6 +2,8 @@ package dev.keyhaven.server.app;
 
 import dev.keyhaven.server.activity.TimestampStyle;
 import dev.keyhaven.server.http.ApiServer;
+import dev.keyhaven.server.http.ConnectionLimits;
+import dev.keyhaven.server.http.ListenerStartException;
 import dev.keyhaven.server.organization.Organization;
 import dev.keyhaven.server.organization.RootOrganizationSetup;
 import dev.keyhaven.server.user.ApiKeyCurve;
@@ -48,6 +50,8 @@ final class ServeCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+    /** A day: a connection deadline longer than that is no deadline. */
+    private static final int MAX_TIMEOUT_SECONDS = 86_400;
 
     @Mixin
     StoreOptions store;
@@ -85,6 +89,27 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--max-body-bytes", defaultValue = "${env:KEYHAVEN_MAX_BODY_BYTES:-1048576}",
             description = "Largest accepted request body (default: ${DEFAULT-VALUE}; env: KEYHAVEN_MAX_BODY_BYTES).")
     int maxBodyBytes;
+
+    @Option(names = "--max-connections", defaultValue = "${env:KEYHAVEN_MAX_CONNECTIONS:-0}",
+            description = "Client connections each listener (API, auth proxy) holds open at once; more wait to be "
+                    + "accepted (default: 0, derived from the file-descriptor limit, leaving room for the database "
+                    + "pool and webhooks; env: KEYHAVEN_MAX_CONNECTIONS).")
+    int maxConnections;
+
+    @Option(names = "--idle-timeout-seconds", defaultValue = "${env:KEYHAVEN_IDLE_TIMEOUT_SECONDS:-60}",
+            description = "How long a connection may wait for the first byte of its next request before it is closed "
+                    + "(default: ${DEFAULT-VALUE}; env: KEYHAVEN_IDLE_TIMEOUT_SECONDS).")
+    int idleTimeoutSeconds;
+
+    @Option(names = "--header-timeout-seconds", defaultValue = "${env:KEYHAVEN_HEADER_TIMEOUT_SECONDS:-10}",
+            description = "How long a request line and headers may take from their first byte; then 408 (default: "
+                    + "${DEFAULT-VALUE}; env: KEYHAVEN_HEADER_TIMEOUT_SECONDS).")
+    int headerTimeoutSeconds;
+
+    @Option(names = "--body-timeout-seconds", defaultValue = "${env:KEYHAVEN_BODY_TIMEOUT_SECONDS:-30}",
+            description = "How long a request body may take after the headers; then 408 (default: ${DEFAULT-VALUE}; "
+                    + "env: KEYHAVEN_BODY_TIMEOUT_SECONDS).")
+    int bodyTimeoutSeconds;
 
     @Option(names = "--max-users-per-organization", defaultValue = "${env:KEYHAVEN_MAX_USERS_PER_ORGANIZATION:-100}",
             description = "Users an organization may have (default: ${DEFAULT-VALUE}, the real service's limit; "
@@ -208,7 +233,7 @@ final class ServeCommand implements Callable<Integer> {
                         .withRetries(webhookMaxAttempts, Duration.ofMillis(webhookFirstRetryMillis),
                                 WebhookSettings.DEFAULT.maxRetryDelay())
                         .withRequestTimeout(Duration.ofMillis(webhookTimeoutMillis)),
-                otpSettings(), oauth2Providers(), oidcIssuers());
+                otpSettings(), oauth2Providers(), oidcIssuers(), connectionLimits());
         // Installed first: a stop signal that arrives while the store opens is kept until the server can stop.
         StopSignals stopSignals = StopSignals.install();
         Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());
@@ -217,6 +242,11 @@ final class ServeCommand implements Callable<Integer> {
         try {
             root = keyhaven.rootSetup().root().orElseGet(() -> bootstrap(keyhaven, directory));
             server = keyhaven.serve();
+        } catch (ListenerStartException e) {
+            // An address in use is the operator's to fix: one line naming it, no stack trace, a failed exit.
+            keyhaven.close();
+            spec.commandLine().getErr().println(e.getMessage());
+            return 1;
         } catch (RuntimeException e) {
             keyhaven.close();
             throw e;
@@ -303,6 +333,26 @@ final class ServeCommand implements Callable<Integer> {
                 Optional.ofNullable(twilioTokenFile), smsFrom == null ? "" : smsFrom);
         return OtpSettings.defaults().withSms(sms).withAuthProxyPort(authProxyPort == 0 ? java.util.OptionalInt.empty()
                 : java.util.OptionalInt.of(authProxyPort));
+    }
+
+    /** The listeners' deadlines and connection cap; a value out of range is a usage error naming the option. */
+    private ConnectionLimits connectionLimits() {
+        if (maxConnections < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-connections must be 0 (derived from "
+                    + "the file-descriptor limit) or more: " + maxConnections);
+        }
+        checkTimeout("--idle-timeout-seconds", idleTimeoutSeconds);
+        checkTimeout("--header-timeout-seconds", headerTimeoutSeconds);
+        checkTimeout("--body-timeout-seconds", bodyTimeoutSeconds);
+        return new ConnectionLimits(Duration.ofSeconds(idleTimeoutSeconds), Duration.ofSeconds(headerTimeoutSeconds),
+                Duration.ofSeconds(bodyTimeoutSeconds), maxConnections);
+    }
+
+    private void checkTimeout(String option, int seconds) {
+        if (seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) {
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " must be 1 to "
+                    + MAX_TIMEOUT_SECONDS + ": " + seconds);
+        }
     }
 
     /** The trusted OIDC issuers; a bad file (or JWKS file) is a usage error naming the entry. */

@@ -18,14 +18,11 @@ import dev.keyhaven.server.state.OrganizationState;
 import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.state.StaleStateException;
 import io.helidon.http.HeaderNames;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
@@ -98,9 +95,13 @@ final class ApiEndpoint {
                 throw new ApiException(ErrorCode.UNAVAILABLE, "the server is shutting down; the request was not "
                         + "processed and may be retried");
             }
-            byte[] payload = answer(operation, request, outcome);
+            byte[] payload = answer(operation, request, response, outcome);
             send(request, response, 200, payload);
             outcome.status = 200;
+        } catch (CloseConnectionException e) {
+            // No answer can be written (the body's deadline passed, the client left): Helidon closes quietly.
+            outcome.status = e instanceof ConnectionAbandoned abandoned ? abandoned.loggedStatus() : 499;
+            throw e;
         } catch (ApiException e) {
             outcome.status = e.code().httpStatus();
             e.retryAfterSeconds().ifPresent(s -> response.header(HeaderNames.RETRY_AFTER, Long.toString(s)));
@@ -124,8 +125,8 @@ final class ApiEndpoint {
         }
     }
 
-    private byte[] answer(Operation operation, ServerRequest request, Outcome outcome) {
-        byte[] body = readBody(request);
+    private byte[] answer(Operation operation, ServerRequest request, ServerResponse response, Outcome outcome) {
+        byte[] body = RequestBody.read(request, response, maxBodyBytes);
         StampHeaders stamps = stampHeaders(request);
         Optional<String> session = header(request, SESSION_HEADER);
         if (session.isPresent() && stamps.apiKey().isEmpty() && stamps.webAuthn().isEmpty()
@@ -247,27 +248,6 @@ final class ApiEndpoint {
 
     /** A submitted activity and who submitted it (the response shows it as that user sees it). */
     private record Submitted(Activity activity, Caller by) {
-    }
-
-    private byte[] readBody(ServerRequest request) {
-        OptionalLong declared = request.headers().contentLength();
-        if (declared.isPresent() && declared.getAsLong() > maxBodyBytes) {
-            throw tooLarge();
-        }
-        try (InputStream in = request.content().inputStream()) {
-            byte[] body = in.readNBytes(maxBodyBytes + 1);
-            if (body.length > maxBodyBytes) {
-                throw tooLarge();
-            }
-            return body;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private ApiException tooLarge() {
-        return new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, "request body is larger than " + maxBodyBytes
-                + " bytes");
     }
 
     private JsonNode parse(byte[] body) {

@@ -18,10 +18,8 @@ import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
 import dev.keyhaven.server.webhook.WebhookQueries;
-import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
-import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -48,18 +46,19 @@ public final class ApiServer implements AutoCloseable {
     static final String JWKS_PATH = "/public/v1/discovery/webhooks/jwks";
     static final String JWKS_CACHE_CONTROL = "public, max-age=86400, s-maxage=86400, stale-if-error=604800";
 
-    private final WebServer server;
+    private final SupervisedListener listener;
     private final AtomicBoolean ready;
     private final ApiEndpoint endpoint;
 
-    private ApiServer(WebServer server, AtomicBoolean ready, ApiEndpoint endpoint) {
-        this.server = server;
+    private ApiServer(SupervisedListener listener, AtomicBoolean ready, ApiEndpoint endpoint) {
+        this.listener = listener;
         this.ready = ready;
         this.endpoint = endpoint;
     }
 
     /** Listener settings. */
-    public record Settings(String host, int port, int maxBodyBytes, List<String> corsOrigins, Duration shutdownGrace) {
+    public record Settings(String host, int port, int maxBodyBytes, List<String> corsOrigins, Duration shutdownGrace,
+            ConnectionLimits connections) {
     }
 
     /** The services the listener dispatches to. */
@@ -104,59 +103,50 @@ public final class ApiServer implements AutoCloseable {
         HealthRoutes.register(routing, ready::get, services.readiness());
         byte[] signer = services.json().writeValueAsBytes(
                 java.util.Map.of("publicKey", services.bundleSignerPublicKey()));
-        routing.get(SIGNER_DISCOVERY_PATH, (req, res) -> {
+        ResponseBodies.get(routing, SIGNER_DISCOVERY_PATH, (req, res) -> {
             cors.decorate(req, res);
             res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-            res.send(signer);
+            ResponseBodies.send(req, res, signer);
         });
-        routing.get(JWKS_PATH, (req, res) -> {
+        ResponseBodies.get(routing, JWKS_PATH, (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
             cors.decorate(req, res);
             try {
                 byte[] jwks = services.json().writeValueAsBytes(services.webhookQueries().jwks());
                 res.header(HeaderNames.CACHE_CONTROL, JWKS_CACHE_CONTROL);
-                res.send(jwks);
+                ResponseBodies.send(req, res, jwks);
             } catch (ApiException databaseUnavailable) {
                 // The keys are read from the database: while it is unreachable, a 503 to retry, not a 500.
                 databaseUnavailable.retryAfterSeconds().ifPresent(s -> res.header(HeaderNames.RETRY_AFTER,
                         Long.toString(s)));
-                res.status(databaseUnavailable.code().httpStatus()).send(errors.render(databaseUnavailable));
+                ResponseBodies.send(req, res.status(databaseUnavailable.code().httpStatus()),
+                        errors.render(databaseUnavailable));
             }
         });
         services.publishedKeys().forEach((path, key) -> {
             byte[] published = services.json().writeValueAsBytes(java.util.Map.of("publicKey", key));
-            routing.get(path, (req, res) -> {
+            ResponseBodies.get(routing, path, (req, res) -> {
                 cors.decorate(req, res);
                 res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-                res.send(published);
+                ResponseBodies.send(req, res, published);
             });
         });
-        routing.get("/metrics", (req, res) -> {
+        ResponseBodies.get(routing, "/metrics", (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-            res.send(services.metricsRegistry().scrape().getBytes(StandardCharsets.UTF_8));
+            ResponseBodies.send(req, res, services.metricsRegistry().scrape().getBytes(StandardCharsets.UTF_8));
         });
         routing.any((req, res) -> notRouted(req, res, knownPaths, errors, cors));
 
-        WebServer server = WebServer.builder()
-                .host(settings.host())
-                .port(settings.port())
-                .shutdownGracePeriod(settings.shutdownGrace())
-                // The application orders shutdown: this listener drains, then the database closes. Helidon's own
-                // JVM hook would stop the listener concurrently with that sequence, so close() could return at once
-                // and the database close under requests still in flight.
-                .shutdownHook(false)
-                // Without TCP_NODELAY a response larger than one segment (a page of 100 accounts is ~54 kB) waits
-                // for the client's delayed ACK: a 40 ms stall per request (BENCHMARKS.md).
-                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
-                .routing(routing)
-                .build()
-                .start();
+        // The settings Helidon took here (shutdown grace, no JVM hook, TCP_NODELAY) are SupervisedListener's now.
+        SupervisedListener listener = SupervisedListener.start(new SupervisedListener.Definition("API",
+                "--bind, --port", settings.host(), settings.port(), settings.shutdownGrace(), settings.maxBodyBytes(),
+                settings.connections(), errors, routing));
         ready.set(true);
-        return new ApiServer(server, ready, endpoint);
+        return new ApiServer(listener, ready, endpoint);
     }
 
     public int port() {
-        return server.port();
+        return listener.port();
     }
 
     /**
@@ -168,7 +158,7 @@ public final class ApiServer implements AutoCloseable {
     public void close() {
         ready.set(false);
         LOG.atInfo().addKeyValue("inFlight", endpoint.inFlight()).log("listener stopping");
-        server.stop();
+        listener.close();
         int abandoned = endpoint.inFlight();
         if (abandoned > 0) {
             LOG.atWarn().addKeyValue("inFlight", abandoned)
@@ -188,7 +178,7 @@ public final class ApiServer implements AutoCloseable {
         cors.decorate(req, res);
         res.status(error.code().httpStatus());
         res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-        res.send(errors.render(error));
+        ResponseBodies.send(req, res, errors.render(error));
     }
 
     private static String abbreviate(String path) {

@@ -6,16 +6,12 @@ import dev.keyhaven.server.api.JsonBody;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.authproxy.AuthProxy;
 import dev.keyhaven.server.authproxy.AuthProxyConfig;
-import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
-import io.helidon.webserver.WebServer;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
@@ -38,16 +34,17 @@ public final class AuthProxyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuthProxyServer.class);
     static final String CONFIG_HEADER = "X-Auth-Proxy-Config-Id";
 
-    private final WebServer server;
+    private final SupervisedListener listener;
     private final AtomicBoolean ready;
 
-    private AuthProxyServer(WebServer server, AtomicBoolean ready) {
-        this.server = server;
+    private AuthProxyServer(SupervisedListener listener, AtomicBoolean ready) {
+        this.listener = listener;
         this.ready = ready;
     }
 
-    /** Listener settings: where, the body bound, and the shutdown grace period. */
-    public record Settings(String host, int port, int maxBodyBytes, Duration shutdownGrace) {
+    /** Listener settings: where, the body bound, the shutdown grace period and the connections' limits. */
+    public record Settings(String host, int port, int maxBodyBytes, Duration shutdownGrace,
+            ConnectionLimits connections) {
     }
 
     public static AuthProxyServer start(Settings settings, AuthProxy proxy, ObjectMapper json, HttpMetrics metrics,
@@ -71,16 +68,15 @@ public final class AuthProxyServer implements AutoCloseable {
         HealthRoutes.register(routing, ready::get, readiness);
         routing.any((req, res) -> send(req, res, errors.render(new ApiException(ErrorCode.UNKNOWN_OPERATION,
                 "unknown auth proxy operation")), 404));
-        WebServer server = WebServer.builder().host(settings.host()).port(settings.port())
-                .shutdownGracePeriod(settings.shutdownGrace()).shutdownHook(false)
-                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
-                .routing(routing).build().start();
+        SupervisedListener listener = SupervisedListener.start(new SupervisedListener.Definition("auth proxy",
+                "--bind, --auth-proxy-port", settings.host(), settings.port(), settings.shutdownGrace(),
+                settings.maxBodyBytes(), settings.connections(), errors, routing));
         ready.set(true);
-        return new AuthProxyServer(server, ready);
+        return new AuthProxyServer(listener, ready);
     }
 
     public int port() {
-        return server.port();
+        return listener.port();
     }
 
     private static void handle(String operation, ServerRequest req, ServerResponse res, Settings settings,
@@ -97,10 +93,14 @@ public final class AuthProxyServer implements AutoCloseable {
                 res.header(HeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, o);
                 res.header(HeaderNames.VARY, "Origin");
             });
-            Params body = Params.of(parse(json, read(req, settings.maxBodyBytes())), "");
+            Params body = Params.of(parse(json, RequestBody.read(req, res, settings.maxBodyBytes())), "");
             byte[] payload = json.writeValueAsBytes(proxy.handle(config, operation, body, clientAddress(req)));
             status = 200;
             send(req, res, payload, 200);
+        } catch (CloseConnectionException e) {
+            // No answer can be written (the body's deadline passed, the client left): Helidon closes quietly.
+            status = e instanceof ConnectionAbandoned abandoned ? abandoned.loggedStatus() : 499;
+            throw e;
         } catch (ApiException e) {
             status = e.code().httpStatus();
             e.retryAfterSeconds().ifPresent(s -> res.header(HeaderNames.RETRY_AFTER, Long.toString(s)));
@@ -122,19 +122,6 @@ public final class AuthProxyServer implements AutoCloseable {
     private static String clientAddress(ServerRequest req) {
         SocketAddress address = req.remotePeer().address();
         return address instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : address.toString();
-    }
-
-    private static byte[] read(ServerRequest req, int maxBodyBytes) {
-        try (InputStream in = req.content().inputStream()) {
-            byte[] body = in.readNBytes(maxBodyBytes + 1);
-            if (body.length > maxBodyBytes) {
-                throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, "request body is larger than " + maxBodyBytes
-                        + " bytes");
-            }
-            return body;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static JsonNode parse(ObjectMapper json, byte[] body) {
@@ -160,12 +147,12 @@ public final class AuthProxyServer implements AutoCloseable {
     private static void send(ServerRequest req, ServerResponse res, byte[] payload, int status) {
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-        res.send(payload);
+        ResponseBodies.send(req, res, payload);
     }
 
     @Override
     public void close() {
         ready.set(false);
-        server.stop();
+        listener.close();
     }
 }

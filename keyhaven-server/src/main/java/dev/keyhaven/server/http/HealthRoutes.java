@@ -3,6 +3,7 @@ package dev.keyhaven.server.http;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
@@ -25,26 +26,27 @@ final class HealthRoutes {
 
     /** Adds the three routes; {@code accepting} is false once the listener has begun to stop. */
     static void register(HttpRouting.Builder routing, BooleanSupplier accepting, Readiness readiness) {
-        routing.get("/health/live", (req, res) -> send(res, 200, LIVE));
+        // Registered through ResponseBodies, so HEAD (what many monitors send) answers like GET without a body.
+        ResponseBodies.get(routing, "/health/live", (req, res) -> send(req, res, 200, LIVE));
         Handler ready = (req, res) -> {
             if (!accepting.getAsBoolean()) {
-                send(res, 503, STOPPING);
+                send(req, res, 503, STOPPING);
             } else if (!readiness.databaseAnswers()) {
-                send(res, 503, DATABASE_UNREACHABLE);
+                send(req, res, 503, DATABASE_UNREACHABLE);
             } else {
-                send(res, 200, READY);
+                send(req, res, 200, READY);
             }
         };
-        routing.get("/health/ready", ready);
-        routing.get("/health", ready);
+        ResponseBodies.get(routing, "/health/ready", ready);
+        ResponseBodies.get(routing, "/health", ready);
     }
 
-    private static void send(ServerResponse res, int status, byte[] body) {
+    private static void send(ServerRequest req, ServerResponse res, int status, byte[] body) {
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
         // Every probe must reach the server: a cached "ok" would hide an outage.
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
-        res.send(body);
+        ResponseBodies.send(req, res, body);
     }
 
     private static byte[] bytes(String json) {

@@ -65,7 +65,7 @@ public final class KeyhavenProcess implements AutoCloseable {
     public static Result run(List<String> args, Map<String, String> environment) {
         Path out = temporaryFile("stdout");
         Path err = temporaryFile("stderr");
-        Process process = start(args, environment, ProcessBuilder.Redirect.to(out.toFile()), err);
+        Process process = start(List.of(), args, environment, ProcessBuilder.Redirect.to(out.toFile()), err);
         try {
             if (!process.waitFor(COMMAND.toSeconds(), TimeUnit.SECONDS)) {
                 throw new IllegalStateException("keyhaven " + String.join(" ", args) + " did not finish within "
@@ -90,12 +90,26 @@ public final class KeyhavenProcess implements AutoCloseable {
      * @throws IllegalStateException (after killing it) when it exits or stays silent instead
      */
     public static KeyhavenProcess serve(List<String> args, Map<String, String> environment) {
+        return serve(List.of(), args, environment);
+    }
+
+    /**
+     * {@link #serve} with the process's file-descriptor limit lowered to {@code fileDescriptors} (soft and hard), as
+     * {@code bash -c 'ulimit -n N; exec java -jar ...'} does: the JVM cannot raise it again.
+     */
+    public static KeyhavenProcess serveWithFileLimit(int fileDescriptors, List<String> args,
+            Map<String, String> environment) {
+        return serve(List.of("bash", "-c", "ulimit -n " + fileDescriptors + " && exec \"$@\"", "keyhaven"), args,
+                environment);
+    }
+
+    private static KeyhavenProcess serve(List<String> launcher, List<String> args, Map<String, String> environment) {
         List<String> command = new ArrayList<>();
         command.add("serve");
         command.addAll(args);
         Path err = temporaryFile("stderr");
-        KeyhavenProcess server = new KeyhavenProcess(start(command, environment, ProcessBuilder.Redirect.PIPE, err),
-                err);
+        KeyhavenProcess server = new KeyhavenProcess(start(launcher, command, environment,
+                ProcessBuilder.Redirect.PIPE, err), err);
         try {
             server.awaitStdout(line -> ORGANIZATION.matcher(line).find(), STARTUP);
             return server;
@@ -105,9 +119,10 @@ public final class KeyhavenProcess implements AutoCloseable {
         }
     }
 
-    private static Process start(List<String> args, Map<String, String> environment,
+    private static Process start(List<String> launcher, List<String> args, Map<String, String> environment,
             ProcessBuilder.Redirect stdout, Path stderr) {
-        List<String> command = new ArrayList<>(List.of(java(), "-jar", jar().toString()));
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(java(), "-jar", jar().toString()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
