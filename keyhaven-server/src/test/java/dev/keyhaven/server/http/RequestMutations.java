@@ -206,7 +206,7 @@ final class RequestMutations {
         }
         int end = json.indexOf('"', quote + 3);
         String replaced = json.substring(0, quote + 2) + value + json.substring(end + 1);
-        String name = "value " + which + " in " + t.name;
+        String name = which + " in " + t.name;
         byte[] body = replaced.getBytes(StandardCharsets.UTF_8);
         if (which == 1) {
             // A raw NUL: JSON forbids control characters unescaped.
