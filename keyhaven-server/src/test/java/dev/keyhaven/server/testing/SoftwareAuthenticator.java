@@ -185,6 +185,11 @@ public final class SoftwareAuthenticator implements Stamper {
         return tamper == Tamper.USER_NOT_PRESENT ? UV : (byte) (UP | UV);
     }
 
+    /** The credential public key as a COSE_Key, hex: what a registration stores. */
+    public String publicKeyCoseHex() {
+        return HEX.formatHex(coseKey());
+    }
+
     /** The credential public key as a COSE_Key: EC2, ES256, P-256, x, y. */
     private byte[] coseKey() {
         ECPublicKey key = (ECPublicKey) keys.getPublic();
