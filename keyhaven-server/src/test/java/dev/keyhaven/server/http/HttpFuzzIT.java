@@ -49,10 +49,14 @@ class HttpFuzzIT {
     private static final int REQUESTS = Integer.getInteger("keyhaven.fuzz.requests", 2_000);
     private static final Duration BUDGET = Duration.ofSeconds(Long.getLong("keyhaven.fuzz.seconds", 45L));
     /**
-     * Longer than any request takes when the server is well: past it, the request hangs. A server that times out
-     * slow bodies must be started with its timeouts below this ({@code keyhaven.fuzz.serve-args}).
+     * Longer than any request takes when the server is well: past it, the request hangs. The server under test is
+     * started with its header and body deadlines below it ({@link #DEADLINES}), so a slow or cut-off request gets its
+     * 408 in time.
      */
     private static final Duration PER_REQUEST = Duration.ofSeconds(Long.getLong("keyhaven.fuzz.request-seconds", 5L));
+    /** The jar's deadlines, below {@link #PER_REQUEST}. */
+    private static final List<String> DEADLINES = List.of("--idle-timeout-seconds", "3", "--header-timeout-seconds",
+            "2", "--body-timeout-seconds", "3");
     /** More {@code serve} options, space-separated, for the jar under test. */
     private static final String SERVE_ARGUMENTS = System.getProperty("keyhaven.fuzz.serve-args", "");
     /** A kind of request that hung this often is not sent again: each hang costs the whole timeout. */
@@ -181,6 +185,7 @@ class HttpFuzzIT {
 
     private static List<String> serveArguments(ServedJar jar, int proxyPort) {
         List<String> arguments = new ArrayList<>(jar.serveArguments("--auth-proxy-port", Integer.toString(proxyPort)));
+        arguments.addAll(DEADLINES);
         arguments.addAll(Arrays.stream(SERVE_ARGUMENTS.split(" ")).filter(a -> !a.isBlank()).toList());
         return arguments;
     }
