@@ -50,7 +50,8 @@ public final class MaildirMailer implements Mailer {
             }
             Path delivered = maildir.resolve("new").resolve(name);
             Files.move(tmp, delivered, StandardCopyOption.ATOMIC_MOVE);
-            LOG.atInfo().addKeyValue("to", message.to()).addKeyValue("file", delivered)
+            // The recipient is a user's contact: the file name finds the message, the log need not carry it.
+            LOG.atInfo().addKeyValue("file", delivered)
                     .log("no SMTP server configured: wrote the message to the Maildir");
         } catch (IOException | MessagingException e) {
             throw new MailException("writing the message to the Maildir " + maildir + " failed: " + e.getMessage(), e);
