@@ -185,6 +185,22 @@ final class ServeCommand implements Callable<Integer> {
                     + "${DEFAULT-VALUE}; 0 disables it; env: KEYHAVEN_AUTH_PROXY_PORT).")
     int authProxyPort;
 
+    @Option(names = "--sign-in-limit-per-contact", defaultValue = "${env:KEYHAVEN_SIGN_IN_LIMIT_PER_CONTACT:-5}",
+            description = "One-time-password codes one email address or phone number may be sent per window "
+                    + "(default: ${DEFAULT-VALUE}; env: KEYHAVEN_SIGN_IN_LIMIT_PER_CONTACT).")
+    int signInLimitPerContact;
+
+    @Option(names = "--sign-in-limit-per-address", defaultValue = "${env:KEYHAVEN_SIGN_IN_LIMIT_PER_ADDRESS:-50}",
+            description = "Sign-in requests (OTP codes, OAuth sign-ins) one client address may make through the auth "
+                    + "proxy per window (default: ${DEFAULT-VALUE}; env: KEYHAVEN_SIGN_IN_LIMIT_PER_ADDRESS).")
+    int signInLimitPerAddress;
+
+    @Option(names = "--sign-in-limit-window-seconds",
+            defaultValue = "${env:KEYHAVEN_SIGN_IN_LIMIT_WINDOW_SECONDS:-900}",
+            description = "The sliding window of both sign-in limits (default: ${DEFAULT-VALUE}; env: "
+                    + "KEYHAVEN_SIGN_IN_LIMIT_WINDOW_SECONDS).")
+    int signInLimitWindowSeconds;
+
     @Option(names = "--sms-provider", defaultValue = "${env:KEYHAVEN_SMS_PROVIDER:-none}",
             description = "Where SMS codes go: none (SMS requests are refused), twilio, or file (development: appended "
                     + "to sms.log in the data directory) (default: ${DEFAULT-VALUE}; env: KEYHAVEN_SMS_PROVIDER).")
@@ -331,8 +347,18 @@ final class ServeCommand implements Callable<Integer> {
         }
         OtpSettings.Sms sms = new OtpSettings.Sms(provider, twilioBaseUrl, twilioAccount == null ? "" : twilioAccount,
                 Optional.ofNullable(twilioTokenFile), smsFrom == null ? "" : smsFrom);
+        requirePositive("--sign-in-limit-per-contact", signInLimitPerContact);
+        requirePositive("--sign-in-limit-per-address", signInLimitPerAddress);
+        requirePositive("--sign-in-limit-window-seconds", signInLimitWindowSeconds);
         return OtpSettings.defaults().withSms(sms).withAuthProxyPort(authProxyPort == 0 ? java.util.OptionalInt.empty()
-                : java.util.OptionalInt.of(authProxyPort));
+                : java.util.OptionalInt.of(authProxyPort)).withRateLimits(signInLimitPerContact,
+                        signInLimitPerAddress, Duration.ofSeconds(signInLimitWindowSeconds));
+    }
+
+    private void requirePositive(String option, int value) {
+        if (value < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " must be at least 1: " + value);
+        }
     }
 
     /** The listeners' deadlines and connection cap; a value out of range is a usage error naming the option. */

@@ -158,7 +158,7 @@ class CommandLineIT {
     }
 
     @Test
-    void serveRunsTheAuthProxyWithSmsCodesInAFile() throws Exception {
+    void serveRunsTheAuthProxyWithSmsCodesInAFileAndItsSignInLimit() throws Exception {
         Path data = directory.resolve("sms-file-data");
         ApiKeyStamper operator = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, new SecureRandom());
         Result init = KeyhavenProcess.run(List.of("init", "--data-dir", data.toString(), "--organization-name",
@@ -171,7 +171,8 @@ class CommandLineIT {
             port = free.getLocalPort();
         }
         try (KeyhavenProcess server = KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0",
-                "--auth-proxy-port", Integer.toString(port), "--sms-provider", "file"), Map.of())) {
+                "--auth-proxy-port", Integer.toString(port), "--sms-provider", "file"),
+                Map.of("KEYHAVEN_SIGN_IN_LIMIT_PER_CONTACT", "1"))) {
             server.awaitStdout(line -> line.contains("auth proxy:       http://127.0.0.1:" + port),
                     Duration.ofSeconds(10));
             HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
@@ -181,6 +182,13 @@ class CommandLineIT {
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
             assertThat(Files.readString(data.resolve("sms.log"))).contains("+15557654321")
                     .containsPattern("code is [0-9]{6}\\.");
+            // KEYHAVEN_SIGN_IN_LIMIT_PER_CONTACT=1: a second code to the same number in the window is refused.
+            HttpResponse<String> again = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + port + "/v1/otp_init_v2")).header("X-Auth-Proxy-Config-Id", configId)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"otpType\":\"OTP_TYPE_SMS\",\"contact\":"
+                            + "\"+15557654321\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(again.statusCode()).as(again.body()).isEqualTo(429);
+            assertThat(again.headers().firstValue("Retry-After")).isPresent();
             HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
                     "http://127.0.0.1:" + port + "/health")).GET().build(), HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
@@ -420,6 +428,9 @@ class CommandLineIT {
                 Map.entry("--webhook-first-retry-millis", "KEYHAVEN_WEBHOOK_FIRST_RETRY_MILLIS"),
                 Map.entry("--webhook-timeout-millis", "KEYHAVEN_WEBHOOK_TIMEOUT_MILLIS"),
                 Map.entry("--auth-proxy-port", "KEYHAVEN_AUTH_PROXY_PORT"),
+                Map.entry("--sign-in-limit-per-contact", "KEYHAVEN_SIGN_IN_LIMIT_PER_CONTACT"),
+                Map.entry("--sign-in-limit-per-address", "KEYHAVEN_SIGN_IN_LIMIT_PER_ADDRESS"),
+                Map.entry("--sign-in-limit-window-seconds", "KEYHAVEN_SIGN_IN_LIMIT_WINDOW_SECONDS"),
                 Map.entry("--sms-provider", "KEYHAVEN_SMS_PROVIDER"),
                 Map.entry("--twilio-base-url", "KEYHAVEN_TWILIO_BASE_URL"),
                 Map.entry("--twilio-account-sid", "KEYHAVEN_TWILIO_ACCOUNT_SID"),

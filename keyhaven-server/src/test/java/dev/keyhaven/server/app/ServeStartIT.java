@@ -72,13 +72,16 @@ class ServeStartIT {
     }
 
     @Test
-    void badConnectionOptionsAreUsageErrorsNamingTheOption() {
+    void badConnectionAndRateOptionsAreUsageErrorsNamingTheOption() {
         Map<String, String> cases = Map.of(
                 "KEYHAVEN_MAX_CONNECTIONS", "--max-connections must be 0 (derived from the file-descriptor limit) "
                         + "or more: -1",
                 "KEYHAVEN_IDLE_TIMEOUT_SECONDS", "--idle-timeout-seconds must be 1 to 86400: -1",
                 "KEYHAVEN_HEADER_TIMEOUT_SECONDS", "--header-timeout-seconds must be 1 to 86400: -1",
-                "KEYHAVEN_BODY_TIMEOUT_SECONDS", "--body-timeout-seconds must be 1 to 86400: -1");
+                "KEYHAVEN_BODY_TIMEOUT_SECONDS", "--body-timeout-seconds must be 1 to 86400: -1",
+                "KEYHAVEN_SIGN_IN_LIMIT_PER_CONTACT", "--sign-in-limit-per-contact must be at least 1: -1",
+                "KEYHAVEN_SIGN_IN_LIMIT_PER_ADDRESS", "--sign-in-limit-per-address must be at least 1: -1",
+                "KEYHAVEN_SIGN_IN_LIMIT_WINDOW_SECONDS", "--sign-in-limit-window-seconds must be at least 1: -1");
         cases.forEach((variable, message) -> {
             Result result = KeyhavenProcess.run(prefixed(jar.serveArguments()), Map.of(variable, "-1"));
             assertThat(result.exitCode()).as("exit status with %s=-1", variable).isEqualTo(2);
