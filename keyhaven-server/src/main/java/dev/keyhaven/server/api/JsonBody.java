@@ -141,9 +141,16 @@ public final class JsonBody {
         return name.substring(0, name.offsetByCodePoints(0, MAX_NAME_IN_PATH)) + "…";
     }
 
-    /** Checks every string and member name; nesting is bounded by the mapper, so the recursion is too. */
+    /**
+     * Checks every string and member name, and every number: one beyond a double's range (such as {@code 1e400}) would
+     * read as infinity and write back as the string {@code "Infinity"}, so a stored body would not say what was
+     * signed. Nesting is bounded by the mapper, so the recursion is too.
+     */
     private static void requireFlawlessText(JsonNode node, String path) {
-        if (node.isString()) {
+        if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())) {
+            throw path.isEmpty() ? ApiException.badRequest("bad request body: a number beyond the range of a double")
+                    : ApiException.badField(path, "is a number beyond the range of a double");
+        } else if (node.isString()) {
             TextFlaws.of(node.stringValue()).ifPresent(flaw -> {
                 throw ApiException.badField(path, "contains " + flaw);
             });

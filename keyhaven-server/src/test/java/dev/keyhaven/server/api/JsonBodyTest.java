@@ -71,4 +71,19 @@ class JsonBodyTest {
         assertRefused(utf8("{\"a\":}"), "bad request body: malformed JSON at line 1, column 6: Unexpected character "
                 + "('}' (code 125)): expected a value", null);
     }
+
+    @Test
+    void aNumberBeyondADoublesRangeIsNamedByItsPath() {
+        // Found by SubmitEnvelopeGuidedFuzzTest: 17731E54800000 read as infinity and wrote back as "Infinity".
+        assertRefused(utf8("{\"timestampMs\":17731E54800000}"),
+                "bad request body: timestampMs is a number beyond the range of a double", "timestampMs");
+        assertRefused(utf8("[-1e400]"), "bad request body: [0] is a number beyond the range of a double", "[0]");
+        assertRefused(utf8("1e999"), "bad request body: a number beyond the range of a double", null);
+    }
+
+    @Test
+    void aLargeButFiniteNumberIsRead() {
+        assertThat(JsonBody.parse(JSON, utf8("{\"n\":1.7976931348623157e308}")).get("n").doubleValue())
+                .isEqualTo(Double.MAX_VALUE);
+    }
 }

@@ -8,6 +8,7 @@ import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.SubmitEnvelope;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.api.JsonBody;
 import dev.keyhaven.server.api.JsonMappers;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.oidc.OidcVerifier;
@@ -29,7 +30,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
@@ -37,10 +37,9 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Coverage-guided fuzzing of a submitted body as the request pipeline reads it (Jazzer; docs/fuzzing.md): the strict
- * JSON mapper, {@link Params}, {@link SubmitEnvelope} and the parameter readers of six activities. Whatever the bytes,
- * the outcome is a parsed intent or a refusal the HTTP layer answers with a 4xx: a {@link JacksonException} (400
- * "malformed JSON") or an {@link ApiException} with a 4xx status, or {@link ErrorCode#UNIMPLEMENTED}, the documented
+ * Coverage-guided fuzzing of a submitted body as the request pipeline reads it (Jazzer; docs/fuzzing.md):
+ * {@link JsonBody} (UTF-8 check, then the strict JSON mapper), {@link Params}, {@link SubmitEnvelope} and the parameter readers of six activities. Whatever the bytes,
+ * the outcome is a parsed intent or a refusal the HTTP layer answers with a 4xx: a 400 from {@link JsonBody}, or an {@link ApiException} with a 4xx status, or {@link ErrorCode#UNIMPLEMENTED}, the documented
  * refusal of a feature this server lacks. And a body the mapper accepts has no key twice in any object (checked by an
  * independent scan), and serialises back to the same tree.
  */
@@ -71,8 +70,9 @@ class SubmitEnvelopeGuidedFuzzTest {
     void readsOrRefusesWith4xx(byte[] body) {
         JsonNode tree;
         try {
-            tree = STRICT.readTree(body);
-        } catch (JacksonException malformed) {
+            tree = JsonBody.parse(STRICT, body);
+        } catch (ApiException refused) {
+            assertThat(refused.code().httpStatus()).as(refused.getMessage()).isEqualTo(400);
             return;
         }
         assertThat(duplicateKey(body)).as("a key the strict mapper let through twice").isFalse();
