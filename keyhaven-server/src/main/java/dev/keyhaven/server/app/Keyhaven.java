@@ -454,7 +454,7 @@ public final class Keyhaven implements AutoCloseable {
                         ApiServer.SESSION_SIGNER_DISCOVERY_PATH, sessionSigner.publicKeyHex(),
                         ApiServer.OAUTH2_ENCRYPTION_KEY_DISCOVERY_PATH, oauth2Secrets.encryptionPublicKey()),
                 readOnlySessions, new Oauth2CredentialQueries(transactor, oauth2Credentials),
-                contractInterfaceQueries, new Readiness(database::answers));
+                contractInterfaceQueries, new Readiness(database::answers), Main.buildVersion());
         RootOrganizationSetup rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator,
                 clock, ids);
         AuthProxy authProxy = new AuthProxy(authProxyConfigs, otpService, codeMail,

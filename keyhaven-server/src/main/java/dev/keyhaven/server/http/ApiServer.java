@@ -19,25 +19,28 @@ import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
 import dev.keyhaven.server.webhook.WebhookQueries;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
 
 /**
  * The main API listener: {@code POST /public/v1/query/*} and {@code /public/v1/submit/*} for every operation in the
- * route table, {@code OPTIONS} preflights, the health routes ({@link HealthRoutes}) and {@code GET /metrics}.
- * Anything else gets a JSON 404 (or 405 for a known path with the wrong method).
+ * route table, {@code OPTIONS} preflights, the discovery keys, the health routes ({@link HealthRoutes}),
+ * {@code GET /metrics}, its OpenAPI document ({@link OpenApiDocument}) and {@code GET /} pointing to it. Anything
+ * else gets a JSON 404 (or 405 for a known path with the wrong method).
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
@@ -49,11 +52,16 @@ public final class ApiServer implements AutoCloseable {
     private final SupervisedListener listener;
     private final AtomicBoolean ready;
     private final ApiEndpoint endpoint;
+    private final ApiDescription description;
+    private final Set<ServedRoutes.Route> routes;
 
-    private ApiServer(SupervisedListener listener, AtomicBoolean ready, ApiEndpoint endpoint) {
+    private ApiServer(SupervisedListener listener, AtomicBoolean ready, ApiEndpoint endpoint,
+            ApiDescription description, Set<ServedRoutes.Route> routes) {
         this.listener = listener;
         this.ready = ready;
         this.endpoint = endpoint;
+        this.description = description;
+        this.routes = routes;
     }
 
     /** Listener settings. */
@@ -68,10 +76,10 @@ public final class ApiServer implements AutoCloseable {
             WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
             ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
             String bundleSignerPublicKey, ProofService proofQueries, TvcQueries tvcQueries,
-            WebhookQueries webhookQueries, java.util.Map<String, String> publishedKeys,
+            WebhookQueries webhookQueries, Map<String, String> publishedKeys,
             dev.keyhaven.server.session.ReadOnlySessions readOnlySessions,
             dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries,
-            SmartContractInterfaceQueries smartContractInterfaceQueries, Readiness readiness) {
+            SmartContractInterfaceQueries smartContractInterfaceQueries, Readiness readiness, String version) {
     }
 
     /** Where clients fetch the OTP signer's public key (OTP target bundles, verification tokens). */
@@ -94,21 +102,25 @@ public final class ApiServer implements AutoCloseable {
         List<Operation> operations = Routes.operations(services);
         Set<String> knownPaths = operations.stream().map(Operation::path).collect(Collectors.toSet());
         ErrorBodies errors = new ErrorBodies(services.json());
+        List<String> discoveryPaths = Stream.concat(Stream.of(SIGNER_DISCOVERY_PATH, JWKS_PATH),
+                services.publishedKeys().keySet().stream()).sorted().toList();
+        ApiDescription description = new ApiDescription(operations, services.registry(), discoveryPaths);
 
         HttpRouting.Builder routing = HttpRouting.builder();
+        ServedRoutes routes = new ServedRoutes(routing);
         for (Operation operation : operations) {
-            routing.post(operation.path(), (req, res) -> endpoint.handle(operation, req, res));
-            routing.route(Method.OPTIONS, operation.path(), cors::preflight);
+            routes.post(operation.path(), (req, res) -> endpoint.handle(operation, req, res));
+            routes.options(operation.path(), cors::preflight);
         }
-        HealthRoutes.register(routing, ready::get, services.readiness());
+        byte[] index = services.json().writeValueAsBytes(serviceIndex(services.version()));
+        routes.get(ApiDescription.ROOT_PATH, (req, res) -> sendJson(req, res, cors, index));
+        byte[] openApi = OpenApiDocument.render(services.json(), description);
+        routes.get(ApiDescription.OPENAPI_PATH, (req, res) -> sendJson(req, res, cors, openApi));
+        HealthRoutes.register(routes, ready::get, services.readiness());
         byte[] signer = services.json().writeValueAsBytes(
-                java.util.Map.of("publicKey", services.bundleSignerPublicKey()));
-        ResponseBodies.get(routing, SIGNER_DISCOVERY_PATH, (req, res) -> {
-            cors.decorate(req, res);
-            res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-            ResponseBodies.send(req, res, signer);
-        });
-        ResponseBodies.get(routing, JWKS_PATH, (req, res) -> {
+                Map.of("publicKey", services.bundleSignerPublicKey()));
+        routes.get(SIGNER_DISCOVERY_PATH, (req, res) -> sendJson(req, res, cors, signer));
+        routes.get(JWKS_PATH, (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
             cors.decorate(req, res);
             try {
@@ -124,14 +136,10 @@ public final class ApiServer implements AutoCloseable {
             }
         });
         services.publishedKeys().forEach((path, key) -> {
-            byte[] published = services.json().writeValueAsBytes(java.util.Map.of("publicKey", key));
-            ResponseBodies.get(routing, path, (req, res) -> {
-                cors.decorate(req, res);
-                res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-                ResponseBodies.send(req, res, published);
-            });
+            byte[] published = services.json().writeValueAsBytes(Map.of("publicKey", key));
+            routes.get(path, (req, res) -> sendJson(req, res, cors, published));
         });
-        ResponseBodies.get(routing, "/metrics", (req, res) -> {
+        routes.get(ApiDescription.METRICS_PATH, (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
             ResponseBodies.send(req, res, services.metricsRegistry().scrape().getBytes(StandardCharsets.UTF_8));
         });
@@ -142,11 +150,44 @@ public final class ApiServer implements AutoCloseable {
                 "--bind, --port", settings.host(), settings.port(), settings.shutdownGrace(), settings.maxBodyBytes(),
                 settings.connections(), errors, routing));
         ready.set(true);
-        return new ApiServer(listener, ready, endpoint);
+        return new ApiServer(listener, ready, endpoint, description, routes.routes());
+    }
+
+    /**
+     * What {@code GET /} answers: a pointer to the documentation rather than a 404, for whoever opens the server's
+     * address in a browser or probes it.
+     */
+    private static Map<String, Object> serviceIndex(String version) {
+        Map<String, Object> links = new LinkedHashMap<>();
+        links.put("openapi", ApiDescription.OPENAPI_PATH);
+        links.put("health", "/health");
+        Map<String, Object> index = new LinkedHashMap<>();
+        index.put("name", "Keyhaven");
+        index.put("version", version);
+        index.put("documentation", "README.md and docs/ in Keyhaven's source; docs/operations.md maps every "
+                + "operation to the class that implements it");
+        index.put("links", links);
+        return index;
+    }
+
+    private static void sendJson(ServerRequest req, ServerResponse res, Cors cors, byte[] body) {
+        cors.decorate(req, res);
+        res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+        ResponseBodies.send(req, res, body);
     }
 
     public int port() {
         return listener.port();
+    }
+
+    /** What this listener serves, as its documentation is generated from it. */
+    ApiDescription description() {
+        return description;
+    }
+
+    /** Every method and path this listener routes (its fallback aside). */
+    Set<ServedRoutes.Route> routes() {
+        return routes;
     }
 
     /**

@@ -7,7 +7,6 @@ import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.authproxy.AuthProxy;
 import dev.keyhaven.server.authproxy.AuthProxyConfig;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.Method;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
@@ -15,9 +14,12 @@ import io.helidon.webserver.http.ServerResponse;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -33,13 +35,21 @@ import tools.jackson.databind.ObjectMapper;
 public final class AuthProxyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuthProxyServer.class);
     static final String CONFIG_HEADER = "X-Auth-Proxy-Config-Id";
+    /** Every operation is served at this prefix and its name. */
+    static final String PATH_PREFIX = "/v1/";
+    /** The operations served: each versioned one under its name and with {@code _v2}, then the unversioned. */
+    static final List<String> OPERATIONS = Stream.concat(
+            AuthProxy.OPERATIONS.stream().flatMap(base -> Stream.of(base, base + "_v2")),
+            AuthProxy.UNVERSIONED_OPERATIONS.stream()).toList();
 
     private final SupervisedListener listener;
     private final AtomicBoolean ready;
+    private final Set<ServedRoutes.Route> routes;
 
-    private AuthProxyServer(SupervisedListener listener, AtomicBoolean ready) {
+    private AuthProxyServer(SupervisedListener listener, AtomicBoolean ready, Set<ServedRoutes.Route> routes) {
         this.listener = listener;
         this.ready = ready;
+        this.routes = routes;
     }
 
     /** Listener settings: where, the body bound, the shutdown grace period and the connections' limits. */
@@ -52,31 +62,30 @@ public final class AuthProxyServer implements AutoCloseable {
         ErrorBodies errors = new ErrorBodies(json);
         AtomicBoolean ready = new AtomicBoolean(false);
         HttpRouting.Builder routing = HttpRouting.builder();
-        for (String base : AuthProxy.OPERATIONS) {
-            for (String operation : new String[] {base, base + "_v2"}) {
-                String path = "/v1/" + operation;
-                routing.post(path, (req, res) -> handle(operation, req, res, settings, proxy, json, errors, metrics,
-                        ready));
-                routing.route(Method.OPTIONS, path, AuthProxyServer::preflight);
-            }
+        ServedRoutes routes = new ServedRoutes(routing);
+        for (String operation : OPERATIONS) {
+            String path = PATH_PREFIX + operation;
+            routes.post(path, (req, res) -> handle(operation, req, res, settings, proxy, json, errors, metrics,
+                    ready));
+            routes.options(path, AuthProxyServer::preflight);
         }
-        for (String operation : AuthProxy.UNVERSIONED_OPERATIONS) {
-            routing.post("/v1/" + operation, (req, res) -> handle(operation, req, res, settings, proxy, json, errors,
-                    metrics, ready));
-            routing.route(Method.OPTIONS, "/v1/" + operation, AuthProxyServer::preflight);
-        }
-        HealthRoutes.register(routing, ready::get, readiness);
+        HealthRoutes.register(routes, ready::get, readiness);
         routing.any((req, res) -> send(req, res, errors.render(new ApiException(ErrorCode.UNKNOWN_OPERATION,
                 "unknown auth proxy operation")), 404));
         SupervisedListener listener = SupervisedListener.start(new SupervisedListener.Definition("auth proxy",
                 "--bind, --auth-proxy-port", settings.host(), settings.port(), settings.shutdownGrace(),
                 settings.maxBodyBytes(), settings.connections(), errors, routing));
         ready.set(true);
-        return new AuthProxyServer(listener, ready);
+        return new AuthProxyServer(listener, ready, routes.routes());
     }
 
     public int port() {
         return listener.port();
+    }
+
+    /** Every method and path this listener routes (its fallback aside). */
+    Set<ServedRoutes.Route> routes() {
+        return routes;
     }
 
     private static void handle(String operation, ServerRequest req, ServerResponse res, Settings settings,

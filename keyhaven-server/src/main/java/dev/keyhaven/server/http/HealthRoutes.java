@@ -2,10 +2,10 @@ package dev.keyhaven.server.http;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -24,10 +24,13 @@ final class HealthRoutes {
     private HealthRoutes() {
     }
 
+    /** The three paths, each answering GET and HEAD. */
+    static final List<String> PATHS = List.of("/health/live", "/health/ready", "/health");
+
     /** Adds the three routes; {@code accepting} is false once the listener has begun to stop. */
-    static void register(HttpRouting.Builder routing, BooleanSupplier accepting, Readiness readiness) {
-        // Registered through ResponseBodies, so HEAD (what many monitors send) answers like GET without a body.
-        ResponseBodies.get(routing, "/health/live", (req, res) -> send(req, res, 200, LIVE));
+    static void register(ServedRoutes routing, BooleanSupplier accepting, Readiness readiness) {
+        // Registered as GET routes, so HEAD (what many monitors send) answers like GET without a body.
+        routing.get("/health/live", (req, res) -> send(req, res, 200, LIVE));
         Handler ready = (req, res) -> {
             if (!accepting.getAsBoolean()) {
                 send(req, res, 503, STOPPING);
@@ -37,8 +40,8 @@ final class HealthRoutes {
                 send(req, res, 200, READY);
             }
         };
-        ResponseBodies.get(routing, "/health/ready", ready);
-        ResponseBodies.get(routing, "/health", ready);
+        routing.get("/health/ready", ready);
+        routing.get("/health", ready);
     }
 
     private static void send(ServerRequest req, ServerResponse res, int status, byte[] body) {

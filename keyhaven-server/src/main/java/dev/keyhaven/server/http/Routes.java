@@ -8,12 +8,15 @@ import dev.keyhaven.server.proof.ProofService;
 import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
+import dev.keyhaven.server.oauth2.Oauth2CredentialQueries;
+import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
+import dev.keyhaven.server.webhook.WebhookQueries;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The route table: every operation of the public API, by exact path. Submit operations are those with a
- * registered activity handler.
+ * The route table: every operation of the public API, by exact path, with the class that implements it. Submit
+ * operations are those with a registered activity handler.
  */
 final class Routes {
     private Routes() {
@@ -28,45 +31,50 @@ final class Routes {
         PolicyQueries policies = services.policyQueries();
         ProofService proofs = services.proofQueries();
         TvcQueries tvc = services.tvcQueries();
+        WebhookQueries webhooks = services.webhookQueries();
+        Oauth2CredentialQueries oauth2 = services.oauth2Queries();
+        SmartContractInterfaceQueries contracts = services.smartContractInterfaceQueries();
         List<Operation> operations = new ArrayList<>(List.of(
-                Operation.queryWithSubOrganizationLookup("whoami", organizations::whoami),
-                Operation.query("get_organization", organizations::getOrganization),
-                Operation.query("get_user", users::getUser),
-                Operation.query("list_users", users::listUsers),
-                Operation.query("get_api_keys", users::getApiKeys),
-                Operation.query("get_api_key", users::getApiKey),
-                Operation.query("get_authenticators", users::getAuthenticators),
-                Operation.query("get_authenticator", users::getAuthenticator),
-                Operation.query("list_user_tags", users::listUserTags),
-                Operation.query("list_wallets", wallets::listWallets),
-                Operation.query("get_wallet", wallets::getWallet),
-                Operation.query("get_wallet_account", wallets::getWalletAccount),
-                Operation.queryOnState("list_wallet_accounts", wallets::listWalletAccounts),
-                Operation.query("list_private_keys", privateKeys::listPrivateKeys),
-                Operation.query("get_private_key", privateKeys::getPrivateKey),
-                Operation.query("list_private_key_tags", privateKeys::listPrivateKeyTags),
-                Operation.query("get_activity", activities::getActivity),
-                Operation.query("list_activities", activities::listActivities),
-                Operation.query("get_policy_evaluations", activities::getPolicyEvaluations),
-                Operation.query("list_policies", policies::listPolicies),
-                Operation.query("get_policy", policies::getPolicy),
-                Operation.query("list_app_proofs", proofs::listAppProofs),
-                Operation.query("get_boot_proof", proofs::getBootProof),
-                Operation.query("get_latest_boot_proof", proofs::getLatestBootProof),
-                Operation.query("get_tvc_app", tvc::getTvcApp),
-                Operation.query("list_tvc_apps", tvc::listTvcApps),
-                Operation.query("get_tvc_deployment", tvc::getTvcDeployment),
-                Operation.query("list_tvc_app_deployments", tvc::listTvcAppDeployments),
-                Operation.query("list_webhook_endpoints", services.webhookQueries()::listWebhookEndpoints),
-                Operation.query("list_webhook_deliveries", services.webhookQueries()::listWebhookDeliveries),
-                Operation.query("get_oauth2_credential", services.oauth2Queries()::getOauth2Credential),
-                Operation.query("list_oauth2_credentials", services.oauth2Queries()::listOauth2Credentials),
-                Operation.query("get_oauth_providers", users::getOauthProviders),
-                Operation.query("get_smart_contract_interface",
-                        services.smartContractInterfaceQueries()::getSmartContractInterface),
-                Operation.query("list_smart_contract_interfaces",
-                        services.smartContractInterfaceQueries()::listSmartContractInterfaces)));
-        services.registry().operations().forEach(name -> operations.add(Operation.submit(name)));
+                Operation.queryWithSubOrganizationLookup("whoami", OrganizationQueries.class, organizations::whoami),
+                Operation.query("get_organization", OrganizationQueries.class, organizations::getOrganization),
+                Operation.query("get_user", UserQueries.class, users::getUser),
+                Operation.query("list_users", UserQueries.class, users::listUsers),
+                Operation.query("get_api_keys", UserQueries.class, users::getApiKeys),
+                Operation.query("get_api_key", UserQueries.class, users::getApiKey),
+                Operation.query("get_authenticators", UserQueries.class, users::getAuthenticators),
+                Operation.query("get_authenticator", UserQueries.class, users::getAuthenticator),
+                Operation.query("list_user_tags", UserQueries.class, users::listUserTags),
+                Operation.query("list_wallets", WalletQueries.class, wallets::listWallets),
+                Operation.query("get_wallet", WalletQueries.class, wallets::getWallet),
+                Operation.query("get_wallet_account", WalletQueries.class, wallets::getWalletAccount),
+                Operation.queryOnState("list_wallet_accounts", WalletQueries.class, wallets::listWalletAccounts),
+                Operation.query("list_private_keys", PrivateKeyQueries.class, privateKeys::listPrivateKeys),
+                Operation.query("get_private_key", PrivateKeyQueries.class, privateKeys::getPrivateKey),
+                Operation.query("list_private_key_tags", PrivateKeyQueries.class, privateKeys::listPrivateKeyTags),
+                Operation.query("get_activity", ActivityQueries.class, activities::getActivity),
+                Operation.query("list_activities", ActivityQueries.class, activities::listActivities),
+                Operation.query("get_policy_evaluations", ActivityQueries.class, activities::getPolicyEvaluations),
+                Operation.query("list_policies", PolicyQueries.class, policies::listPolicies),
+                Operation.query("get_policy", PolicyQueries.class, policies::getPolicy),
+                Operation.query("list_app_proofs", ProofService.class, proofs::listAppProofs),
+                Operation.query("get_boot_proof", ProofService.class, proofs::getBootProof),
+                Operation.query("get_latest_boot_proof", ProofService.class, proofs::getLatestBootProof),
+                Operation.query("get_tvc_app", TvcQueries.class, tvc::getTvcApp),
+                Operation.query("list_tvc_apps", TvcQueries.class, tvc::listTvcApps),
+                Operation.query("get_tvc_deployment", TvcQueries.class, tvc::getTvcDeployment),
+                Operation.query("list_tvc_app_deployments", TvcQueries.class, tvc::listTvcAppDeployments),
+                Operation.query("list_webhook_endpoints", WebhookQueries.class, webhooks::listWebhookEndpoints),
+                Operation.query("list_webhook_deliveries", WebhookQueries.class, webhooks::listWebhookDeliveries),
+                Operation.query("get_oauth2_credential", Oauth2CredentialQueries.class, oauth2::getOauth2Credential),
+                Operation.query("list_oauth2_credentials", Oauth2CredentialQueries.class,
+                        oauth2::listOauth2Credentials),
+                Operation.query("get_oauth_providers", UserQueries.class, users::getOauthProviders),
+                Operation.query("get_smart_contract_interface", SmartContractInterfaceQueries.class,
+                        contracts::getSmartContractInterface),
+                Operation.query("list_smart_contract_interfaces", SmartContractInterfaceQueries.class,
+                        contracts::listSmartContractInterfaces)));
+        services.registry().operations().forEach(name -> operations.add(Operation.submit(name,
+                services.registry().forOperation(name).orElseThrow().getClass())));
         return List.copyOf(operations);
     }
 }

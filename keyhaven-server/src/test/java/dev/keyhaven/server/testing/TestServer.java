@@ -80,6 +80,11 @@ public final class TestServer implements AutoCloseable {
         return "http://127.0.0.1:" + server.port();
     }
 
+    /** The API listener. */
+    public ApiServer apiServer() {
+        return server;
+    }
+
     /** The auth proxy's base URL, when the configuration gives it a port. */
     public String authProxyUrl() {
         return "http://127.0.0.1:" + keyhaven.authProxyServer().orElseThrow().port();

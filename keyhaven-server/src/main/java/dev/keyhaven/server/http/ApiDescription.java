@@ -1,0 +1,29 @@
+package dev.keyhaven.server.http;
+
+import dev.keyhaven.server.activity.ActivitySpec;
+import dev.keyhaven.server.activity.ActivityRegistry;
+import java.util.List;
+
+/**
+ * What the API listener serves, as its documentation is generated from it: the route table's operations, the
+ * handlers' declarations of the activity types they accept, and the discovery paths. The listeners register their
+ * routes from the same lists, so the documents cannot drift from the routing.
+ */
+record ApiDescription(List<Operation> operations, ActivityRegistry registry, List<String> discoveryPaths) {
+    /** Where the API listener serves its own OpenAPI document (unauthenticated). */
+    static final String OPENAPI_PATH = "/public/v1/openapi.json";
+    /** The Prometheus scrape endpoint. */
+    static final String METRICS_PATH = "/metrics";
+    /** The short pointer to the documentation. */
+    static final String ROOT_PATH = "/";
+
+    ApiDescription {
+        operations = List.copyOf(operations);
+        discoveryPaths = List.copyOf(discoveryPaths);
+    }
+
+    /** The declaration of a submit operation's handler. */
+    ActivitySpec spec(Operation submit) {
+        return registry.forOperation(submit.name()).orElseThrow().spec();
+    }
+}
