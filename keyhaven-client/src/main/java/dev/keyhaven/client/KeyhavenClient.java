@@ -146,7 +146,8 @@ public final class KeyhavenClient {
         }
         if (response.status() / 100 != 2) {
             throw new KeyhavenApiException(response.status(), parsed.path("code").asInt(),
-                    parsed.path("message").asString(), parsed.path("turnkeyErrorCode").asString("UNSPECIFIED"));
+                    parsed.path("message").asString(), parsed.path("turnkeyErrorCode").asString("UNSPECIFIED"),
+                    parsed.path("details"));
         }
         return parsed;
     }

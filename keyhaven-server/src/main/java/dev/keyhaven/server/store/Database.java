@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Properties;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
 /**
@@ -168,6 +169,15 @@ public final class Database implements AutoCloseable {
 
     public Transactor transactor() {
         return transactor;
+    }
+
+    /** The pool, for the store's own tests (a {@link GroupCommitWriter} they observe). */
+    DataSource dataSource() {
+        return dataSource;
+    }
+
+    Dialect dialect() {
+        return dialect;
     }
 
     /** Whether this is the embedded SQLite store. */

@@ -29,6 +29,7 @@ final class GroupCommitWriter implements AutoCloseable {
 
     private final DataSource dataSource;
     private final Dialect dialect;
+    private final Observer observer;
     private final LinkedBlockingQueue<Unit<?>> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean closed;
@@ -36,9 +37,41 @@ final class GroupCommitWriter implements AutoCloseable {
     private record Unit<T>(TxWork<T> work, CompletableFuture<T> done) {
     }
 
+    /**
+     * What the writer does with the units, told as it happens. The batching is invisible in the units' results by
+     * design, so this is how a test proves that units really shared a commit, and that a failed batch was rolled
+     * back and its units run again alone. {@link #unitQueued} is called on the submitter's thread, the others on
+     * the writer's.
+     */
+    interface Observer {
+        Observer NONE = new Observer() {
+        };
+
+        /** A unit was queued and its submitter is about to wait for its commit. */
+        default void unitQueued() {
+        }
+
+        /** One transaction committed {@code units} units together. */
+        default void batchCommitted(int units) {
+        }
+
+        /** A batch of {@code units} units was rolled back because one of them failed; each now runs alone. */
+        default void batchRolledBack(int units) {
+        }
+
+        /** A unit of a rolled-back batch ran in a transaction of its own, which committed or rolled back. */
+        default void ranAlone(boolean committed) {
+        }
+    }
+
     GroupCommitWriter(DataSource dataSource, Dialect dialect) {
+        this(dataSource, dialect, Observer.NONE);
+    }
+
+    GroupCommitWriter(DataSource dataSource, Dialect dialect, Observer observer) {
         this.dataSource = dataSource;
         this.dialect = dialect;
+        this.observer = observer;
         this.thread = Thread.ofPlatform().name("keyhaven-group-commit").daemon().start(this::run);
     }
 
@@ -52,6 +85,7 @@ final class GroupCommitWriter implements AutoCloseable {
         }
         Unit<T> unit = new Unit<>(work, new CompletableFuture<>());
         queue.add(unit);
+        observer.unitQueued();
         try {
             return unit.done.get();
         } catch (ExecutionException e) {
@@ -102,6 +136,7 @@ final class GroupCommitWriter implements AutoCloseable {
                         : optimistically(batch, tx, completions);
                 if (unitFailed == null) {
                     connection.commit();
+                    observer.batchCommitted(batch.size());
                 } else {
                     rollbackQuietly(connection, unitFailed);
                 }
@@ -120,6 +155,7 @@ final class GroupCommitWriter implements AutoCloseable {
         } else if (batch.size() == 1) {
             batch.getFirst().done.completeExceptionally(unitFailed);
         } else {
+            observer.batchRolledBack(batch.size());
             aloneEach(batch);
         }
     }
@@ -207,10 +243,12 @@ final class GroupCommitWriter implements AutoCloseable {
             try {
                 T result = unit.work.run(new JdbcTx(connection, dialect));
                 connection.commit();
+                observer.ranAlone(true);
                 unit.done.complete(result);
                 return null;
             } catch (RuntimeException | Error e) {
                 rollbackQuietly(connection, e);
+                observer.ranAlone(false);
                 unit.done.completeExceptionally(e);
                 return DatabaseOutage.is(e) ? (RuntimeException) e : null;
             }

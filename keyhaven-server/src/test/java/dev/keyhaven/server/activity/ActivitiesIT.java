@@ -8,6 +8,7 @@ import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.Json;
 import static dev.keyhaven.server.testing.ApiErrors.apiError;
 
@@ -98,8 +99,7 @@ class ActivitiesIT extends OnBothStores {
 
         assertThat(carol.client().deleteApiKeys(carol.userId(), List.of(keyId)).status())
                 .isEqualTo("ACTIVITY_STATUS_COMPLETED");
-        assertThat(apiError(() -> root.withStamper(extra).whoami()).turnkeyErrorCode())
-                .isEqualTo("PUBLIC_KEY_NOT_FOUND");
+        apiError(ErrorCode.PUBLIC_KEY_NOT_FOUND, null, () -> root.withStamper(extra).whoami());
     }
 
     @Test
@@ -147,16 +147,18 @@ class ActivitiesIT extends OnBothStores {
     void anActivityWhoseExecutionBreaksARuleIsRecordedFailedAndReportedAsAnError() {
         byte[] body = root.submitBody("ACTIVITY_TYPE_DELETE_USERS", Map.of("userIds",
                 List.of("00000000-0000-7000-8000-000000000000")));
-        KeyhavenApiException error = apiError(() -> root.submitRaw("delete_users", body, "deleteUsersResult"));
-        assertThat(error.httpStatus()).isEqualTo(404);
-        assertThat(error.getMessage()).contains("no user found");
-        KeyhavenApiException again = apiError(() -> root.submitRaw("delete_users", body, "deleteUsersResult"));
-        assertThat(again.httpStatus()).isEqualTo(404);
+        KeyhavenApiException error = apiError(ErrorCode.NOT_FOUND, null,
+                () -> root.submitRaw("delete_users", body, "deleteUsersResult"));
+        assertThat(error.serverMessage()).isEqualTo("no user found with id 00000000-0000-7000-8000-000000000000");
+        KeyhavenApiException again = apiError(ErrorCode.NOT_FOUND, null,
+                () -> root.submitRaw("delete_users", body, "deleteUsersResult"));
+        assertThat(again.serverMessage()).isEqualTo(error.serverMessage());
         List<JsonNode> failed = root.listActivities(List.of("ACTIVITY_STATUS_FAILED"),
                 List.of("ACTIVITY_TYPE_DELETE_USERS"), null, null, null);
         assertThat(failed).hasSize(1);
         assertThat(failed.getFirst().path("failure").path("code").asInt()).isEqualTo(5);
-        assertThat(failed.getFirst().path("failure").path("message").asString()).contains("no user found");
+        assertThat(failed.getFirst().path("failure").path("message").asString())
+                .isEqualTo(error.serverMessage());
     }
 
     @Test
@@ -241,14 +243,13 @@ class ActivitiesIT extends OnBothStores {
             assertThat(client.listActivities(null, null, null, null, null)).hasSize(7);
 
             for (String limit : List.of("0", "101", "ten", "-1")) {
-                KeyhavenApiException e = apiError(() -> client.listActivities(null, null, limit, null, null));
-                assertThat(e.httpStatus()).isEqualTo(400);
-                assertThat(e.getMessage()).contains("paginationOptions.limit");
+                apiError(ErrorCode.BAD_REQUEST, "paginationOptions.limit",
+                        () -> client.listActivities(null, null, limit, null, null));
             }
-            assertThat(apiError(() -> client.listActivities(null, null, null, "01a1fcdd-0000-7000-8000-000000000000",
-                    null)).getMessage()).contains("paginationOptions.after");
-            assertThat(apiError(() -> client.listActivities(List.of("ACTIVITY_STATUS_BOGUS"), null, null, null, null))
-                    .getMessage()).contains("filterByStatus[0]");
+            apiError(ErrorCode.BAD_REQUEST, "paginationOptions.after",
+                    () -> client.listActivities(null, null, null, "01a1fcdd-0000-7000-8000-000000000000", null));
+            apiError(ErrorCode.BAD_REQUEST, "filterByStatus[0]",
+                    () -> client.listActivities(List.of("ACTIVITY_STATUS_BOGUS"), null, null, null, null));
         } finally {
             listing.close();
         }
@@ -256,11 +257,10 @@ class ActivitiesIT extends OnBothStores {
 
     @Test
     void getActivityReportsUnknownIdsAndMissingFields() {
-        assertThat(apiError(() -> root.getActivity("00000000-0000-7000-8000-000000000000")).httpStatus())
-                .isEqualTo(404);
-        KeyhavenApiException missing = apiError(() -> root.query("get_activity", Map.of()));
-        assertThat(missing.httpStatus()).isEqualTo(400);
-        assertThat(missing.getMessage()).contains("activityId is required");
+        apiError(ErrorCode.NOT_FOUND, null, () -> root.getActivity("00000000-0000-7000-8000-000000000000"));
+        KeyhavenApiException missing = apiError(ErrorCode.BAD_REQUEST, "activityId",
+                () -> root.query("get_activity", Map.of()));
+        assertThat(missing.serverMessage()).isEqualTo("bad request body: activityId is required");
         Activity created = root.createUserTag("fetch me", List.of());
         JsonNode fetched = root.getActivity(created.id());
         assertThat(fetched).isEqualTo(created.raw());

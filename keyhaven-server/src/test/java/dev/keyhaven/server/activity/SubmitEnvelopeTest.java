@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static dev.keyhaven.server.testing.ApiErrors.isError;
 
 class SubmitEnvelopeTest {
     private static final Instant NOW = Instant.parse("2026-11-21T12:00:00Z");
@@ -48,9 +49,10 @@ class SubmitEnvelopeTest {
 
     @Test
     void rejectsATypeOfAnotherOperation() {
-        assertThatThrownBy(() -> read("ACTIVITY_TYPE_DELETE_USERS", NOW)).isInstanceOf(ApiException.class)
-                .hasMessageContaining("does not match operation create_users")
-                .hasMessageContaining("ACTIVITY_TYPE_CREATE_USERS_V4 or ACTIVITY_TYPE_CREATE_USERS_V3");
+        assertThatThrownBy(() -> read("ACTIVITY_TYPE_DELETE_USERS", NOW))
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, "type"))
+                .hasMessage("bad request body: type 'ACTIVITY_TYPE_DELETE_USERS' does not match operation create_users"
+                        + " (expected ACTIVITY_TYPE_CREATE_USERS_V4 or ACTIVITY_TYPE_CREATE_USERS_V3)");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import static dev.keyhaven.server.testing.ApiErrors.isError;
 
 class PaginationTest {
     private static Pagination read(String json) {
@@ -30,9 +31,11 @@ class PaginationTest {
     void rejectsLimitsOutsideOneToHundredAndBothCursors() {
         for (String limit : new String[] {"\"0\"", "\"101\"", "\"abc\"", "\"-3\"", "\"1000\"", "5", "\"\""}) {
             assertThatThrownBy(() -> read("{\"paginationOptions\":{\"limit\":" + limit + "}}"))
-                    .isInstanceOf(ApiException.class).hasMessageContaining("paginationOptions.limit");
+                    .isInstanceOfSatisfying(ApiException.class,
+                            isError(ErrorCode.BAD_REQUEST, "paginationOptions.limit"));
         }
         assertThatThrownBy(() -> read("{\"paginationOptions\":{\"before\":\"a\",\"after\":\"b\"}}"))
-                .isInstanceOf(ApiException.class).hasMessageContaining("not both");
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, "paginationOptions"))
+                .hasMessage("bad request body: paginationOptions may set before or after, not both");
     }
 }

@@ -16,6 +16,7 @@ import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.crypto.hd.DerivationPath;
 import dev.keyhaven.crypto.hd.HdKeys;
 import dev.keyhaven.crypto.hd.Mnemonic;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.Bundles;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
 import dev.keyhaven.server.testing.OnBothStores;
@@ -169,13 +170,13 @@ class ExportIT extends OnBothStores {
             assertThat(e.httpStatus()).isEqualTo(400);
             assertThat(e.getMessage()).contains("parameters.targetPublicKey");
         }
-        assertThat(apiError(() -> root.submit("export_wallet", "ACTIVITY_TYPE_EXPORT_WALLET",
-                Map.of("walletId", walletId), "exportWalletResult")).getMessage())
-                .contains("parameters.targetPublicKey");
-        assertThat(apiError(() -> root.submit("export_wallet", "ACTIVITY_TYPE_EXPORT_WALLET",
+        apiError(ErrorCode.BAD_REQUEST, "parameters.targetPublicKey",
+                () -> root.submit("export_wallet", "ACTIVITY_TYPE_EXPORT_WALLET",
+                Map.of("walletId", walletId), "exportWalletResult"));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.language",
+                () -> root.submit("export_wallet", "ACTIVITY_TYPE_EXPORT_WALLET",
                 Map.of("walletId", walletId, "targetPublicKey", TargetKey.generate().compressed(),
-                        "language", "MNEMONIC_LANGUAGE_FRENCH"), "exportWalletResult")).getMessage())
-                .contains("parameters.language");
+                        "language", "MNEMONIC_LANGUAGE_FRENCH"), "exportWalletResult"));
         String target = TargetKey.generate().compressed();
         assertThat(apiError(() -> root.submit("export_wallet", "ACTIVITY_TYPE_EXPORT_WALLET",
                 Map.of("walletId", UUID.randomUUID().toString(), "targetPublicKey", target), "exportWalletResult"))

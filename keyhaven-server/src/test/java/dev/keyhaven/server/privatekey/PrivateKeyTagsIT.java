@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,8 +68,8 @@ class PrivateKeyTagsIT extends OnBothStores {
         assertThat(tagsOf(b)).containsExactly(tagId);
         assertThat(root.listUserTags()).noneSatisfy(t -> assertThat(t.path("tagId").asString()).isEqualTo(tagId));
 
-        assertThat(apiError(() -> createTag("hot", List.of())).getMessage()).contains("already exists");
-        assertThat(apiError(() -> createTag("cold", List.of(UNKNOWN))).httpStatus()).isEqualTo(404);
+        apiError(ErrorCode.BAD_REQUEST, null, () -> createTag("hot", List.of()));
+        apiError(ErrorCode.NOT_FOUND, null, () -> createTag("cold", List.of(UNKNOWN)));
         String userTag = root.createUserTag("a user tag", List.of()).result().path("userTagId").asString();
         assertThat(apiError(() -> root.createPrivateKeys(List.of(new PrivateKeyParams("x", "CURVE_ED25519",
                 List.of(userTag), List.of())))).httpStatus()).isEqualTo(404);
@@ -94,9 +95,9 @@ class PrivateKeyTagsIT extends OnBothStores {
         String a = key("atomic-a");
         String b = key("atomic-b");
         String tagId = createTag("atomic", List.of(a));
-        KeyhavenApiException error = apiError(() -> update(tagId, "renamed", List.of(b, UNKNOWN), List.of(a)));
-        assertThat(error.httpStatus()).isEqualTo(404);
-        assertThat(error.getMessage()).contains(UNKNOWN);
+        KeyhavenApiException error = apiError(ErrorCode.NOT_FOUND, null,
+                () -> update(tagId, "renamed", List.of(b, UNKNOWN), List.of(a)));
+        assertThat(error.serverMessage()).endsWith(UNKNOWN);
         assertThat(tag(tagId).path("tagName").asString()).isEqualTo("atomic");
         assertThat(tagsOf(a)).containsExactly(tagId);
         assertThat(tagsOf(b)).isEmpty();
@@ -127,8 +128,8 @@ class PrivateKeyTagsIT extends OnBothStores {
         assertThat(apiError(() -> root.submit("delete_private_key_tags", "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS",
                 Map.of("privateKeyTagIds", List.of(tagId)), "deletePrivateKeyTagsResult")).httpStatus())
                 .isEqualTo(404);
-        assertThat(apiError(() -> root.submit("delete_private_key_tags", "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS",
-                Map.of("privateKeyTagIds", List.of()), "deletePrivateKeyTagsResult")).getMessage())
-                .contains("parameters.privateKeyTagIds");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.privateKeyTagIds",
+                () -> root.submit("delete_private_key_tags", "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS",
+                Map.of("privateKeyTagIds", List.of()), "deletePrivateKeyTagsResult"));
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import java.util.List;
 import java.util.Map;
@@ -69,13 +70,14 @@ class PrivateKeysIT extends OnBothStores {
         create("taken", "CURVE_SECP256K1", List.of());
         assertThat(apiError(() -> create("taken", "CURVE_ED25519", List.of())).getMessage())
                 .contains("already exists");
-        assertThat(apiError(() -> root.createPrivateKeys(List.of())).getMessage())
-                .contains("parameters.privateKeys");
-        assertThat(apiError(() -> root.createPrivateKeys(List.of(new PrivateKeyParams("x", "CURVE_NOPE", List.of(),
-                List.of())))).getMessage()).contains("parameters.privateKeys[0].curve");
-        assertThat(apiError(() -> root.createPrivateKeys(List.of(new PrivateKeyParams("x", "CURVE_SECP256K1",
-                List.of(), List.of("ADDRESS_FORMAT_ETHEREUM", "ADDRESS_FORMAT_NOPE"))))).getMessage())
-                .contains("parameters.privateKeys[0].addressFormats[1]");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.privateKeys",
+                () -> root.createPrivateKeys(List.of()));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.privateKeys[0].curve",
+                () -> root.createPrivateKeys(List.of(new PrivateKeyParams("x", "CURVE_NOPE", List.of(),
+                List.of()))));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.privateKeys[0].addressFormats[1]",
+                () -> root.createPrivateKeys(List.of(new PrivateKeyParams("x", "CURVE_SECP256K1",
+                List.of(), List.of("ADDRESS_FORMAT_ETHEREUM", "ADDRESS_FORMAT_NOPE")))));
         assertThat(apiError(() -> root.createPrivateKeys(List.of(new PrivateKeyParams("x", "CURVE_SECP256K1",
                 List.of("00000000-0000-7000-8000-00000000000a"), List.of())))).httpStatus()).isEqualTo(404);
         assertThat(apiError(() -> root.getPrivateKey("00000000-0000-7000-8000-00000000000b")).httpStatus())

@@ -15,6 +15,7 @@ import dev.keyhaven.client.Requests.PrivateKeyParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.List;
@@ -251,7 +252,8 @@ class AppProofsIT extends OnBothStores {
     void queriesRefuseUnknownActivitiesAndKeys() {
         assertThat(apiError(() -> root.listAppProofs("00000000-0000-7000-8000-000000000000")).httpStatus())
                 .isEqualTo(404);
-        assertThat(apiError(() -> root.query("list_app_proofs", Map.of())).getMessage()).contains("activityId");
+        apiError(ErrorCode.BAD_REQUEST, "activityId",
+                () -> root.query("list_app_proofs", Map.of()));
         assertThat(apiError(() -> root.getBootProof("04" + "ab".repeat(129))).httpStatus()).isEqualTo(404);
         assertThat(apiError(() -> root.query("get_boot_proof", Map.of())).getMessage()).contains("ephemeralKey");
         assertThat(apiError(() -> root.query("get_latest_boot_proof", Map.of())).getMessage()).contains("appName");

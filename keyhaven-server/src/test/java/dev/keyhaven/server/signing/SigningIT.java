@@ -10,6 +10,7 @@ import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.eth.Rlp;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TypedData;
 import java.math.BigInteger;
@@ -122,8 +123,9 @@ class SigningIT extends OnBothStores {
             JsonNode sig = sign(ethAddress, MAIL, "PAYLOAD_ENCODING_EIP712", hash);
             assertSignedBy(EcCurve.SECP256K1, ethPublicKey, HEX.parseHex(MAIL_DIGEST), sig);
         }
-        assertThat(apiError(() -> root.signRawPayload(ethAddress, "{\"types\":{}}", "PAYLOAD_ENCODING_EIP712",
-                "HASH_FUNCTION_NO_OP")).getMessage()).contains("parameters.payload");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.payload",
+                () -> root.signRawPayload(ethAddress, "{\"types\":{}}", "PAYLOAD_ENCODING_EIP712",
+                "HASH_FUNCTION_NO_OP"));
         assertThat(apiError(() -> root.signRawPayload(ethAddress, MAIL, "PAYLOAD_ENCODING_EIP712",
                 "HASH_FUNCTION_SHA256")).getMessage()).contains("keccak");
         assertThat(apiError(() -> root.signRawPayload(solAddress, MAIL, "PAYLOAD_ENCODING_EIP712",
@@ -151,14 +153,14 @@ class SigningIT extends OnBothStores {
         for (int i = 0; i < 3; i++) {
             assertSignedBy(EcCurve.SECP256K1, ethPublicKey, HEX.parseHex(payloads.get(i)), signatures.get(i));
         }
-        assertThat(apiError(() -> root.submit("sign_raw_payloads", "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
+        apiError(ErrorCode.BAD_REQUEST, "parameters.payloads[1]",
+                () -> root.submit("sign_raw_payloads", "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
                 Map.of("signWith", ethAddress, "payloads", List.of("aa".repeat(32), "abc"), "encoding", HEXADECIMAL,
-                        "hashFunction", "HASH_FUNCTION_NO_OP"), "signRawPayloadsResult")).getMessage())
-                .contains("parameters.payloads[1]");
-        assertThat(apiError(() -> root.submit("sign_raw_payloads", "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
+                        "hashFunction", "HASH_FUNCTION_NO_OP"), "signRawPayloadsResult"));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.payloads",
+                () -> root.submit("sign_raw_payloads", "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
                 Map.of("signWith", ethAddress, "payloads", List.of(), "encoding", HEXADECIMAL,
-                        "hashFunction", "HASH_FUNCTION_NO_OP"), "signRawPayloadsResult")).getMessage())
-                .contains("parameters.payloads");
+                        "hashFunction", "HASH_FUNCTION_NO_OP"), "signRawPayloadsResult"));
     }
 
     @Test
@@ -215,9 +217,10 @@ class SigningIT extends OnBothStores {
                 .isEqualTo("02" + HEX.formatHex(Rlp.encodeList(signedFields)));
         assertSignedBy(EcCurve.SECP256K1, ethPublicKey, Digests.keccak256(HEX.parseHex(unsigned)), sig);
 
-        assertThat(apiError(() -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+        apiError(ErrorCode.BAD_REQUEST, "parameters.unsignedTransaction",
+                () -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
                 Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction", "02c0"),
-                "signTransactionResult")).getMessage()).contains("parameters.unsignedTransaction");
+                "signTransactionResult"));
         KeyhavenApiException notSolana = apiError(() -> root.submit("sign_transaction",
                 "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_SOLANA",
                         "unsignedTransaction", "00"), "signTransactionResult"));
@@ -240,13 +243,16 @@ class SigningIT extends OnBothStores {
                 .getMessage()).contains("parameters.payload");
         assertThat(apiError(() -> root.signRawPayload(ethAddress, "abc", HEXADECIMAL, "HASH_FUNCTION_KECCAK256"))
                 .getMessage()).contains("even number");
-        assertThat(apiError(() -> root.signRawPayload(ethAddress, "ab", "PAYLOAD_ENCODING_BASE64",
-                "HASH_FUNCTION_KECCAK256")).getMessage()).contains("parameters.encoding");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.encoding",
+                () -> root.signRawPayload(ethAddress, "ab", "PAYLOAD_ENCODING_BASE64",
+                "HASH_FUNCTION_KECCAK256"));
         assertThat(apiError(() -> root.signRawPayload(ethAddress, "ab", HEXADECIMAL, "HASH_FUNCTION_MD5"))
                 .getMessage()).contains("parameters.hashFunction");
-        assertThat(apiError(() -> root.submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.signWith",
+                () -> root.submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
                 Map.of("payload", "ab", "encoding", HEXADECIMAL, "hashFunction", "HASH_FUNCTION_KECCAK256"),
-                "signRawPayloadResult")).getMessage()).contains("parameters.signWith is required");
+                "signRawPayloadResult")).serverMessage())
+                .isEqualTo("bad request body: parameters.signWith is required");
         KeyhavenApiException unknown = apiError(() -> root.signRawPayload("0x" + "00".repeat(20), "ab", HEXADECIMAL,
                 "HASH_FUNCTION_KECCAK256"));
         assertThat(unknown.httpStatus()).isEqualTo(404);

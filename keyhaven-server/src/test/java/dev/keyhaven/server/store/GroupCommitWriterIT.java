@@ -14,6 +14,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,8 +63,9 @@ class GroupCommitWriterIT {
                 for (int i = 0; i < units; i++) {
                     Future<Integer> outcome = outcomes.get(i);
                     switch (i % 3) {
-                        case 0 -> assertThatThrownBy(outcome::get).hasCauseInstanceOf(IllegalStateException.class)
-                                .hasMessageContaining("unit " + i + " fails");
+                        case 0 -> assertThatThrownBy(outcome::get).cause()
+                                .isExactlyInstanceOf(IllegalStateException.class)
+                                .hasMessage("unit " + i + " fails after writing");
                         case 1 -> assertThatThrownBy(outcome::get)
                                 .hasCauseInstanceOf(Transactor.ConstraintViolation.class);
                         default -> assertThat(outcome.get()).isEqualTo(i);
@@ -77,41 +80,160 @@ class GroupCommitWriterIT {
         }
     }
 
-    @Test
-    void groupedWritesQueuedDuringACommitShareTheNextTransactionOnPostgres() throws Exception {
-        StoreKind store = StoreKind.POSTGRES;
+    /**
+     * Units queued while the writer is busy are committed by one transaction: the observer sees one commit for all
+     * of them, and on PostgreSQL they all ran in the same transaction id. The writer is held busy by a unit that
+     * waits on a latch, and the test waits until every unit is queued, so the batch's make-up is certain.
+     */
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void unitsQueuedWhileTheWriterIsBusyShareOneCommit(StoreKind store) throws Exception {
         String url = store.freshDatabase(directory);
         try (Database database = Database.open(url, 4, null)) {
-            Transactor transactor = database.transactor();
-            CountDownLatch writerBusy = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            Thread blocker = Thread.ofPlatform().start(() -> transactor.writeGrouped(tx -> {
-                writerBusy.countDown();
-                await(release);
-                return 0;
-            }));
-            writerBusy.await();
+            database.transactor().write(tx -> Sql.update(tx, "CREATE TABLE log (n INTEGER NOT NULL)"));
+            RecordingObserver observer = new RecordingObserver();
             int units = 20;
-            Set<Long> transactions = ConcurrentHashMap.newKeySet();
-            List<Thread> submitters = new ArrayList<>();
-            for (int i = 0; i < units; i++) {
-                submitters.add(Thread.ofPlatform().start(() -> transactions.add(transactor.writeGrouped(
-                        tx -> Sql.one(tx, "SELECT txid_current()", rs -> rs.getLong(1)).orElseThrow()))));
+            Set<Long> transactionIds = ConcurrentHashMap.newKeySet();
+            List<Future<Integer>> outcomes = new ArrayList<>();
+            try (GroupCommitWriter writer = new GroupCommitWriter(database.dataSource(), database.dialect(), observer);
+                    ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                Future<Integer> blocker = holdTheWriter(writer, executor, observer);
+                for (int i = 0; i < units; i++) {
+                    int n = i;
+                    outcomes.add(executor.submit(() -> writer.write(tx -> {
+                        Sql.update(tx, "INSERT INTO log (n) VALUES (?)", n);
+                        if (store == StoreKind.POSTGRES) {
+                            transactionIds.add(Sql.one(tx, "SELECT txid_current()", rs -> rs.getLong(1))
+                                    .orElseThrow());
+                        }
+                        return n;
+                    })));
+                }
+                observer.queued.acquire(units);
+                observer.release.countDown();
+                assertThat(blocker.get()).isEqualTo(-1);
+                for (int i = 0; i < units; i++) {
+                    assertThat(outcomes.get(i).get()).isEqualTo(i);
+                }
             }
-            // Each submitter queues its unit, then waits for its commit; the writer is still busy with the blocker.
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-            while (submitters.stream().anyMatch(t -> t.getState() != Thread.State.WAITING)
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(10);
+            assertThat(observer.events).containsExactly("committed 1", "committed " + units);
+            if (store == StoreKind.POSTGRES) {
+                assertThat(transactionIds).hasSize(1);
             }
-            release.countDown();
-            blocker.join();
-            for (Thread submitter : submitters) {
-                submitter.join();
-            }
-            assertThat(transactions).hasSize(1);
+            assertThat(loggedUnits(database)).containsExactlyElementsOf(
+                    java.util.stream.LongStream.range(0, units).boxed().toList());
         } finally {
             store.drop(url);
+        }
+    }
+
+    /**
+     * A unit that fails inside a batch takes only its own effects with it, and only its own caller sees the failure.
+     * On PostgreSQL the batch is rolled back and every unit runs again alone: the units before the failing one ran
+     * twice but committed once, the failing one fails again, the ones after it ran once. On SQLite the failing unit's
+     * savepoint is rolled back and the rest of the batch commits together.
+     */
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void aUnitFailingInABatchFailsOnlyItsCallerAndTheOthersCommitOnce(StoreKind store) throws Exception {
+        String url = store.freshDatabase(directory);
+        try (Database database = Database.open(url, 4, null)) {
+            database.transactor().write(tx -> {
+                Sql.update(tx, "CREATE TABLE log (n INTEGER NOT NULL)");
+                Sql.update(tx, "CREATE TABLE taken (n INTEGER PRIMARY KEY)");
+                return Sql.update(tx, "INSERT INTO taken (n) VALUES (2)");
+            });
+            RecordingObserver observer = new RecordingObserver();
+            int units = 5;
+            int failing = 2;
+            AtomicIntegerArray runs = new AtomicIntegerArray(units);
+            List<Future<Integer>> outcomes = new ArrayList<>();
+            try (GroupCommitWriter writer = new GroupCommitWriter(database.dataSource(), database.dialect(), observer);
+                    ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                Future<Integer> blocker = holdTheWriter(writer, executor, observer);
+                for (int i = 0; i < units; i++) {
+                    int n = i;
+                    outcomes.add(executor.submit(() -> writer.write(tx -> {
+                        runs.incrementAndGet(n);
+                        Sql.update(tx, "INSERT INTO log (n) VALUES (?)", n);
+                        if (n == failing) {
+                            // Taken already: a constraint violation, which aborts a PostgreSQL transaction.
+                            Sql.update(tx, "INSERT INTO taken (n) VALUES (?)", n);
+                        }
+                        return n;
+                    })));
+                    // One at a time, so the batch holds the units in this order.
+                    observer.queued.acquire();
+                }
+                observer.release.countDown();
+                assertThat(blocker.get()).isEqualTo(-1);
+                for (int i = 0; i < units; i++) {
+                    if (i == failing) {
+                        assertThatThrownBy(outcomes.get(i)::get)
+                                .hasCauseInstanceOf(Transactor.ConstraintViolation.class);
+                    } else {
+                        assertThat(outcomes.get(i).get()).isEqualTo(i);
+                    }
+                }
+            }
+            if (store == StoreKind.POSTGRES) {
+                assertThat(observer.events).containsExactly("committed 1", "rolled back " + units,
+                        "alone committed", "alone committed", "alone rolled back", "alone committed",
+                        "alone committed");
+                assertThat(runs).containsExactly(2, 2, 2, 1, 1);
+            } else {
+                assertThat(observer.events).containsExactly("committed 1", "committed " + units);
+                assertThat(runs).containsExactly(1, 1, 1, 1, 1);
+            }
+            // Each other unit's row exactly once: none was lost with the rolled-back batch, none committed twice.
+            assertThat(loggedUnits(database)).containsExactly(0L, 1L, 3L, 4L);
+        } finally {
+            store.drop(url);
+        }
+    }
+
+    /** Queues a unit that holds the writer's thread until {@code observer.release}; returns once it runs. */
+    private static Future<Integer> holdTheWriter(GroupCommitWriter writer, ExecutorService executor,
+            RecordingObserver observer) throws InterruptedException {
+        CountDownLatch writerBusy = new CountDownLatch(1);
+        Future<Integer> blocker = executor.submit(() -> writer.write(tx -> {
+            writerBusy.countDown();
+            await(observer.release);
+            return -1;
+        }));
+        writerBusy.await();
+        observer.queued.acquire();
+        return blocker;
+    }
+
+    private static List<Long> loggedUnits(Database database) {
+        return database.transactor().read(tx -> Sql.list(tx, "SELECT n FROM log ORDER BY n", rs -> rs.getLong(1)));
+    }
+
+    /** Records what the writer did, in order, and lets the test wait for units to be queued. */
+    private static final class RecordingObserver implements GroupCommitWriter.Observer {
+        final List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        final Semaphore queued = new Semaphore(0);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void unitQueued() {
+            queued.release();
+        }
+
+        @Override
+        public void batchCommitted(int units) {
+            events.add("committed " + units);
+        }
+
+        @Override
+        public void batchRolledBack(int units) {
+            events.add("rolled back " + units);
+        }
+
+        @Override
+        public void ranAlone(boolean committed) {
+            events.add(committed ? "alone committed" : "alone rolled back");
         }
     }
 
@@ -129,7 +251,7 @@ class GroupCommitWriterIT {
         try (Database database = Database.open(Database.embeddedUrl(directory), 4, null)) {
             Transactor transactor = database.transactor();
             assertThatThrownBy(() -> transactor.write(tx -> transactor.write(inner -> 1)))
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot start another");
+                    .isInstanceOf(IllegalStateException.class).hasMessage("a write transaction cannot start another one");
         }
     }
 
@@ -138,6 +260,6 @@ class GroupCommitWriterIT {
         Database database = Database.open(Database.embeddedUrl(directory), 4, null);
         database.close();
         assertThatThrownBy(() -> database.transactor().write(tx -> 1)).isInstanceOf(StoreException.class)
-                .hasMessageContaining("closed");
+                .hasMessage("the database is closed");
     }
 }

@@ -9,6 +9,7 @@ import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.UserParams;
 import static dev.keyhaven.server.testing.ApiErrors.apiError;
 
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.ArrayList;
@@ -72,17 +73,19 @@ class ApiKeysIT extends OnBothStores {
     @Test
     void invalidKeysAreRejectedNamingTheField() {
         String userId = newUser("invalid");
-        assertThat(apiError(() -> root.createApiKeys(userId, List.of(new ApiKeyParams("bad", "02abcd",
-                "API_KEY_CURVE_P256", null)))).getMessage()).contains("parameters.apiKeys[0].publicKey");
-        assertThat(apiError(() -> root.createApiKeys(userId, List.of(new ApiKeyParams("bad", key("x").publicKey(),
-                "API_KEY_CURVE_RSA", null)))).getMessage()).contains("parameters.apiKeys[0].curveType");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.apiKeys[0].publicKey",
+                () -> root.createApiKeys(userId, List.of(new ApiKeyParams("bad", "02abcd",
+                "API_KEY_CURVE_P256", null))));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.apiKeys[0].curveType",
+                () -> root.createApiKeys(userId, List.of(new ApiKeyParams("bad", key("x").publicKey(),
+                "API_KEY_CURVE_RSA", null))));
         for (String expiration : List.of("0", "-5", "soon", "99999999999999999999")) {
             assertThat(apiError(() -> root.createApiKeys(userId, List.of(new ApiKeyParams("bad",
                     key("x").publicKey(), "API_KEY_CURVE_P256", expiration)))).getMessage())
                     .contains("invalid api key expiration");
         }
-        assertThat(apiError(() -> root.createApiKeys(userId, List.of())).getMessage())
-                .contains("parameters.apiKeys");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.apiKeys",
+                () -> root.createApiKeys(userId, List.of()));
         assertThat(apiError(() -> root.createApiKeys("00000000-0000-7000-8000-000000000001", List.of(key("k"))))
                 .httpStatus()).isEqualTo(404);
         ApiKeyParams same = key("same");
@@ -110,10 +113,9 @@ class ApiKeysIT extends OnBothStores {
             ten.add(key("k" + i));
         }
         root.createApiKeys(userId, ten);
-        KeyhavenApiException e = apiError(() -> root.createApiKeys(userId, List.of(key("eleventh"))));
-        assertThat(e.httpStatus()).isEqualTo(429);
-        assertThat(e.code()).isEqualTo(8);
-        assertThat(e.getMessage()).contains("user has exceeded maximum long-lived api keys");
+        KeyhavenApiException e = apiError(ErrorCode.LIMIT_EXCEEDED, null,
+                () -> root.createApiKeys(userId, List.of(key("eleventh"))));
+        assertThat(e.serverMessage()).startsWith("user has exceeded maximum long-lived api keys (");
         assertThat(root.getApiKeys(userId)).hasSize(10);
     }
 

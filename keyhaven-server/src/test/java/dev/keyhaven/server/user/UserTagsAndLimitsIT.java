@@ -9,6 +9,7 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
@@ -53,11 +54,14 @@ class UserTagsAndLimitsIT extends OnBothStores {
 
     @Test
     void userFieldsAreValidated() {
-        assertThat(apiError(() -> root.createUsers(List.of(new UserParams("x", "not-an-email", null, List.of(),
-                List.of(), List.of(), List.of())))).getMessage()).contains("parameters.users[0].userEmail");
-        assertThat(apiError(() -> root.createUsers(List.of(new UserParams("x", null, "555-1234", List.of(),
-                List.of(), List.of(), List.of())))).getMessage()).contains("parameters.users[0].userPhoneNumber");
-        assertThat(apiError(() -> root.createUsers(List.of())).getMessage()).contains("parameters.users");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.users[0].userEmail",
+                () -> root.createUsers(List.of(new UserParams("x", "not-an-email", null, List.of(),
+                List.of(), List.of(), List.of()))));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.users[0].userPhoneNumber",
+                () -> root.createUsers(List.of(new UserParams("x", null, "555-1234", List.of(),
+                List.of(), List.of(), List.of()))));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.users",
+                () -> root.createUsers(List.of()));
         assertThat(apiError(() -> root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4",
                 Map.of("users", List.of(Map.of("userName", "x", "userEmail", "x@example.com"))), "createUsersResult"))
                 .getMessage()).contains("parameters.users[0].apiKeys is required");

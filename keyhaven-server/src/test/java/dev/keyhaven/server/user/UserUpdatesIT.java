@@ -8,6 +8,7 @@ import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.List;
@@ -62,8 +63,9 @@ class UserUpdatesIT extends OnBothStores {
                 "userName", "renamed", "userEmail", "TAKEN@example.com"), "updateUserResult")).getMessage())
                 .contains("already used");
         assertThat(root.getUser(userId).path("userName").asString()).isEqualTo("steady");
-        assertThat(apiError(() -> submit("update_user", "ACTIVITY_TYPE_UPDATE_USER", Map.of("userId", userId,
-                "userEmail", "nope"), "updateUserResult")).getMessage()).contains("parameters.userEmail");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.userEmail",
+                () -> submit("update_user", "ACTIVITY_TYPE_UPDATE_USER", Map.of("userId", userId,
+                "userEmail", "nope"), "updateUserResult"));
         assertThat(apiError(() -> submit("update_user", "ACTIVITY_TYPE_UPDATE_USER", Map.of("userId",
                 "00000000-0000-7000-8000-000000000009", "userName", "x"), "updateUserResult")).httpStatus())
                 .isEqualTo(404);
@@ -87,8 +89,10 @@ class UserUpdatesIT extends OnBothStores {
         assertThat(user.path("userEmail").asString()).isEqualTo("new@example.com");
         assertThat(user.path("userPhoneNumber").asString()).isEqualTo("+442071838750");
 
-        assertThat(apiError(() -> submit("update_user_name", "ACTIVITY_TYPE_UPDATE_USER_NAME", Map.of("userId", userId),
-                "updateUserNameResult")).getMessage()).contains("parameters.userName is required");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.userName",
+                () -> submit("update_user_name", "ACTIVITY_TYPE_UPDATE_USER_NAME", Map.of("userId", userId),
+                "updateUserNameResult")).serverMessage())
+                .isEqualTo("bad request body: parameters.userName is required");
         assertThat(apiError(() -> submit("update_user_email", "ACTIVITY_TYPE_UPDATE_USER_EMAIL", Map.of("userId", userId,
                 "userEmail", "v@example.com", "verificationToken", "t"), "updateUserEmailResult")).httpStatus())
                 .isEqualTo(501);
@@ -124,8 +128,10 @@ class UserUpdatesIT extends OnBothStores {
         assertThat(apiError(() -> submit("update_user_tag", "ACTIVITY_TYPE_UPDATE_USER_TAG", Map.of("userTagId", tagId,
                 "newUserTagName", "other", "addUserIds", List.of(), "removeUserIds", List.of()),
                 "updateUserTagResult")).getMessage()).contains("already exists");
-        assertThat(apiError(() -> submit("update_user_tag", "ACTIVITY_TYPE_UPDATE_USER_TAG", Map.of("userTagId", tagId),
-                "updateUserTagResult")).getMessage()).contains("parameters.addUserIds is required");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.addUserIds",
+                () -> submit("update_user_tag", "ACTIVITY_TYPE_UPDATE_USER_TAG", Map.of("userTagId", tagId),
+                "updateUserTagResult")).serverMessage())
+                .isEqualTo("bad request body: parameters.addUserIds is required (send an empty array when unused)");
     }
 
     @Test

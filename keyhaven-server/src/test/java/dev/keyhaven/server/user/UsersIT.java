@@ -9,6 +9,7 @@ import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.ApiErrors;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
@@ -71,10 +72,8 @@ class UsersIT extends OnBothStores {
     @Test
     void deletingARootQuorumMemberFails() {
         assertThatThrownBy(() -> root.deleteUsers(List.of(server.rootUserId())))
-                .isInstanceOfSatisfying(KeyhavenApiException.class, e -> {
-                    assertThat(e.httpStatus()).isEqualTo(400);
-                    assertThat(e.getMessage()).contains("quorum users missing");
-                });
+                .isInstanceOfSatisfying(KeyhavenApiException.class,
+                        e -> ApiErrors.assertError(e, ErrorCode.BAD_REQUEST, null));
         assertThat(root.getUser(server.rootUserId()).path("userId").asString()).isEqualTo(server.rootUserId());
     }
 
@@ -82,13 +81,12 @@ class UsersIT extends OnBothStores {
     void deletionsMustNameWhatTheyDelete() {
         for (String[] op : new String[][] {{"delete_users", "ACTIVITY_TYPE_DELETE_USERS", "userIds"},
                 {"delete_user_tags", "ACTIVITY_TYPE_DELETE_USER_TAGS", "userTagIds"}}) {
-            KeyhavenApiException e = ApiErrors.apiError(() -> root.submit(op[0], op[1], Map.of(op[2], List.of()),
-                    "result"));
-            assertThat(e.httpStatus()).isEqualTo(400);
-            assertThat(e.getMessage()).contains("parameters." + op[2] + " must name at least one");
+            ApiErrors.apiError(ErrorCode.BAD_REQUEST, "parameters." + op[2],
+                    () -> root.submit(op[0], op[1], Map.of(op[2], List.of()), "result"));
         }
-        KeyhavenApiException keys = ApiErrors.apiError(() -> root.deleteApiKeys(server.rootUserId(), List.of()));
-        assertThat(keys.getMessage()).contains("parameters.apiKeyIds must name at least one API key");
+        KeyhavenApiException keys = ApiErrors.apiError(ErrorCode.BAD_REQUEST, "parameters.apiKeyIds",
+                () -> root.deleteApiKeys(server.rootUserId(), List.of()));
+        assertThat(keys.serverMessage()).isEqualTo("bad request body: parameters.apiKeyIds must name at least one API key");
     }
 
     @Test
@@ -97,10 +95,7 @@ class UsersIT extends OnBothStores {
                 Map.of("users", List.of(Map.of("apiKeys", List.of(), "authenticators", List.of(),
                         "oauthProviders", List.of(), "userTags", List.of(), "userEmail", "x@example.com"))),
                 "createUsersResult"));
-        e.isInstanceOfSatisfying(KeyhavenApiException.class, ex -> {
-            assertThat(ex.httpStatus()).isEqualTo(400);
-            assertThat(ex.code()).isEqualTo(3);
-            assertThat(ex.getMessage()).contains("parameters.users[0].userName");
-        });
+        e.isInstanceOfSatisfying(KeyhavenApiException.class,
+                ex -> ApiErrors.assertError(ex, ErrorCode.BAD_REQUEST, "parameters.users[0].userName"));
     }
 }

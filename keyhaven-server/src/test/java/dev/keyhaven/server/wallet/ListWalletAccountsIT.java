@@ -8,6 +8,7 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.ArrayList;
@@ -128,16 +129,18 @@ class ListWalletAccountsIT extends OnBothStores {
             Map<String, Object> body = Map.of("paginationOptions", Map.of("limit", bad));
             assertThat(apiError(() -> list(body)).getMessage()).as(bad).contains("paginationOptions.limit");
         }
-        assertThat(apiError(() -> list(Map.of("paginationOptions", Map.of("limit", 5)))).getMessage())
-                .contains("paginationOptions.limit");
-        assertThat(apiError(() -> list(Map.of("paginationOptions", Map.of("after", "not-an-id")))).getMessage())
-                .contains("paginationOptions.after");
-        assertThat(apiError(() -> list(Map.of("paginationOptions", Map.of("before",
-                "00000000-0000-7000-8000-000000000009")))).getMessage()).contains("paginationOptions.before");
-        assertThat(apiError(() -> list(Map.of("paginationOptions", Map.of("before", accountsA.get(3), "after",
-                accountsA.get(1))))).getMessage()).contains("paginationOptions");
-        assertThat(apiError(() -> list(Map.of("paginationOptions", "ten"))).getMessage())
-                .contains("paginationOptions");
+        apiError(ErrorCode.BAD_REQUEST, "paginationOptions.limit",
+                () -> list(Map.of("paginationOptions", Map.of("limit", 5))));
+        apiError(ErrorCode.BAD_REQUEST, "paginationOptions.after",
+                () -> list(Map.of("paginationOptions", Map.of("after", "not-an-id"))));
+        apiError(ErrorCode.BAD_REQUEST, "paginationOptions.before",
+                () -> list(Map.of("paginationOptions", Map.of("before",
+                "00000000-0000-7000-8000-000000000009"))));
+        apiError(ErrorCode.BAD_REQUEST, "paginationOptions",
+                () -> list(Map.of("paginationOptions", Map.of("before", accountsA.get(3), "after",
+                accountsA.get(1)))));
+        apiError(ErrorCode.BAD_REQUEST, "paginationOptions",
+                () -> list(Map.of("paginationOptions", "ten")));
         assertThat(apiError(() -> list(Map.of("includeWalletDetails", "yes"))).getMessage())
                 .contains("includeWalletDetails");
         assertThat(apiError(() -> list(Map.of("walletId", "00000000-0000-7000-8000-000000000009"))).httpStatus())

@@ -9,6 +9,7 @@ import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.ArrayList;
@@ -123,21 +124,25 @@ class WalletsIT extends OnBothStores {
 
     @Test
     void accountParametersAreValidated() {
-        assertThat(apiError(() -> root.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
-                walletParams("bad-length", List.of(), 13), "createWalletResult")).getMessage())
-                .contains("parameters.mnemonicLength");
-        assertThat(apiError(() -> root.createWallet("bad-curve", List.of(WalletAccountParams.of("CURVE_X25519",
-                "m/0'", "ADDRESS_FORMAT_ETHEREUM")))).getMessage()).contains("parameters.accounts[0].curve");
-        assertThat(apiError(() -> root.createWallet("bad-format", List.of(WalletAccountParams.of("CURVE_SECP256K1",
-                "m/0'", "ADDRESS_FORMAT_DOGECOIN")))).getMessage()).contains("parameters.accounts[0].addressFormat");
-        assertThat(apiError(() -> root.createWallet("bad-path", List.of(WalletAccountParams.of("CURVE_SECP256K1",
-                "m/44'/x", "ADDRESS_FORMAT_ETHEREUM")))).getMessage()).contains("parameters.accounts[0].path");
-        assertThat(apiError(() -> root.createWallet("bad-path-format", List.of(new WalletAccountParams(
-                "CURVE_SECP256K1", "PATH_FORMAT_SLIP", "m/0'", "ADDRESS_FORMAT_ETHEREUM", null)))).getMessage())
-                .contains("parameters.accounts[0].pathFormat");
-        assertThat(apiError(() -> root.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
-                Map.of("accounts", List.of()), "createWalletResult")).getMessage())
-                .contains("parameters.walletName is required");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.mnemonicLength",
+                () -> root.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
+                walletParams("bad-length", List.of(), 13), "createWalletResult"));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.accounts[0].curve",
+                () -> root.createWallet("bad-curve", List.of(WalletAccountParams.of("CURVE_X25519",
+                "m/0'", "ADDRESS_FORMAT_ETHEREUM"))));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.accounts[0].addressFormat",
+                () -> root.createWallet("bad-format", List.of(WalletAccountParams.of("CURVE_SECP256K1",
+                "m/0'", "ADDRESS_FORMAT_DOGECOIN"))));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.accounts[0].path",
+                () -> root.createWallet("bad-path", List.of(WalletAccountParams.of("CURVE_SECP256K1",
+                "m/44'/x", "ADDRESS_FORMAT_ETHEREUM"))));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.accounts[0].pathFormat",
+                () -> root.createWallet("bad-path-format", List.of(new WalletAccountParams(
+                "CURVE_SECP256K1", "PATH_FORMAT_SLIP", "m/0'", "ADDRESS_FORMAT_ETHEREUM", null))));
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.walletName",
+                () -> root.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
+                Map.of("accounts", List.of()), "createWalletResult")).serverMessage())
+                .isEqualTo("bad request body: parameters.walletName is required");
     }
 
     @Test
@@ -158,8 +163,8 @@ class WalletsIT extends OnBothStores {
         String walletId = root.createWallet("unique-name", List.of(new WalletAccountParams("CURVE_SECP256K1",
                 "PATH_FORMAT_BIP32", "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_ETHEREUM", "main account"))).result()
                 .path("walletId").asString();
-        assertThat(apiError(() -> root.createWallet("unique-name", List.of())).getMessage())
-                .contains("already exists");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.createWallet("unique-name", List.of()))
+                .serverMessage()).isEqualTo("a wallet named 'unique-name' already exists");
         assertThat(apiError(() -> root.createWalletAccounts(walletId, List.of(WalletAccountParams.ethereum(0))))
                 .getMessage()).contains("already has an account");
         assertThat(apiError(() -> root.createWalletAccounts(walletId, List.of(WalletAccountParams.ethereum(3),
@@ -169,8 +174,8 @@ class WalletsIT extends OnBothStores {
                 "main account")))).getMessage()).contains("main account");
         assertThat(apiError(() -> root.createWalletAccounts("00000000-0000-7000-8000-000000000001",
                 List.of(WalletAccountParams.ethereum(0)))).httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> root.createWalletAccounts(walletId, List.of())).getMessage())
-                .contains("parameters.accounts");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.accounts",
+                () -> root.createWalletAccounts(walletId, List.of()));
     }
 
     @Test
@@ -207,9 +212,9 @@ class WalletsIT extends OnBothStores {
         assertThat(apiError(() -> root.submit("delete_wallets", "ACTIVITY_TYPE_DELETE_WALLETS",
                 Map.of("walletIds", List.of(walletId), "deleteWithoutExport", true), "deleteWalletsResult"))
                 .httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> root.submit("delete_wallets", "ACTIVITY_TYPE_DELETE_WALLETS",
-                Map.of("walletIds", List.of()), "deleteWalletsResult")).getMessage())
-                .contains("parameters.walletIds");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.walletIds",
+                () -> root.submit("delete_wallets", "ACTIVITY_TYPE_DELETE_WALLETS",
+                Map.of("walletIds", List.of()), "deleteWalletsResult"));
     }
 
     @Test
@@ -254,11 +259,12 @@ class WalletsIT extends OnBothStores {
         assertThat(signed.isCompleted()).isTrue();
         assertThat(apiError(() -> root.signRawPayload(wallet.path("addresses").get(0).asString(), "ab".repeat(32),
                 "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP")).httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+        apiError(ErrorCode.BAD_REQUEST, "parameters.wallet.walletName",
+                () -> root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
                 Map.of("subOrganizationName", "bad wallet", "rootUsers", List.of(RootUserParams.withApiKeys("r",
                         List.of(ApiKeyParams.of("k", TestServer.newKey(ApiKeyStamper.Curve.P256))))),
                         "rootQuorumThreshold", 1, "wallet", Map.of("accounts", List.of())),
-                "createSubOrganizationResultV8")).getMessage()).contains("parameters.wallet.walletName");
+                "createSubOrganizationResultV8"));
     }
 
     @Test
@@ -271,9 +277,7 @@ class WalletsIT extends OnBothStores {
         for (int i = 0; i < WalletCreator.MAX_WALLETS_PER_ORGANIZATION; i++) {
             ids.add(sub.createWallet("w" + i, List.of()).result().path("walletId").asString());
         }
-        KeyhavenApiException full = apiError(() -> sub.createWallet("one too many", List.of()));
-        assertThat(full.httpStatus()).isEqualTo(429);
-        assertThat(full.getMessage()).contains("maximum wallets");
+        apiError(ErrorCode.LIMIT_EXCEEDED, null, () -> sub.createWallet("one too many", List.of()));
         assertThat(sub.listWallets().size()).isEqualTo(ids.size());
     }
 }

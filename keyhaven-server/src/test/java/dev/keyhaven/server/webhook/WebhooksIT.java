@@ -12,6 +12,7 @@ import dev.keyhaven.client.Requests.PrivateKeyParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.WebhookKeys;
 import dev.keyhaven.client.WebhookVerifier;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
@@ -168,39 +169,38 @@ class WebhooksIT extends OnBothStores {
 
     @Test
     void endpointParametersAreValidated() {
-        assertThat(apiError(() -> createEndpoint(root, "ftp://hooks.example.com", "x", null)).getMessage())
-                .contains("parameters.url").contains("https");
-        assertThat(apiError(() -> createEndpoint(root, "https://user:pw@hooks.example.com", "x", null))
-                .getMessage()).contains("user information");
-        assertThat(apiError(() -> createEndpoint(root, "not a url", "x", null)).httpStatus()).isEqualTo(400);
-        assertThat(apiError(() -> createEndpoint(root, "https://hooks.example.com", " ", null)).getMessage())
-                .contains("parameters.name");
-        assertThat(apiError(() -> createEndpoint(root, "https://hooks.example.com", "x",
-                List.of(Map.of("eventType", "BALANCE_CONFIRMED_UPDATES")))).getMessage())
-                .contains("parameters.subscriptions[0].eventType").contains("not supported");
-        assertThat(apiError(() -> createEndpoint(root, "https://hooks.example.com", "x",
-                List.of(Map.of("eventType", ACTIVITY_UPDATES, "filtersJson", "{\"a\":1}")))).getMessage())
-                .contains("filtersJson");
-        assertThat(apiError(() -> createEndpoint(root, "https://hooks.example.com", "x",
-                List.of(Map.of("eventType", ACTIVITY_UPDATES), Map.of("eventType", ACTIVITY_UPDATES))))
-                .getMessage()).contains("more than once");
-        assertThat(apiError(() -> createEndpoint(root, null, "x", null)).getMessage()).contains("parameters.url");
-        KeyhavenApiException unknown = apiError(() -> updateEndpoint(Map.of("endpointId", "nope", "name", "y")));
-        assertThat(unknown.httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> deleteEndpoint("nope")).httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> updateEndpoint(Map.of("endpointId", "nope", "url", "gopher://x"))).httpStatus())
-                .isEqualTo(400);
-        KeyhavenApiException deliveriesOfNothing = apiError(() -> deliveries("nope"));
-        assertThat(deliveriesOfNothing.httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> root.query("list_webhook_deliveries", Map.of())).getMessage())
-                .contains("endpointId");
-        KeyhavenApiException noDelivery = apiError(() -> redeliver(root, "nope"));
-        assertThat(noDelivery.httpStatus()).isEqualTo(404);
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.url",
+                () -> createEndpoint(root, "ftp://hooks.example.com", "x", null)).serverMessage())
+                .isEqualTo("bad request body: parameters.url must be an https URL");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.url",
+                () -> createEndpoint(root, "https://user:pw@hooks.example.com", "x", null)).serverMessage())
+                .isEqualTo("bad request body: parameters.url must not contain user information (user:password@)");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.url", () -> createEndpoint(root, "not a url", "x", null));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.name",
+                () -> createEndpoint(root, "https://hooks.example.com", " ", null));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.subscriptions[0].eventType",
+                () -> createEndpoint(root, "https://hooks.example.com", "x",
+                        List.of(Map.of("eventType", "BALANCE_CONFIRMED_UPDATES"))));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.subscriptions[0].filtersJson",
+                () -> createEndpoint(root, "https://hooks.example.com", "x",
+                        List.of(Map.of("eventType", ACTIVITY_UPDATES, "filtersJson", "{\"a\":1}"))));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.subscriptions", () -> createEndpoint(root,
+                "https://hooks.example.com", "x",
+                List.of(Map.of("eventType", ACTIVITY_UPDATES), Map.of("eventType", ACTIVITY_UPDATES))));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.url", () -> createEndpoint(root, null, "x", null));
+        apiError(ErrorCode.NOT_FOUND, null, () -> updateEndpoint(Map.of("endpointId", "nope", "name", "y")));
+        apiError(ErrorCode.NOT_FOUND, null, () -> deleteEndpoint("nope"));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.url",
+                () -> updateEndpoint(Map.of("endpointId", "nope", "url", "gopher://x")));
+        apiError(ErrorCode.NOT_FOUND, null, () -> deliveries("nope"));
+        apiError(ErrorCode.BAD_REQUEST, "endpointId", () -> root.query("list_webhook_deliveries", Map.of()));
+        KeyhavenApiException noDelivery = apiError(ErrorCode.NOT_FOUND, null, () -> redeliver(root, "nope"));
         assertThat(noDelivery.getMessage()).isEqualTo("HTTP 404 (code 5, UNSPECIFIED): no webhook delivery found "
                 + "with id nope");
-        assertThat(apiError(() -> root.submit("redeliver_webhook_delivery",
-                "ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY", Map.of(), "redeliverWebhookDeliveryResult")).getMessage())
-                .isEqualTo("HTTP 400 (code 3, REQUEST_INVALID): bad request body: parameters.deliveryId is required");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.deliveryId",
+                () -> root.submit("redeliver_webhook_delivery", "ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY", Map.of(),
+                        "redeliverWebhookDeliveryResult")).serverMessage())
+                .isEqualTo("bad request body: parameters.deliveryId is required");
     }
 
     @Test
@@ -212,9 +212,9 @@ class WebhooksIT extends OnBothStores {
         for (int i = 0; i < 10; i++) {
             createEndpoint(sub, "https://hooks.example.com/" + i, "e" + i, null);
         }
-        KeyhavenApiException e = apiError(() -> createEndpoint(sub, "https://hooks.example.com/x", "x", null));
-        assertThat(e.httpStatus()).isEqualTo(429);
-        assertThat(e.getMessage()).contains("maximum of 10 webhook endpoints");
+        assertThat(apiError(ErrorCode.LIMIT_EXCEEDED, null,
+                () -> createEndpoint(sub, "https://hooks.example.com/x", "x", null)).serverMessage())
+                .isEqualTo("organization has reached the maximum of 10 webhook endpoints");
     }
 
     @Test
@@ -394,9 +394,8 @@ class WebhooksIT extends OnBothStores {
             assertThat(root.json().readTree(sessionSubmit.body()).path("message").asString()).isEqualTo(
                     "a read-only session (X-Session) authenticates queries only; stamp submissions");
 
-            KeyhavenApiException asQuery = apiError(() -> root.query("redeliver_webhook_delivery",
-                    Map.of("deliveryId", deliveryId)));
-            assertThat(asQuery.httpStatus()).isEqualTo(404);
+            KeyhavenApiException asQuery = apiError(ErrorCode.UNKNOWN_OPERATION, null,
+                    () -> root.query("redeliver_webhook_delivery", Map.of("deliveryId", deliveryId)));
             assertThat(asQuery.getMessage()).isEqualTo("HTTP 404 (code 5, UNSPECIFIED): unknown operation: "
                     + "/public/v1/query/redeliver_webhook_delivery");
             assertThat(deliveryStatus(failed)).isEqualTo("FAILED");
