@@ -15,6 +15,7 @@ import dev.keyhaven.server.oidc.IssuerConfig;
 import dev.keyhaven.server.oidc.IssuersFile;
 import dev.keyhaven.server.oidc.TrustedIssuer;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import dev.keyhaven.server.oauth2.Oauth2Providers;
 import dev.keyhaven.server.webhook.WebhookSettings;
 import java.io.PrintStream;
@@ -409,9 +410,24 @@ final class ServeCommand implements Callable<Integer> {
         RootOrganizationSetup.Created created = keyhaven.rootSetup().initialize("Root organization", "root",
                 NewApiKey.of("root", publicKey, ApiKeyCurve.API_KEY_CURVE_P256));
         keyhaven.createDefaultAuthProxyConfig(created.organizationId());
+        writeOrganizationId(directory, created.organizationId());
         LOG.atInfo().addKeyValue("org", created.organizationId()).addKeyValue("keyFile", keys.publicKeyFile())
                 .log("initialised an empty store with a root organization, root user and API key");
         return keyhaven.rootSetup().root().orElseThrow();
+    }
+
+    /**
+     * Writes the root organization's id to {@code root-organization-id} beside the key files, so that a script or
+     * an example reads it as it reads the key (every example in the docs does). Not secret: the id names the
+     * organization, the key proves the caller.
+     */
+    private static void writeOrganizationId(Path directory, String organizationId) {
+        try {
+            Files.writeString(directory.resolve("root-organization-id"), organizationId + "\n",
+                    StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + directory.resolve("root-organization-id"), e);
+        }
     }
 
     /** Prints where the API is, the root organization, its key files and a command that calls the API with them. */

@@ -279,6 +279,8 @@ class CommandLineIT {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(privateKey)))
                     .isEqualTo("rw-------");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data))).isEqualTo("rwx------");
+            assertThat(Files.readString(data.resolve("root-organization-id"))).as("the root organization's id file")
+                    .isEqualTo(organizationId + "\n");
             assertThat(health(server.baseUrl())).isEqualTo(200);
 
             String example = server.stdout().stream().filter(line -> line.trim().startsWith("try it:"))
