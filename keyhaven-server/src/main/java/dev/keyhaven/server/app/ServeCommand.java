@@ -262,7 +262,7 @@ final class ServeCommand implements Callable<Integer> {
         } catch (ListenerStartException e) {
             // An address in use is the operator's to fix: one line naming it, no stack trace, a failed exit.
             keyhaven.close();
-            spec.commandLine().getErr().println(e.getMessage());
+            spec.commandLine().getErr().println("keyhaven: " + e.getMessage());
             return 1;
         } catch (RuntimeException e) {
             keyhaven.close();

@@ -51,12 +51,28 @@ final class FirstConnection {
         }
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         if (state.equals("3D000")) {
-            return server + " has no database \"" + url.getProperty("PGDBNAME") + "\"";
+            return server + " has no database \"" + url.getProperty("PGDBNAME") + "\"; create it with: "
+                    + createdb(url);
         }
         if (state.startsWith("28")) {
             return server + " refused the login: " + serverMessage(e);
         }
         return server + ": " + serverMessage(e);
+    }
+
+    /**
+     * The {@code createdb} command that makes the missing database on the (first) server, as the URL's user: the
+     * operator's next step, spelled out. Never the password, which the URL may hold.
+     */
+    private static String createdb(Properties url) {
+        StringBuilder command = new StringBuilder("createdb");
+        command.append(" -h ").append(url.getProperty("PGHOST", "localhost").split(",")[0]);
+        command.append(" -p ").append(url.getProperty("PGPORT", "5432").split(",")[0]);
+        String user = url.getProperty("user");
+        if (user != null && !user.isEmpty()) {
+            command.append(" -U ").append(user);
+        }
+        return command.append(' ').append(url.getProperty("PGDBNAME")).toString();
     }
 
     /** {@code host:port}, or each of them for a URL that names several servers. */

@@ -54,9 +54,12 @@ class DatabaseStartupIT {
             String missing = url.substring(0, url.lastIndexOf('/') + 1) + name + url.substring(url.indexOf('?'));
             Result serve = KeyhavenProcess.run(List.of("serve", "--data-dir", directory.toString(), "--port", "0"),
                     Map.of("KEYHAVEN_DB_URL", missing));
-            String server = missing.replaceFirst("^jdbc:postgresql://([^/]+)/.*$", "$1");
-            assertOneLine(serve, "keyhaven: cannot open the database: PostgreSQL at " + server
-                    + " has no database \"" + name + "\"");
+            String host = missing.replaceFirst("^jdbc:postgresql://([^:/]+):(\\d+)/.*$", "$1");
+            String port = missing.replaceFirst("^jdbc:postgresql://([^:/]+):(\\d+)/.*$", "$2");
+            String user = missing.replaceFirst("^.*[?&]user=([^&]+).*$", "$1");
+            assertOneLine(serve, "keyhaven: cannot open the database: PostgreSQL at " + host + ":" + port
+                    + " has no database \"" + name + "\"; create it with: createdb -h " + host + " -p " + port
+                    + " -U " + user + " " + name);
         } finally {
             StoreKind.POSTGRES.drop(url);
         }

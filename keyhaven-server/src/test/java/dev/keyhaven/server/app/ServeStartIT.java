@@ -55,8 +55,8 @@ class ServeStartIT {
             List<String> arguments = jar.storeArguments();
             arguments.addAll(List.of("--port", Integer.toString(port)));
             Result result = KeyhavenProcess.run(prefixed(arguments), Map.of());
-            assertRefusedWith(result, "cannot listen on 127.0.0.1:" + port + " for the API (--bind, --port): "
-                    + "Address already in use");
+            assertRefusedWith(result, "keyhaven: cannot listen on 127.0.0.1:" + port + " for the API (--bind, "
+                    + "--port): Address already in use");
         }
     }
 
@@ -66,8 +66,8 @@ class ServeStartIT {
             int port = taken.getLocalPort();
             Result result = KeyhavenProcess.run(prefixed(jar.serveArguments()), Map.of("KEYHAVEN_AUTH_PROXY_PORT",
                     Integer.toString(port)));
-            assertRefusedWith(result, "cannot listen on 127.0.0.1:" + port + " for the auth proxy (--bind, "
-                    + "--auth-proxy-port): Address already in use");
+            assertRefusedWith(result, "keyhaven: cannot listen on 127.0.0.1:" + port + " for the auth proxy "
+                    + "(--bind, --auth-proxy-port): Address already in use");
         }
     }
 
@@ -98,7 +98,8 @@ class ServeStartIT {
         List<String> mentions = result.stderr().lines().filter(l -> l.contains("cannot listen")
                 || l.contains("BindException") || l.contains("Address already in use")).toList();
         assertThat(mentions).containsExactly(line);
-        assertThat(result.stderr()).doesNotContain("\tat ").doesNotContain("Exception");
+        assertThat(result.stderr().lines().toList()).as("stderr").last().isEqualTo(line);
+        assertThat(result.stderr() + result.stdout()).doesNotContain("\tat ").doesNotContain("Exception");
     }
 
     private static List<String> prefixed(List<String> arguments) {

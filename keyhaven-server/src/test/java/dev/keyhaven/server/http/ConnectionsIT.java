@@ -8,10 +8,10 @@ import dev.keyhaven.server.testing.RawExchange;
 import dev.keyhaven.server.testing.RawExchange.Response;
 import dev.keyhaven.server.testing.ServedJar;
 import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.testing.TemporaryDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -65,7 +65,7 @@ class ConnectionsIT {
 
     @BeforeParameterizedClassInvocation
     void startServer() throws IOException {
-        directory = Files.createTempDirectory("keyhaven-connections");
+        directory = TemporaryDirectory.create("keyhaven-connections");
         jar = ServedJar.in(store, directory);
         authProxyPort = freePort();
         server = KeyhavenProcess.serve(jar.serveArguments(), Map.of(
@@ -87,6 +87,7 @@ class ConnectionsIT {
         if (jar != null) {
             jar.close();
         }
+        TemporaryDirectory.delete(directory);
     }
 
     /** Whatever a test sent, the server logged no body, no error and no 500. */

@@ -117,7 +117,8 @@ class OidcIT extends OnBothStores {
                 smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
                 smtp.start();
             }
-            Path directory = Files.createTempDirectory("oidc-issuers");
+            // In the server's data directory, which the server deletes when it stops.
+            Path directory = Files.createDirectories(defaults.dataDirectory().resolve("oidc-issuers"));
             Files.writeString(directory.resolve("file.jwks.json"), new JWKSet(FILE_KEY.toPublicJWK()).toString());
             String base = "http://127.0.0.1:" + issuer.getAddress().getPort();
             Path file = directory.resolve("issuers.json");

@@ -113,10 +113,11 @@ class OtpIT extends OnBothStores {
                 exchange.close();
             });
             twilio.start();
-            templates = Files.createTempDirectory("otp-templates");
+            // In the server's data directory, which the server deletes when it stops.
+            templates = Files.createDirectories(defaults.dataDirectory().resolve("otp-templates"));
             Files.writeString(templates.resolve("acme-code.html"), "<p>{{appName}} code for {{email}}: "
                     + "<b id=\"code\">{{otpCode}}</b> ({{expiresInMinutes}} min, {{support}})</p>");
-            token = Files.createTempFile("twilio", ".token");
+            token = defaults.dataDirectory().resolve("twilio.token");
             Files.writeString(token, "secret-token\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -72,7 +72,8 @@ class RecoveryIT extends OnBothStores {
         smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
         smtp.start();
         try {
-            templates = Files.createTempDirectory("keyhaven-templates");
+            // In the server's data directory, which the server deletes when it stops.
+            templates = Files.createDirectories(defaults.dataDirectory().resolve("recovery-templates"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

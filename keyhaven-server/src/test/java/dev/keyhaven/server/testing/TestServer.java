@@ -8,9 +8,6 @@ import dev.keyhaven.server.http.ApiServer;
 import dev.keyhaven.server.organization.RootOrganizationSetup;
 import dev.keyhaven.server.user.ApiKeyCurve;
 import dev.keyhaven.server.user.NewApiKey;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -25,20 +22,23 @@ public final class TestServer implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final StoreKind store;
+    private final Path directory;
     private final String databaseUrl;
     private final KeyhavenConfig config;
-    private final boolean ownsDatabase;
+    /** Whether closing this server drops its database and deletes its directory (false for a {@link #peer}). */
+    private final boolean ownsData;
     private final Keyhaven keyhaven;
     private final ApiServer server;
     private final ApiKeyStamper rootStamper;
     private final RootOrganizationSetup.Created root;
 
-    private TestServer(StoreKind store, String databaseUrl, KeyhavenConfig config, boolean ownsDatabase,
+    private TestServer(StoreKind store, Path directory, String databaseUrl, KeyhavenConfig config, boolean ownsData,
             Keyhaven keyhaven, ApiServer server, ApiKeyStamper rootStamper, RootOrganizationSetup.Created root) {
         this.store = store;
+        this.directory = directory;
         this.databaseUrl = databaseUrl;
         this.config = config;
-        this.ownsDatabase = ownsDatabase;
+        this.ownsData = ownsData;
         this.keyhaven = keyhaven;
         this.server = server;
         this.rootStamper = rootStamper;
@@ -49,22 +49,35 @@ public final class TestServer implements AutoCloseable {
         return start(store, UnaryOperator.identity(), Clock.systemUTC());
     }
 
-    /** Starts a server whose configuration {@code customize} may change (limits, timestamps, body size...). */
+    /**
+     * Starts a server whose configuration {@code customize} may change (limits, timestamps, body size...). Its data
+     * directory is a new temporary one, deleted on {@link #close}; files a test's configuration needs (templates,
+     * issuer lists) belong under {@code defaults.dataDirectory()}, so that they go with it.
+     */
     public static TestServer start(StoreKind store, UnaryOperator<KeyhavenConfig> customize, Clock clock) {
-        Path directory;
+        Path directory = TemporaryDirectory.create("keyhaven-test");
+        String url = null;
+        Keyhaven keyhaven = null;
         try {
-            directory = Files.createTempDirectory("keyhaven-test");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            url = store.freshDatabase(directory);
+            KeyhavenConfig config = customize.apply(KeyhavenConfig.defaults(directory).withPort(0)
+                    .withDatabaseUrl(Optional.of(url)));
+            keyhaven = Keyhaven.open(config, clock);
+            ApiKeyStamper stamper = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, RANDOM);
+            RootOrganizationSetup.Created root = keyhaven.rootSetup().initialize("Test organization", "root",
+                    NewApiKey.of("root key", stamper.publicKey(), ApiKeyCurve.API_KEY_CURVE_P256));
+            return new TestServer(store, directory, url, config, true, keyhaven, keyhaven.serve(), stamper, root);
+        } catch (RuntimeException | Error e) {
+            // A server that did not start (or a skipped PostgreSQL test) leaves nothing behind either.
+            if (keyhaven != null) {
+                keyhaven.close();
+            }
+            if (url != null) {
+                store.drop(url);
+            }
+            TemporaryDirectory.delete(directory);
+            throw e;
         }
-        String url = store.freshDatabase(directory);
-        KeyhavenConfig config = customize.apply(KeyhavenConfig.defaults(directory).withPort(0)
-                .withDatabaseUrl(Optional.of(url)));
-        Keyhaven keyhaven = Keyhaven.open(config, clock);
-        ApiKeyStamper stamper = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, RANDOM);
-        RootOrganizationSetup.Created root = keyhaven.rootSetup().initialize("Test organization", "root",
-                NewApiKey.of("root key", stamper.publicKey(), ApiKeyCurve.API_KEY_CURVE_P256));
-        return new TestServer(store, url, config, true, keyhaven, keyhaven.serve(), stamper, root);
     }
 
     /**
@@ -73,7 +86,7 @@ public final class TestServer implements AutoCloseable {
      */
     public TestServer peer() {
         Keyhaven other = Keyhaven.open(config, Clock.systemUTC());
-        return new TestServer(store, databaseUrl, config, false, other, other.serve(), rootStamper, root);
+        return new TestServer(store, directory, databaseUrl, config, false, other, other.serve(), rootStamper, root);
     }
 
     public String baseUrl() {
@@ -141,8 +154,9 @@ public final class TestServer implements AutoCloseable {
     @Override
     public void close() {
         keyhaven.close();
-        if (ownsDatabase) {
+        if (ownsData) {
             store.drop(databaseUrl);
+            TemporaryDirectory.delete(directory);
         }
     }
 }
