@@ -93,7 +93,10 @@ final class Features {
                 base.clock, base.ids);
     }
 
-    /** Every activity Keyhaven runs, in the order the routes list them. */
+    /**
+     * Every activity Keyhaven runs, in the order the routes (and the documents generated from them) list them: the
+     * order they were added to Keyhaven in, kept so that the generated documents do not reorder.
+     */
     List<ActivityHandler<?>> handlers() {
         List<ActivityHandler<?>> handlers = new ArrayList<>();
         handlers.addAll(users.handlers());
@@ -114,6 +117,7 @@ final class Features {
         handlers.addAll(sessions.handlers());
         handlers.addAll(oauth2.handlers());
         handlers.addAll(contractInterfaces.handlers());
+        handlers.addAll(users.oauthProviderHandlers());
         handlers.addAll(oauthLogin.handlers());
         return List.copyOf(handlers);
     }

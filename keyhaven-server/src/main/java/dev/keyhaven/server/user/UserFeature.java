@@ -16,6 +16,7 @@ public final class UserFeature {
     private final UserCreator creator;
     private final UserQueries queries;
     private final List<ActivityHandler<?>> handlers;
+    private final List<ActivityHandler<?>> oauthProviderHandlers;
 
     public UserFeature(Transactor transactor, UserRepository users, OauthProviderRepository providers,
             UserLimits limits, AttestationVerifier attestations, OidcVerifier oidc) {
@@ -37,13 +38,20 @@ public final class UserFeature {
                 new UpdateUserFieldHandler(updater, UpdateUserFieldHandler.Field.PHONE_NUMBER),
                 new CreateUserTagHandler(users, limits),
                 new UpdateUserTagHandler(users),
-                new DeleteUserTagsHandler(users),
+                new DeleteUserTagsHandler(users));
+        this.oauthProviderHandlers = List.of(
                 new CreateOauthProvidersHandler(users, oauthProviders, oidc),
                 new DeleteOauthProvidersHandler(oauthProviders));
     }
 
+    /** Users, their API keys, authenticators and tags. */
     public List<ActivityHandler<?>> handlers() {
         return handlers;
+    }
+
+    /** The users' OAuth providers (create, delete); apart, as they are registered after the OAuth features. */
+    public List<ActivityHandler<?>> oauthProviderHandlers() {
+        return oauthProviderHandlers;
     }
 
     public Credentials credentials() {
