@@ -1,5 +1,8 @@
 package dev.keyhaven.server;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -36,6 +39,24 @@ class ArchitectureTest {
     void nothingButTheApplicationDependsOnTheApplication() {
         noClasses().that().resideOutsideOfPackage(ROOT + ".app..")
                 .should().dependOnClassesThat().resideInAPackage(ROOT + ".app..").check(classes);
+    }
+
+    @Test
+    void onlyTheApplicationAssemblesFeatures() {
+        // Each feature's *Feature class builds its handlers and queries from what it is given; features never
+        // assemble one another, so the wiring's order is the one place their dependencies show.
+        noClasses().that().resideOutsideOfPackage(ROOT + ".app..")
+                .should().dependOnClassesThat(simpleNameEndingWith("Feature").and(resideInAPackage(ROOT + "..")))
+                .check(classes);
+    }
+
+    @Test
+    void theApplicationReachesFeatureHandlersOnlyThroughTheirFeature() {
+        // The activity engine's own handlers (votes) and the handler interface are not a feature's.
+        noClasses().that().resideInAPackage(ROOT + ".app..")
+                .should().dependOnClassesThat(simpleNameEndingWith("Handler")
+                        .and(resideInAPackage(ROOT + "..")).and(resideOutsideOfPackage(ROOT + ".activity..")))
+                .check(classes);
     }
 
     @Test

@@ -238,19 +238,8 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Path directory = store.preparedDataDirectory();
-        UserLimits defaults = UserLimits.DEFAULT;
-        KeyhavenConfig config = new KeyhavenConfig(directory,
-                store.databaseUrl(), store.masterKeyFile(), databasePoolSize, bind, port,
-                maxBodyBytes, corsOrigins, webAuthnOrigins, activityTimestamps, new UserLimits(maxUsersPerOrganization,
-                        defaults.longLivedApiKeysPerUser(), defaults.expiringApiKeysPerUser(),
-                        defaults.authenticatorsPerUser(), defaults.tagsPerOrganization(),
-                        defaults.tagsPerSubOrganization()), Duration.ofSeconds(shutdownGraceSeconds), mailSettings(),
-                WebhookSettings.DEFAULT.withHeaderPrefix(webhookHeaderPrefix)
-                        .withAllowInsecureUrls(webhookAllowInsecureUrls)
-                        .withRetries(webhookMaxAttempts, Duration.ofMillis(webhookFirstRetryMillis),
-                                WebhookSettings.DEFAULT.maxRetryDelay())
-                        .withRequestTimeout(Duration.ofMillis(webhookTimeoutMillis)),
-                otpSettings(), oauth2Providers(), oidcIssuers(), connectionLimits());
+        requirePositive("--max-users-per-organization", maxUsersPerOrganization);
+        KeyhavenConfig config = config(directory);
         // Installed first: a stop signal that arrives while the store opens is kept until the server can stop.
         StopSignals stopSignals = StopSignals.install();
         Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC());
@@ -354,6 +343,37 @@ final class ServeCommand implements Callable<Integer> {
         return OtpSettings.defaults().withSms(sms).withAuthProxyPort(authProxyPort == 0 ? java.util.OptionalInt.empty()
                 : java.util.OptionalInt.of(authProxyPort)).withRateLimits(signInLimitPerContact,
                         signInLimitPerAddress, Duration.ofSeconds(signInLimitWindowSeconds));
+    }
+
+    /** The configuration the options describe; a value the configuration refuses is a usage error naming it. */
+    private KeyhavenConfig config(Path directory) {
+        try {
+            return KeyhavenConfig.builder(directory)
+                    .databaseUrl(store.databaseUrl())
+                    .masterKeyFile(store.masterKeyFile())
+                    .databasePoolSize(databasePoolSize)
+                    .host(bind)
+                    .port(port)
+                    .maxBodyBytes(maxBodyBytes)
+                    .corsOrigins(corsOrigins)
+                    .webAuthnOrigins(webAuthnOrigins)
+                    .activityTimestamps(activityTimestamps)
+                    .limits(UserLimits.DEFAULT.toBuilder().usersPerOrganization(maxUsersPerOrganization).build())
+                    .shutdownGrace(Duration.ofSeconds(shutdownGraceSeconds))
+                    .mail(mailSettings())
+                    .webhooks(WebhookSettings.DEFAULT.withHeaderPrefix(webhookHeaderPrefix)
+                            .withAllowInsecureUrls(webhookAllowInsecureUrls)
+                            .withRetries(webhookMaxAttempts, Duration.ofMillis(webhookFirstRetryMillis),
+                                    WebhookSettings.DEFAULT.maxRetryDelay())
+                            .withRequestTimeout(Duration.ofMillis(webhookTimeoutMillis)))
+                    .otp(otpSettings())
+                    .oauth2Providers(oauth2Providers())
+                    .oidcIssuers(oidcIssuers())
+                    .connections(connectionLimits())
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     private void requirePositive(String option, int value) {

@@ -17,7 +17,7 @@ import dev.keyhaven.server.api.Params;
  * {@code sessionExpirationSeconds}, {@code appName}, {@code emailTemplateId}, {@code signupEnabled}; a field left
  * out keeps its value. Result {@code updateAuthProxyConfigResult}: the whole configuration, with {@code configId}.
  */
-public final class UpdateAuthProxyConfigHandler implements ActivityHandler<Params> {
+final class UpdateAuthProxyConfigHandler implements ActivityHandler<Params> {
     private static final ActivitySpec SPEC = ActivitySpec.of("update_auth_proxy_config", ActivityResource.AUTH_PROXY,
             ActivityAction.UPDATE, new ActivityVersion(ActivityType.UPDATE_AUTH_PROXY_CONFIG,
                     "updateAuthProxyConfigIntent", "updateAuthProxyConfigResult"));

@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  * organization's), lets custody encrypt the secret to the target key, marks the resource exported, and answers
  * {@code {<resource field>, exportBundle}}.
  */
-public final class ExportHandler implements ActivityHandler<ExportTarget> {
+final class ExportHandler implements ActivityHandler<ExportTarget> {
     private static final String ENGLISH = "MNEMONIC_LANGUAGE_ENGLISH";
 
     /** Finds, encrypts and marks one resource; returns the resource as the result reports it, and the bundle. */

@@ -69,7 +69,10 @@ public final class ApiServer implements AutoCloseable {
             ConnectionLimits connections) {
     }
 
-    /** The services the listener dispatches to. */
+    /**
+     * The services the listener dispatches to. Build it with {@link #builder()}, which names each service, rather
+     * than by position.
+     */
     public record Services(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
             OrganizationStates states, ActivityRenderer renderer, ActivityRegistry registry,
             ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
@@ -80,6 +83,207 @@ public final class ApiServer implements AutoCloseable {
             dev.keyhaven.server.session.ReadOnlySessions readOnlySessions,
             dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries,
             SmartContractInterfaceQueries smartContractInterfaceQueries, Readiness readiness, String version) {
+
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Names each service; {@link #build()} refuses, naming it, a service left unset. */
+        public static final class Builder {
+            private RequestAuthenticator authenticator;
+            private CallerResolver callers;
+            private ActivityService activities;
+            private OrganizationStates states;
+            private ActivityRenderer renderer;
+            private ActivityRegistry registry;
+            private ActivityQueries activityQueries;
+            private OrganizationQueries organizationQueries;
+            private UserQueries userQueries;
+            private WalletQueries walletQueries;
+            private PrivateKeyQueries privateKeyQueries;
+            private PolicyQueries policyQueries;
+            private ObjectMapper json;
+            private HttpMetrics metrics;
+            private PrometheusMeterRegistry metricsRegistry;
+            private String bundleSignerPublicKey;
+            private ProofService proofQueries;
+            private TvcQueries tvcQueries;
+            private WebhookQueries webhookQueries;
+            private java.util.Map<String, String> publishedKeys;
+            private dev.keyhaven.server.session.ReadOnlySessions readOnlySessions;
+            private dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries;
+            private SmartContractInterfaceQueries smartContractInterfaceQueries;
+            private Readiness readiness;
+            private String version;
+
+            private Builder() {
+            }
+
+            public Builder authenticator(RequestAuthenticator value) {
+                this.authenticator = value;
+                return this;
+            }
+
+            public Builder callers(CallerResolver value) {
+                this.callers = value;
+                return this;
+            }
+
+            public Builder activities(ActivityService value) {
+                this.activities = value;
+                return this;
+            }
+
+            public Builder states(OrganizationStates value) {
+                this.states = value;
+                return this;
+            }
+
+            public Builder renderer(ActivityRenderer value) {
+                this.renderer = value;
+                return this;
+            }
+
+            public Builder registry(ActivityRegistry value) {
+                this.registry = value;
+                return this;
+            }
+
+            public Builder activityQueries(ActivityQueries value) {
+                this.activityQueries = value;
+                return this;
+            }
+
+            public Builder organizationQueries(OrganizationQueries value) {
+                this.organizationQueries = value;
+                return this;
+            }
+
+            public Builder userQueries(UserQueries value) {
+                this.userQueries = value;
+                return this;
+            }
+
+            public Builder walletQueries(WalletQueries value) {
+                this.walletQueries = value;
+                return this;
+            }
+
+            public Builder privateKeyQueries(PrivateKeyQueries value) {
+                this.privateKeyQueries = value;
+                return this;
+            }
+
+            public Builder policyQueries(PolicyQueries value) {
+                this.policyQueries = value;
+                return this;
+            }
+
+            public Builder json(ObjectMapper value) {
+                this.json = value;
+                return this;
+            }
+
+            public Builder metrics(HttpMetrics value) {
+                this.metrics = value;
+                return this;
+            }
+
+            public Builder metricsRegistry(PrometheusMeterRegistry value) {
+                this.metricsRegistry = value;
+                return this;
+            }
+
+            public Builder bundleSignerPublicKey(String value) {
+                this.bundleSignerPublicKey = value;
+                return this;
+            }
+
+            public Builder proofQueries(ProofService value) {
+                this.proofQueries = value;
+                return this;
+            }
+
+            public Builder tvcQueries(TvcQueries value) {
+                this.tvcQueries = value;
+                return this;
+            }
+
+            public Builder webhookQueries(WebhookQueries value) {
+                this.webhookQueries = value;
+                return this;
+            }
+
+            public Builder publishedKeys(java.util.Map<String, String> value) {
+                this.publishedKeys = value;
+                return this;
+            }
+
+            public Builder readOnlySessions(dev.keyhaven.server.session.ReadOnlySessions value) {
+                this.readOnlySessions = value;
+                return this;
+            }
+
+            public Builder oauth2Queries(dev.keyhaven.server.oauth2.Oauth2CredentialQueries value) {
+                this.oauth2Queries = value;
+                return this;
+            }
+
+            public Builder smartContractInterfaceQueries(SmartContractInterfaceQueries value) {
+                this.smartContractInterfaceQueries = value;
+                return this;
+            }
+
+            public Builder readiness(Readiness value) {
+                this.readiness = value;
+                return this;
+            }
+
+            /** The build's version, shown by {@code GET /}. */
+            public Builder version(String value) {
+                this.version = value;
+                return this;
+            }
+
+            /** @throws IllegalStateException naming the first service that was not set */
+            public Services build() {
+                require(authenticator, "authenticator");
+                require(callers, "callers");
+                require(activities, "activities");
+                require(states, "states");
+                require(renderer, "renderer");
+                require(registry, "registry");
+                require(activityQueries, "activityQueries");
+                require(organizationQueries, "organizationQueries");
+                require(userQueries, "userQueries");
+                require(walletQueries, "walletQueries");
+                require(privateKeyQueries, "privateKeyQueries");
+                require(policyQueries, "policyQueries");
+                require(json, "json");
+                require(metrics, "metrics");
+                require(metricsRegistry, "metricsRegistry");
+                require(bundleSignerPublicKey, "bundleSignerPublicKey");
+                require(proofQueries, "proofQueries");
+                require(tvcQueries, "tvcQueries");
+                require(webhookQueries, "webhookQueries");
+                require(publishedKeys, "publishedKeys");
+                require(readOnlySessions, "readOnlySessions");
+                require(oauth2Queries, "oauth2Queries");
+                require(smartContractInterfaceQueries, "smartContractInterfaceQueries");
+                require(readiness, "readiness");
+                require(version, "version");
+                return new Services(authenticator, callers, activities, states, renderer, registry, activityQueries,
+                        organizationQueries, userQueries, walletQueries, privateKeyQueries, policyQueries, json,
+                        metrics, metricsRegistry, bundleSignerPublicKey, proofQueries, tvcQueries, webhookQueries,
+                        publishedKeys, readOnlySessions, oauth2Queries, smartContractInterfaceQueries, readiness, version);
+            }
+
+            private static void require(Object service, String name) {
+                if (service == null) {
+                    throw new IllegalStateException("ApiServer.Services: " + name + " is not set");
+                }
+            }
+        }
     }
 
     /** Where clients fetch the OTP signer's public key (OTP target bundles, verification tokens). */

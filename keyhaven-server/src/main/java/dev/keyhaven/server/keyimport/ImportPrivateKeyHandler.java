@@ -22,7 +22,7 @@ import java.util.List;
  * {@code import_private_key}: a private key (32 raw bytes) the client encrypted to the user's import target, stored
  * with the addresses asked for and marked {@code imported}.
  */
-public final class ImportPrivateKeyHandler implements ActivityHandler<ImportPrivateKeyHandler.Intent> {
+final class ImportPrivateKeyHandler implements ActivityHandler<ImportPrivateKeyHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("import_private_key", ActivityResource.PRIVATE_KEY,
             ActivityAction.IMPORT, new ActivityVersion(ActivityType.IMPORT_PRIVATE_KEY, "importPrivateKeyIntent",
                     "importPrivateKeyResult"));

@@ -17,7 +17,7 @@ import java.util.List;
  * {@code import_wallet}: a wallet from a mnemonic the client encrypted to the user's import target; it derives its
  * accounts like any wallet holding that mnemonic, and is marked {@code imported}.
  */
-public final class ImportWalletHandler implements ActivityHandler<ImportWalletHandler.Intent> {
+final class ImportWalletHandler implements ActivityHandler<ImportWalletHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("import_wallet", ActivityResource.WALLET,
             ActivityAction.IMPORT,
             new ActivityVersion(ActivityType.IMPORT_WALLET, "importWalletIntent", "importWalletResult"));

@@ -14,7 +14,7 @@ import dev.keyhaven.server.api.Params;
  * ({@code {"organizationId","userId","targetPublic"}}) that {@code @turnkey/crypto}'s {@code encryptWalletToBundle}
  * / {@code encryptPrivateKeyToBundle} check and encrypt to.
  */
-public final class InitImportHandler implements ActivityHandler<String> {
+final class InitImportHandler implements ActivityHandler<String> {
     private final ImportTargets targets;
     private final ImportKind kind;
     private final ActivitySpec spec;

@@ -17,7 +17,7 @@ import java.util.Optional;
  * {@code create_oauth2_credential}: stores a provider's client id with its secret, which arrives encrypted to the
  * credential-encryption key and is kept sealed under the KEK (the envelope is kept as received, for the views).
  */
-public final class CreateOauth2CredentialHandler implements ActivityHandler<Oauth2CredentialParams> {
+final class CreateOauth2CredentialHandler implements ActivityHandler<Oauth2CredentialParams> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_oauth2_credential", ActivityResource.CREDENTIAL,
             ActivityAction.CREATE, new ActivityVersion(ActivityType.CREATE_OAUTH2_CREDENTIAL,
                     "createOauth2CredentialIntent", "createOauth2CredentialResult"));

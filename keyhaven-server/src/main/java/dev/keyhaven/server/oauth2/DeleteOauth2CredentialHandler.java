@@ -14,7 +14,7 @@ import dev.keyhaven.server.state.StateReads;
 import java.util.Map;
 
 /** {@code delete_oauth2_credential}: the credential and its sealed secret are gone at once. */
-public final class DeleteOauth2CredentialHandler implements ActivityHandler<String> {
+final class DeleteOauth2CredentialHandler implements ActivityHandler<String> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_oauth2_credential", ActivityResource.CREDENTIAL,
             ActivityAction.DELETE, new ActivityVersion(ActivityType.DELETE_OAUTH2_CREDENTIAL,
                     "deleteOauth2CredentialIntent", "deleteOauth2CredentialResult"));

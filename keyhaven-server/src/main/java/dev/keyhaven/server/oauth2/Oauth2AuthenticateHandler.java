@@ -22,7 +22,7 @@ import java.util.Optional;
  * its own record, so the engine runs it on the organization's remembered state outside any transaction and only
  * the activity's record takes a (short) write transaction, after the network exchange.
  */
-public final class Oauth2AuthenticateHandler implements ActivityHandler<Oauth2AuthenticateHandler.Intent> {
+final class Oauth2AuthenticateHandler implements ActivityHandler<Oauth2AuthenticateHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("oauth2_authenticate", ActivityResource.AUTH,
             ActivityAction.CREATE, new ActivityVersion(ActivityType.OAUTH2_AUTHENTICATE, "oauth2AuthenticateIntent",
                     "oauth2AuthenticateResult")).withEffect(ActivityEffect.NONE);

@@ -19,7 +19,7 @@ import java.util.Optional;
  * {@code update_oauth2_credential}: replaces provider, client id and secret of a credential (Turnkey's intent
  * requires all three; the secret is re-sealed from the new envelope).
  */
-public final class UpdateOauth2CredentialHandler implements ActivityHandler<UpdateOauth2CredentialHandler.Intent> {
+final class UpdateOauth2CredentialHandler implements ActivityHandler<UpdateOauth2CredentialHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("update_oauth2_credential", ActivityResource.CREDENTIAL,
             ActivityAction.UPDATE, new ActivityVersion(ActivityType.UPDATE_OAUTH2_CREDENTIAL,
                     "updateOauth2CredentialIntent", "updateOauth2CredentialResult"));

@@ -19,7 +19,7 @@ import dev.keyhaven.server.user.OauthProvider;
  * identity, registering {@code publicKey} (bound by the token's nonce) as a session key ({@code oauthLoginResult
  * {session}}).
  */
-public final class OauthLoginHandler implements ActivityHandler<OauthLogin.Request> {
+final class OauthLoginHandler implements ActivityHandler<OauthLogin.Request> {
     private static final ActivitySpec SPEC = ActivitySpec.of("oauth_login", ActivityResource.AUTH,
             ActivityAction.CREATE, new ActivityVersion(ActivityType.OAUTH_LOGIN, "oauthLoginIntent",
                     "oauthLoginResult"));

@@ -11,7 +11,7 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 
 /** {@code update_organization_name}: renames the organization. Only the root quorum may do it. */
-public final class UpdateOrganizationNameHandler implements ActivityHandler<String> {
+final class UpdateOrganizationNameHandler implements ActivityHandler<String> {
     private static final ActivitySpec SPEC = ActivitySpec.of("update_organization_name", ActivityResource.ORGANIZATION,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_ORGANIZATION_NAME, "updateOrganizationNameIntent",

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code update_root_quorum}: replaces the root quorum's members and threshold. Only the root quorum may do it. */
-public final class UpdateRootQuorumHandler implements ActivityHandler<RootQuorum> {
+final class UpdateRootQuorumHandler implements ActivityHandler<RootQuorum> {
     private static final ActivitySpec SPEC = ActivitySpec.of("update_root_quorum", ActivityResource.ORGANIZATION,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_ROOT_QUORUM, "updateRootQuorumIntent", "updateRootQuorumResult"));

@@ -15,7 +15,7 @@ import java.util.Optional;
  * {@code init_otp} (V3, result {@code initOtpResultV2}): sends a code by email or SMS and answers with the OTP's id
  * and its signed target bundle. Turnkey's defaults: 9 characters, alphanumeric (Crockford base32), 5 minutes.
  */
-public final class InitOtpHandler implements ActivityHandler<OtpService.CodeRequest> {
+final class InitOtpHandler implements ActivityHandler<OtpService.CodeRequest> {
     private static final ActivitySpec SPEC = ActivitySpec.of("init_otp", ActivityResource.OTP, ActivityAction.CREATE,
             new ActivityVersion(ActivityType.INIT_OTP_V3, "initOtpIntentV3", "initOtpResultV2"));
     private static final int DEFAULT_LENGTH = 9;

@@ -17,7 +17,7 @@ import dev.keyhaven.server.session.Sessions;
  * The token may come from this organization or its parent (the usual split: init and verify in the parent, login
  * in the user's sub-organization).
  */
-public final class OtpLoginHandler implements ActivityHandler<OtpService.LoginRequest> {
+final class OtpLoginHandler implements ActivityHandler<OtpService.LoginRequest> {
     private static final ActivitySpec SPEC = ActivitySpec.of("otp_login", ActivityResource.AUTH,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.OTP_LOGIN_V2, "otpLoginIntentV2", "otpLoginResult"),

@@ -13,7 +13,7 @@ import dev.keyhaven.server.api.Params;
  * {@code verify_otp} (V2, and the unversioned type {@code @turnkey/core} sends with the same shape): opens the
  * encrypted code, checks it and returns a verification token ({@code verifyOtpResult}).
  */
-public final class VerifyOtpHandler implements ActivityHandler<VerifyOtpHandler.Intent> {
+final class VerifyOtpHandler implements ActivityHandler<VerifyOtpHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("verify_otp", ActivityResource.OTP,
             ActivityAction.VERIFY,
             new ActivityVersion(ActivityType.VERIFY_OTP_V2, "verifyOtpIntentV2", "verifyOtpResult"),

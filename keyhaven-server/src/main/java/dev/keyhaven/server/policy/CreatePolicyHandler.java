@@ -10,7 +10,7 @@ import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.Params;
 
 /** {@code create_policy} (V3): one policy; result {@code policyId}. */
-public final class CreatePolicyHandler implements ActivityHandler<PolicyDraft> {
+final class CreatePolicyHandler implements ActivityHandler<PolicyDraft> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_policy", ActivityResource.POLICY,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_POLICY_V3, "createPolicyIntentV3", "createPolicyResult"));

@@ -15,7 +15,7 @@ import java.util.List;
  * {@code delete_policy} ({@code policyId} → {@code policyId}) and {@code delete_policies} ({@code policyIds} →
  * {@code policyIds}): all named policies or, if any is unknown (404 naming them), none.
  */
-public final class DeletePoliciesHandler implements ActivityHandler<List<String>> {
+final class DeletePoliciesHandler implements ActivityHandler<List<String>> {
     private final PolicyRepository policies;
     private final boolean one;
 

@@ -15,7 +15,7 @@ import dev.keyhaven.server.api.Params;
  * {@code policyCondition}, {@code policyConsensus}, {@code policyNotes}, {@code time}; an empty {@code time} removes
  * the window) and keeps the rest; result {@code policyId}.
  */
-public final class UpdatePolicyHandler implements ActivityHandler<UpdatePolicyHandler.Intent> {
+final class UpdatePolicyHandler implements ActivityHandler<UpdatePolicyHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("update_policy", ActivityResource.POLICY,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_POLICY_V2, "updatePolicyIntentV2", "updatePolicyResultV2"));

@@ -17,7 +17,7 @@ import dev.keyhaven.server.user.UserRepository;
 import java.util.List;
 
 /** {@code create_private_key_tag}: a tag, unique by name among private-key tags, applied to keys. */
-public final class CreatePrivateKeyTagHandler implements ActivityHandler<CreatePrivateKeyTagHandler.Intent> {
+final class CreatePrivateKeyTagHandler implements ActivityHandler<CreatePrivateKeyTagHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_private_key_tag", ActivityResource.PRIVATE_KEY,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_PRIVATE_KEY_TAG, "createPrivateKeyTagIntent",

@@ -22,7 +22,7 @@ import java.util.Set;
  * {@code create_private_keys} (V2): generates standalone keys, each with its addresses and tags. Every key is
  * created or none is.
  */
-public final class CreatePrivateKeysHandler implements ActivityHandler<List<PrivateKeyParams>> {
+final class CreatePrivateKeysHandler implements ActivityHandler<List<PrivateKeyParams>> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_private_keys", ActivityResource.PRIVATE_KEY,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_PRIVATE_KEYS_V2, "createPrivateKeysIntentV2",

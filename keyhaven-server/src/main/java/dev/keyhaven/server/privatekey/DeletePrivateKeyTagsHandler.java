@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Set;
 
 /** {@code delete_private_key_tags}: deletes tags (all or none) and reports the keys that carried them. */
-public final class DeletePrivateKeyTagsHandler implements ActivityHandler<List<String>> {
+final class DeletePrivateKeyTagsHandler implements ActivityHandler<List<String>> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_private_key_tags", ActivityResource.PRIVATE_KEY,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_PRIVATE_KEY_TAGS, "deletePrivateKeyTagsIntent",

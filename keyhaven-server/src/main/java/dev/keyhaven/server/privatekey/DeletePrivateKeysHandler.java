@@ -16,7 +16,7 @@ import java.util.List;
  * {@code delete_private_keys}: deletes keys, all or none. A key that was never exported is lost for good, so that
  * needs {@code deleteWithoutExport: true}.
  */
-public final class DeletePrivateKeysHandler implements ActivityHandler<DeletePrivateKeysHandler.Intent> {
+final class DeletePrivateKeysHandler implements ActivityHandler<DeletePrivateKeysHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_private_keys", ActivityResource.PRIVATE_KEY,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_PRIVATE_KEYS, "deletePrivateKeysIntent",

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * first write, and the whole activity is one transaction, so an unknown key id fails it with nothing changed.
  * A key in both lists ends up tagged (removals apply first).
  */
-public final class UpdatePrivateKeyTagHandler implements ActivityHandler<UpdatePrivateKeyTagHandler.Intent> {
+final class UpdatePrivateKeyTagHandler implements ActivityHandler<UpdatePrivateKeyTagHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("update_private_key_tag", ActivityResource.PRIVATE_KEY,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_PRIVATE_KEY_TAG, "updatePrivateKeyTagIntent",

@@ -25,7 +25,7 @@ import java.util.Optional;
  * its private key as a credential bundle encrypted to {@code targetPublicKey}. The mail is handed over inside the
  * activity: if the SMTP server does not take it, the activity fails and no credential exists.
  */
-public final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmailRecoveryHandler.Intent> {
+final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmailRecoveryHandler.Intent> {
     /** The seed's default validity of a recovery credential. */
     public static final long DEFAULT_EXPIRATION_SECONDS = 15 * 60;
     /** The longest validity accepted; a recovery credential is meant to be used at once. */

@@ -23,7 +23,7 @@ import java.util.Optional;
  * registers a new passkey ({@code authenticator}, as Turnkey defines it) or, a Keyhaven extension, a new API key
  * ({@code apiKey}, {@code v1ApiKeyParamsV2}) for that user, and uses every recovery credential of the user up.
  */
-public final class RecoverUserHandler implements ActivityHandler<RecoverUserHandler.Intent> {
+final class RecoverUserHandler implements ActivityHandler<RecoverUserHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("recover_user", ActivityResource.RECOVERY,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.RECOVER_USER, "recoverUserIntent", "recoverUserResult"));

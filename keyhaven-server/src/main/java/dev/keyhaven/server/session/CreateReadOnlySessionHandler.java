@@ -16,7 +16,7 @@ import dev.keyhaven.server.organization.OrganizationRepository;
  * ({@code createReadOnlySessionResult {organizationId, organizationName, userId, username, session,
  * sessionExpiry}}, the expiry in seconds since the epoch).
  */
-public final class CreateReadOnlySessionHandler implements ActivityHandler<Params> {
+final class CreateReadOnlySessionHandler implements ActivityHandler<Params> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_read_only_session", ActivityResource.AUTH,
             ActivityAction.CREATE, new ActivityVersion(ActivityType.CREATE_READ_ONLY_SESSION,
                     "createReadOnlySessionIntent", "createReadOnlySessionResult"));

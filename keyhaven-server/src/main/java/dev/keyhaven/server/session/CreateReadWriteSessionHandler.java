@@ -18,7 +18,7 @@ import java.util.Optional;
  * unless {@code userId} names another user of the organization), and its private key goes to the client only as a
  * credential bundle encrypted to {@code targetPublicKey} ({@code createReadWriteSessionResultV2}).
  */
-public final class CreateReadWriteSessionHandler implements ActivityHandler<CreateReadWriteSessionHandler.Intent> {
+final class CreateReadWriteSessionHandler implements ActivityHandler<CreateReadWriteSessionHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_read_write_session", ActivityResource.AUTH,
             ActivityAction.CREATE, new ActivityVersion(ActivityType.CREATE_READ_WRITE_SESSION_V2,
                     "createReadWriteSessionIntentV2", "createReadWriteSessionResultV2"));

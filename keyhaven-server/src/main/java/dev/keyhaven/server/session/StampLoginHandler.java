@@ -17,7 +17,7 @@ import java.util.Optional;
  * {@code stamp_login}: the submitting user (already authenticated by their stamp) opens a session for
  * {@code publicKey}; {@code stampLoginResult {session}}. Session profiles are accepted by id but not enforced.
  */
-public final class StampLoginHandler implements ActivityHandler<StampLoginHandler.Intent> {
+final class StampLoginHandler implements ActivityHandler<StampLoginHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("stamp_login", ActivityResource.AUTH,
             ActivityAction.CREATE, new ActivityVersion(ActivityType.STAMP_LOGIN, "stampLoginIntent",
                     "stampLoginResult"));

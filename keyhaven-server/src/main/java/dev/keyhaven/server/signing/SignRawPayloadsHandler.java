@@ -16,7 +16,7 @@ import dev.keyhaven.server.custody.Custody;
 import java.util.List;
 
 /** {@code sign_raw_payloads}: several payloads, one key, one activity; result {@code signatures[]} in order. */
-public final class SignRawPayloadsHandler implements ActivityHandler<SignRequest> {
+final class SignRawPayloadsHandler implements ActivityHandler<SignRequest> {
     /** Enough for batch signing, small enough that one activity stays a short transaction. */
     static final int MAX_PAYLOADS = 100;
 

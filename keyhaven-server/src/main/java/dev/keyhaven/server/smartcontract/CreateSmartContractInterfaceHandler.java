@@ -20,7 +20,7 @@ import java.util.Optional;
  * The document must parse as its type says, so nothing stored can fail to decode later; one interface per contract
  * address and type in an organization, so a transaction's call is read one way only.
  */
-public final class CreateSmartContractInterfaceHandler
+final class CreateSmartContractInterfaceHandler
         implements ActivityHandler<CreateSmartContractInterfaceHandler.Intent> {
     /** Turnkey's limit: a document of at most 400 kB. */
     static final int MAX_DOCUMENT_BYTES = 400 * 1024;

@@ -13,7 +13,7 @@ import dev.keyhaven.server.api.Params;
  * {@code delete_smart_contract_interface}: from the next activity on, calls to that contract are unreadable to
  * policies again (a DENY about them fails closed).
  */
-public final class DeleteSmartContractInterfaceHandler implements ActivityHandler<String> {
+final class DeleteSmartContractInterfaceHandler implements ActivityHandler<String> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_smart_contract_interface",
             ActivityResource.SMART_CONTRACT_INTERFACE, ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_SMART_CONTRACT_INTERFACE, "deleteSmartContractInterfaceIntent",

@@ -16,7 +16,7 @@ import java.util.Optional;
  * {@code create_tvc_app}: an app with its quorum public key, a manifest set and a share set, each an existing operator
  * set ({@code manifestSetId}) or a new one ({@code manifestSetParams}), exactly one of the two.
  */
-public final class CreateTvcAppHandler implements ActivityHandler<CreateTvcAppHandler.Intent> {
+final class CreateTvcAppHandler implements ActivityHandler<CreateTvcAppHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_tvc_app", ActivityResource.TVC_APP,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_TVC_APP, "createTvcAppIntent", "createTvcAppResult"));

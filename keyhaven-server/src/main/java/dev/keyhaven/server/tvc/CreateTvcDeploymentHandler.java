@@ -23,7 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
  * app (namespace, pivot, the app's manifest and share sets with their thresholds, QOS version) as JSON text; its
  * SHA-256 is what operators approve. Result {@code {deploymentId, manifestId}}.
  */
-public final class CreateTvcDeploymentHandler implements ActivityHandler<CreateTvcDeploymentHandler.Intent> {
+final class CreateTvcDeploymentHandler implements ActivityHandler<CreateTvcDeploymentHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_tvc_deployment",
             ActivityResource.TVC_DEPLOYMENT, ActivityAction.CREATE, new ActivityVersion(
                     ActivityType.CREATE_TVC_DEPLOYMENT, "createTvcDeploymentIntent", "createTvcDeploymentResult"));

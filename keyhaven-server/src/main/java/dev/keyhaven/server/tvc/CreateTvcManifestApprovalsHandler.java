@@ -20,7 +20,7 @@ import java.util.Set;
  * exists, belongs to the deployment's manifest set, has not approved this manifest (in this request or before) and
  * signed the manifest hash. The only submit operation that does not accept {@code generateAppProofs: true}.
  */
-public final class CreateTvcManifestApprovalsHandler implements ActivityHandler<CreateTvcManifestApprovalsHandler.Intent> {
+final class CreateTvcManifestApprovalsHandler implements ActivityHandler<CreateTvcManifestApprovalsHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_tvc_manifest_approvals",
             ActivityResource.TVC_DEPLOYMENT, ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.CREATE_TVC_MANIFEST_APPROVALS, "createTvcManifestApprovalsIntent",

@@ -15,7 +15,7 @@ import dev.keyhaven.server.api.Params;
  * result {@code {operatorId}}. Turnkey's newer form, an operator backed by a wallet of the organization
  * ({@code walletName}/{@code walletId} and {@code path}), is not supported.
  */
-public final class CreateTvcOperatorHandler implements ActivityHandler<CreateTvcOperatorHandler.Intent> {
+final class CreateTvcOperatorHandler implements ActivityHandler<CreateTvcOperatorHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_tvc_operator", ActivityResource.TVC_OPERATOR,
             ActivityAction.CREATE, new ActivityVersion(ActivityType.CREATE_TVC_OPERATOR, "createTvcOperatorIntent",
                     "createTvcOperatorResult"));

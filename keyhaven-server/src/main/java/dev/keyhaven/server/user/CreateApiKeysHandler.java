@@ -11,7 +11,7 @@ import dev.keyhaven.server.api.Params;
 import java.util.List;
 
 /** {@code create_api_keys}: adds API keys to a user. Users may always add keys to themselves. */
-public final class CreateApiKeysHandler implements OwnCredentialsHandler<CreateApiKeysHandler.Intent> {
+final class CreateApiKeysHandler implements OwnCredentialsHandler<CreateApiKeysHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_api_keys", ActivityResource.CREDENTIAL,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_API_KEYS_V2, "createApiKeysIntentV2", "createApiKeysResult"));

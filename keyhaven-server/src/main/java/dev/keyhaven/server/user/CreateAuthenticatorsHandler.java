@@ -14,7 +14,7 @@ import java.util.List;
  * {@code create_authenticators}: registers passkeys for a user after verifying their attestations. Users may always
  * add passkeys to themselves.
  */
-public final class CreateAuthenticatorsHandler implements OwnCredentialsHandler<CreateAuthenticatorsHandler.Intent> {
+final class CreateAuthenticatorsHandler implements OwnCredentialsHandler<CreateAuthenticatorsHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_authenticators", ActivityResource.CREDENTIAL,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_AUTHENTICATORS_V2, "createAuthenticatorsIntentV2",

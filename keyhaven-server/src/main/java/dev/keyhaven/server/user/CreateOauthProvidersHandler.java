@@ -15,7 +15,7 @@ import java.util.List;
  * {@code create_oauth_providers} (V2 and V1): registers OAuth providers on a user, each from a verified
  * {@code oidcToken} or from {@code oidcClaims}. Users may always add providers to themselves.
  */
-public final class CreateOauthProvidersHandler implements OwnCredentialsHandler<CreateOauthProvidersHandler.Intent> {
+final class CreateOauthProvidersHandler implements OwnCredentialsHandler<CreateOauthProvidersHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_oauth_providers", ActivityResource.CREDENTIAL,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_OAUTH_PROVIDERS_V2, "createOauthProvidersIntentV2",

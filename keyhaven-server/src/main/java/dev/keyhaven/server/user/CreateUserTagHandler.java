@@ -13,7 +13,7 @@ import dev.keyhaven.server.api.Params;
 import java.util.List;
 
 /** {@code create_user_tag}: creates a user tag, unique by name in the organization, and applies it to users. */
-public final class CreateUserTagHandler implements ActivityHandler<CreateUserTagHandler.Intent> {
+final class CreateUserTagHandler implements ActivityHandler<CreateUserTagHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_user_tag", ActivityResource.USER,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_USER_TAG, "createUserTagIntent", "createUserTagResult"));

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@code delete_api_keys}: removes API keys of one user. Users may always remove their own keys. */
-public final class DeleteApiKeysHandler implements OwnCredentialsHandler<DeleteApiKeysHandler.Intent> {
+final class DeleteApiKeysHandler implements OwnCredentialsHandler<DeleteApiKeysHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_api_keys", ActivityResource.CREDENTIAL,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_API_KEYS, "deleteApiKeysIntent", "deleteApiKeysResult"));

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@code delete_authenticators}: removes passkeys of one user. Users may always remove their own. */
-public final class DeleteAuthenticatorsHandler implements OwnCredentialsHandler<DeleteAuthenticatorsHandler.Intent> {
+final class DeleteAuthenticatorsHandler implements OwnCredentialsHandler<DeleteAuthenticatorsHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_authenticators", ActivityResource.CREDENTIAL,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_AUTHENTICATORS, "deleteAuthenticatorsIntent",

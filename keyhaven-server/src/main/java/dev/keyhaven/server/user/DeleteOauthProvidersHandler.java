@@ -10,7 +10,7 @@ import dev.keyhaven.server.api.Params;
 import java.util.List;
 
 /** {@code delete_oauth_providers}: removes OAuth providers of one user. Users may always remove their own. */
-public final class DeleteOauthProvidersHandler implements OwnCredentialsHandler<DeleteOauthProvidersHandler.Intent> {
+final class DeleteOauthProvidersHandler implements OwnCredentialsHandler<DeleteOauthProvidersHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_oauth_providers", ActivityResource.CREDENTIAL,
             ActivityAction.DELETE, new ActivityVersion(ActivityType.DELETE_OAUTH_PROVIDERS,
                     "deleteOauthProvidersIntent", "deleteOauthProvidersResult"));

@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /** {@code delete_user_tags}: deletes user tags and removes them from their users. */
-public final class DeleteUserTagsHandler implements ActivityHandler<List<String>> {
+final class DeleteUserTagsHandler implements ActivityHandler<List<String>> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_user_tags", ActivityResource.USER,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_USER_TAGS, "deleteUserTagsIntent", "deleteUserTagsResult"));

@@ -19,7 +19,7 @@ import java.util.List;
  * {@code delete_users}: deletes users with their credentials. A root-quorum member cannot be deleted (the quorum
  * would lose a member it counts on); change the quorum first.
  */
-public final class DeleteUsersHandler implements ActivityHandler<List<String>> {
+final class DeleteUsersHandler implements ActivityHandler<List<String>> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_users", ActivityResource.USER,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_USERS, "deleteUsersIntent", "deleteUsersResult"));

@@ -15,7 +15,7 @@ import dev.keyhaven.server.api.Params;
  * {@code update_user_name}, {@code update_user_email} and {@code update_user_phone_number}: each changes one field
  * of a user. One instance per {@link Field}; the three activities differ only in the field they carry.
  */
-public final class UpdateUserFieldHandler implements ActivityHandler<UserChange> {
+final class UpdateUserFieldHandler implements ActivityHandler<UserChange> {
     private final UserUpdater updater;
     private final Field field;
 

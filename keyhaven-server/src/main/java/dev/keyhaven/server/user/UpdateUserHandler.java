@@ -11,7 +11,7 @@ import dev.keyhaven.server.api.Params;
 import java.util.Optional;
 
 /** {@code update_user}: changes a user's name, email, phone number and tags (each optional). */
-public final class UpdateUserHandler implements ActivityHandler<UserChange> {
+final class UpdateUserHandler implements ActivityHandler<UserChange> {
     private static final ActivitySpec SPEC = ActivitySpec.of("update_user", ActivityResource.USER,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_USER, "updateUserIntent", "updateUserResult"));

@@ -16,7 +16,7 @@ import java.util.Optional;
  * {@code update_user_tag}: renames a tag and adds it to or removes it from users, all or nothing (one transaction;
  * an unknown user fails the activity and changes nothing).
  */
-public final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTagHandler.Intent> {
+final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTagHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("update_user_tag", ActivityResource.USER,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_USER_TAG, "updateUserTagIntent", "updateUserTagResult"));

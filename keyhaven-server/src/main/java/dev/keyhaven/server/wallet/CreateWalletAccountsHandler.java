@@ -17,7 +17,7 @@ import java.util.List;
  * {@code create_wallet_accounts}: derives more accounts of an existing wallet. With {@code persist: false} the
  * addresses are derived and returned but not stored.
  */
-public final class CreateWalletAccountsHandler implements ActivityHandler<CreateWalletAccountsHandler.Intent> {
+final class CreateWalletAccountsHandler implements ActivityHandler<CreateWalletAccountsHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("create_wallet_accounts", ActivityResource.WALLET,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_WALLET_ACCOUNTS, "createWalletAccountsIntent",

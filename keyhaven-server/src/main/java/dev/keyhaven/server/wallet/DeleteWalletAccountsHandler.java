@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  * {@code delete_wallet_accounts}: deletes accounts, all or none. An account whose key was never exported (itself
  * or with its whole wallet) needs {@code deleteWithoutExport: true}.
  */
-public final class DeleteWalletAccountsHandler implements ActivityHandler<DeleteWalletAccountsHandler.Intent> {
+final class DeleteWalletAccountsHandler implements ActivityHandler<DeleteWalletAccountsHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_wallet_accounts", ActivityResource.WALLET,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_WALLET_ACCOUNTS, "deleteWalletAccountsIntent",

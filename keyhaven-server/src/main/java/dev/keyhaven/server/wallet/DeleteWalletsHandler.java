@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * {@code delete_wallets}: deletes wallets with their accounts, all or none. A wallet that was never exported takes
  * its keys with it, so that needs {@code deleteWithoutExport: true}.
  */
-public final class DeleteWalletsHandler implements ActivityHandler<DeleteWalletsHandler.Intent> {
+final class DeleteWalletsHandler implements ActivityHandler<DeleteWalletsHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_wallets", ActivityResource.WALLET,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_WALLETS, "deleteWalletsIntent", "deleteWalletsResult"));

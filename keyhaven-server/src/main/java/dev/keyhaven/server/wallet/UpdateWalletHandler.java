@@ -16,7 +16,7 @@ import dev.keyhaven.server.api.Params;
 import java.util.Optional;
 
 /** {@code update_wallet}: renames a wallet (names stay unique in the organization). */
-public final class UpdateWalletHandler implements ActivityHandler<UpdateWalletHandler.Intent> {
+final class UpdateWalletHandler implements ActivityHandler<UpdateWalletHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("update_wallet", ActivityResource.WALLET,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_WALLET, "updateWalletIntent", "updateWalletResult"));

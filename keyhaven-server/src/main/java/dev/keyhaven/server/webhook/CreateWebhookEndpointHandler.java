@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /** {@code create_webhook_endpoint}: a new endpoint with its subscriptions (at most {@value #MAX_ENDPOINTS}). */
-public final class CreateWebhookEndpointHandler implements ActivityHandler<CreateWebhookEndpointHandler.Intent> {
+final class CreateWebhookEndpointHandler implements ActivityHandler<CreateWebhookEndpointHandler.Intent> {
     /** Endpoints an organization may have: each one multiplies the organization's outbox writes. */
     static final int MAX_ENDPOINTS = 10;
     static final int MAX_NAME_LENGTH = 256;

@@ -14,7 +14,7 @@ import dev.keyhaven.server.api.Params;
  * {@code delete_webhook_endpoint}. Deliveries still pending for the endpoint are not attempted any more (the
  * deliverer marks them failed when it finds the endpoint gone).
  */
-public final class DeleteWebhookEndpointHandler implements ActivityHandler<String> {
+final class DeleteWebhookEndpointHandler implements ActivityHandler<String> {
     private static final ActivitySpec SPEC = ActivitySpec.of("delete_webhook_endpoint",
             ActivityResource.WEBHOOK_ENDPOINT, ActivityAction.DELETE, new ActivityVersion(
                     ActivityType.DELETE_WEBHOOK_ENDPOINT, "deleteWebhookEndpointIntent",

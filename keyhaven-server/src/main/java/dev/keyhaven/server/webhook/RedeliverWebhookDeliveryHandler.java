@@ -20,7 +20,7 @@ import java.util.Map;
  * it is an activity like the endpoint changes: policies and consensus apply, it is recorded, and a read-only
  * session cannot submit it. Policies read {@code activity.params.delivery_id}.
  */
-public final class RedeliverWebhookDeliveryHandler implements ActivityHandler<String> {
+final class RedeliverWebhookDeliveryHandler implements ActivityHandler<String> {
     private static final ActivitySpec SPEC = ActivitySpec.of("redeliver_webhook_delivery",
             ActivityResource.WEBHOOK_ENDPOINT, ActivityAction.UPDATE, new ActivityVersion(
                     ActivityType.REDELIVER_WEBHOOK_DELIVERY, "redeliverWebhookDeliveryIntent",

@@ -12,7 +12,7 @@ import dev.keyhaven.server.api.Params;
 import java.util.Optional;
 
 /** {@code update_webhook_endpoint}: changes an endpoint's URL, name or whether it is active. */
-public final class UpdateWebhookEndpointHandler implements ActivityHandler<UpdateWebhookEndpointHandler.Intent> {
+final class UpdateWebhookEndpointHandler implements ActivityHandler<UpdateWebhookEndpointHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of("update_webhook_endpoint",
             ActivityResource.WEBHOOK_ENDPOINT, ActivityAction.UPDATE, new ActivityVersion(
                     ActivityType.UPDATE_WEBHOOK_ENDPOINT, "updateWebhookEndpointIntent",

@@ -21,7 +21,7 @@ class ConcurrencyIT extends OnBothStores {
 
     @Override
     protected KeyhavenConfig configure(KeyhavenConfig defaults) {
-        return defaults.withLimits(new dev.keyhaven.server.user.UserLimits(1000, 10, 10, 10, 100, 10));
+        return defaults.withLimits(dev.keyhaven.server.user.UserLimits.builder().usersPerOrganization(1000).build());
     }
 
 
@@ -45,8 +45,8 @@ class ConcurrencyIT extends OnBothStores {
     @Test
     void concurrentCreationsNeverExceedTheUserLimit() throws Exception {
         int limit = 5;
-        TestServer small = TestServer.start(store, c -> c.withLimits(new dev.keyhaven.server.user.UserLimits(limit, 10,
-                10, 10, 100, 10)), java.time.Clock.systemUTC());
+        TestServer small = TestServer.start(store, c -> c.withLimits(dev.keyhaven.server.user.UserLimits.builder()
+                .usersPerOrganization(limit).build()), java.time.Clock.systemUTC());
         try {
             KeyhavenClient client = small.rootClient();
             List<Future<Integer>> outcomes = new ArrayList<>();

@@ -23,7 +23,7 @@ class UserTagsAndLimitsIT extends OnBothStores {
 
     @Override
     protected KeyhavenConfig configure(KeyhavenConfig defaults) {
-        return defaults.withLimits(new UserLimits(USER_LIMIT, 10, 10, 10, 100, 10));
+        return defaults.withLimits(UserLimits.builder().usersPerOrganization(USER_LIMIT).build());
     }
 
 

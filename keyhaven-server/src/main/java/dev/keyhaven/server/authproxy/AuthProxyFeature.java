@@ -1,0 +1,49 @@
+package dev.keyhaven.server.authproxy;
+
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.api.Ids;
+import dev.keyhaven.server.oauth2.Oauth2Authenticator;
+import dev.keyhaven.server.oauthlogin.OauthLogin;
+import dev.keyhaven.server.organization.SubOrganizationCreator;
+import dev.keyhaven.server.otp.OtpService;
+import dev.keyhaven.server.otp.RateLimiter;
+import dev.keyhaven.server.recovery.CodeMail;
+import dev.keyhaven.server.state.StateVersions;
+import dev.keyhaven.server.tx.Transactor;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * The auth proxy assembled: its per-organization configurations ({@code update_auth_proxy_config}, and what
+ * {@code init} and the CLI write), and the proxy that signs end users up and in on its own listener.
+ */
+public final class AuthProxyFeature {
+    private final AuthProxyConfigs configs;
+    private final AuthProxy proxy;
+    private final List<ActivityHandler<?>> handlers;
+
+    /**
+     * @param signInsPerAddress counts the OAuth sign-ins of each client address: each one may create a
+     *        sub-organization or call the provider, and none is stamped
+     */
+    public AuthProxyFeature(Transactor transactor, AuthProxyConfigRepository configRepository, OtpService otps,
+            CodeMail mail, SubOrganizationCreator subOrganizations, StateVersions versions, Oauth2Authenticator oauth2,
+            OauthLogin oauthLogins, RateLimiter signInsPerAddress, Clock clock, Ids ids) {
+        this.configs = new AuthProxyConfigs(transactor, configRepository);
+        this.proxy = new AuthProxy(configs, otps, mail, subOrganizations, transactor, versions, clock, ids, oauth2,
+                oauthLogins, signInsPerAddress);
+        this.handlers = List.of(new UpdateAuthProxyConfigHandler(configs));
+    }
+
+    public List<ActivityHandler<?>> handlers() {
+        return handlers;
+    }
+
+    public AuthProxyConfigs configs() {
+        return configs;
+    }
+
+    public AuthProxy proxy() {
+        return proxy;
+    }
+}

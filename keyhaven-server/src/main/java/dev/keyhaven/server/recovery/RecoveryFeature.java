@@ -1,0 +1,33 @@
+package dev.keyhaven.server.recovery;
+
+import dev.keyhaven.server.activity.ActivityHandler;
+import dev.keyhaven.server.custody.KeyTransfer;
+import dev.keyhaven.server.mail.Mailer;
+import dev.keyhaven.server.user.AttestationVerifier;
+import dev.keyhaven.server.user.Credentials;
+import dev.keyhaven.server.user.UserRepository;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.List;
+
+/** Email recovery assembled: the recovery bundle mailed to the user, and the recovery that spends it. */
+public final class RecoveryFeature {
+    private final List<ActivityHandler<?>> handlers;
+
+    /**
+     * @param defaultFrom the sender of recovery mail when the request names none
+     * @param templatesDirectory the operator's email templates, when there are any
+     */
+    public RecoveryFeature(UserRepository users, RecoveryCredentialRepository recoveryCredentials,
+            Credentials userCredentials, KeyTransfer transfer, AttestationVerifier attestations, Mailer mailer,
+            String defaultFrom, Optional<Path> templatesDirectory) {
+        this.handlers = List.of(
+                new InitUserEmailRecoveryHandler(users, recoveryCredentials, transfer, mailer, defaultFrom,
+                        templatesDirectory),
+                new RecoverUserHandler(userCredentials, recoveryCredentials, attestations));
+    }
+
+    public List<ActivityHandler<?>> handlers() {
+        return handlers;
+    }
+}
