@@ -14,6 +14,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -41,8 +42,8 @@ class WebhookVerifierTest {
         keys.forEach((kid, key) -> out.append(out.charAt(out.length() - 1) == '[' ? "" : ",").append("{\"kid\":\"")
                 .append(kid).append("\",\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"alg\":\"EdDSA\",\"use\":\"sig\",\"x\":\"")
                 .append(Base64.getUrlEncoder().withoutPadding().encodeToString(key.publicKey())).append("\",\"")
-                .append(prefix.toLowerCase()).append("_signature_algorithm\":\"ed25519\",\"")
-                .append(prefix.toLowerCase()).append("_signature_version\":\"v1\"}"));
+                .append(prefix.toLowerCase(Locale.ROOT)).append("_signature_algorithm\":\"ed25519\",\"")
+                .append(prefix.toLowerCase(Locale.ROOT)).append("_signature_version\":\"v1\"}"));
         return out.append("]}").toString();
     }
 

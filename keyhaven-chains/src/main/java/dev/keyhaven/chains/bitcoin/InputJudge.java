@@ -94,8 +94,8 @@ final class InputJudge {
         OutputScript inner = OutputScript.of(redeemBytes);
         if (inner.witnessVersion() >= 0) {
             List<ScriptElt> witnessScript = input.getWitnessScript();
-            if (key.isP2wpkh(redeemBytes) || OutputScript.P2WSH.equals(inner.type()) && witnessScript != null
-                    && Scripts.pushes(witnessScript, key.publicKey())) {
+            if (key.isP2wpkh(redeemBytes) || (OutputScript.P2WSH.equals(inner.type()) && witnessScript != null
+                    && Scripts.pushes(witnessScript, key.publicKey()))) {
                 throw wrappedSegwit(index, inner.type());
             }
             return Optional.empty();

@@ -142,11 +142,11 @@ class ContractAbiTest {
         StringBuilder body = new StringBuilder();
         body.append(word(32)).append(word(n));
         for (int i = 0; i < n; i++) {
-            body.append(word(32 * n));
+            body.append(word(32L * n));
         }
         body.append(word(n));
         for (int i = 0; i < n; i++) {
-            body.append(word(32 * n));
+            body.append(word(32L * n));
         }
         body.append(word(1024)).append("ab".repeat(1024));
         byte[] calldata = HEX.parseHex(selector("f(bytes[][])") + body);

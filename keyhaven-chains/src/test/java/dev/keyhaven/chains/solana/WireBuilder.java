@@ -11,7 +11,7 @@ final class WireBuilder {
     WireBuilder compact(int value) {
         int rest = value;
         while (rest >= 0x80) {
-            out.write(rest & 0x7f | 0x80);
+            out.write((rest & 0x7f) | 0x80);
             rest >>>= 7;
         }
         out.write(rest);

@@ -12,6 +12,7 @@ import dev.keyhaven.policy.ListValue;
 import dev.keyhaven.policy.StructValue;
 import dev.keyhaven.policy.Value;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,7 +38,7 @@ class TronWebVectorsTest {
     void bouncyCastleSignsWhatTronWebSigns(Vector vector) {
         Signature signature = sign(TronTransaction.parse(vector.raw()));
 
-        String tronWeb = vector.field("signature_v27").toLowerCase();
+        String tronWeb = vector.field("signature_v27").toLowerCase(Locale.ROOT);
         assertThat(signature.rHex() + signature.sHex()).isEqualTo(tronWeb.substring(0, 128));
         assertThat(signature.v() + 27).isEqualTo(Integer.parseInt(tronWeb.substring(128), 16));
     }
@@ -84,8 +85,8 @@ class TronWebVectorsTest {
         Map<String, Value> tx = fields(TronTransaction.parse(vector.raw()).policyValue());
         JsonNode raw = vector.json().path("tronweb_decodes_v0").path("raw_data");
 
-        assertThat(tx.get("ref_block_bytes")).isEqualTo(Value.of(raw.path("ref_block_bytes").asString().toLowerCase()));
-        assertThat(tx.get("ref_block_hash")).isEqualTo(Value.of(raw.path("ref_block_hash").asString().toLowerCase()));
+        assertThat(tx.get("ref_block_bytes")).isEqualTo(Value.of(raw.path("ref_block_bytes").asString().toLowerCase(Locale.ROOT)));
+        assertThat(tx.get("ref_block_hash")).isEqualTo(Value.of(raw.path("ref_block_hash").asString().toLowerCase(Locale.ROOT)));
         assertThat(tx.get("expiration")).isEqualTo(Value.of(raw.path("expiration").asLong()));
         assertThat(tx.get("timestamp")).isEqualTo(Value.of(raw.path("timestamp").asLong()));
         assertThat(tx.get("fee_limit")).isEqualTo(Value.of(raw.path("fee_limit").asLong()));
@@ -96,7 +97,7 @@ class TronWebVectorsTest {
         assertThat(contract.get("type")).isEqualTo(Value.of(tronWebContract.path("type").asString()));
         assertThat(contract.get("permission_id")).isEqualTo(Value.of(tronWebContract.path("Permission_id").asLong()));
         String ownerHex = tronWebContract.path("parameter").path("value").path("owner_address").asString();
-        String ownerBase58 = vector.json().path("tronweb_reads").path("addresses").path(ownerHex.toLowerCase())
+        String ownerBase58 = vector.json().path("tronweb_reads").path("addresses").path(ownerHex.toLowerCase(Locale.ROOT))
                 .asString();
         assertThat(contract.get("owner_address")).isEqualTo(Value.of(ownerBase58));
     }

@@ -135,7 +135,7 @@ final class EthValues {
     private static boolean isHex(String s, int from) {
         for (int i = from; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')) {
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
                 return false;
             }
         }

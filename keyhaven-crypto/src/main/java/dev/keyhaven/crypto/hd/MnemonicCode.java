@@ -60,7 +60,7 @@ final class MnemonicCode {
     private static int read(byte[] bits, int position) {
         int value = 0;
         for (int b = position; b < position + BITS_PER_WORD; b++) {
-            value = value << 1 | (bits[b >>> 3] >>> (7 - (b & 7))) & 1;
+            value = value << 1 | ((bits[b >>> 3] >>> (7 - (b & 7))) & 1);
         }
         return value;
     }

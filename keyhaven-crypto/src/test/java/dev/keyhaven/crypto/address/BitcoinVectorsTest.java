@@ -7,6 +7,7 @@ import dev.keyhaven.crypto.KeyCurve;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,7 @@ class BitcoinVectorsTest {
     @Test
     void bip173ExampleKeyGivesTheP2wpkhAndKeyChecksigP2wshExamples() {
         String text = Vectors.text("bip-0173-examples.txt");
-        byte[] key = HEX.parseHex(tt(text, "All examples use public key").toLowerCase());
+        byte[] key = HEX.parseHex(tt(text, "All examples use public key").toLowerCase(Locale.ROOT));
 
         assertThat(encode(BITCOIN_MAINNET_P2WPKH, key)).isEqualTo(tt(text, "* Mainnet P2WPKH"));
         assertThat(encode(BITCOIN_TESTNET_P2WPKH, key)).isEqualTo(tt(text, "* Testnet P2WPKH"));

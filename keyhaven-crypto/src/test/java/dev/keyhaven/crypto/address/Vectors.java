@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -122,7 +123,7 @@ final class Vectors {
         String kind = spec.substring(0, colon);
         String value = spec.substring(colon + 1);
         return switch (kind) {
-            case "hex" -> HexFormat.of().parseHex(value.toLowerCase());
+            case "hex" -> HexFormat.of().parseHex(value.toLowerCase(Locale.ROOT));
             case "base64" -> Base64.getDecoder().decode(value);
             case "ed25519-seed-hex" -> ed25519FromSeed(HexFormat.of().parseHex(value));
             case "sui-keystore-base64" -> {

@@ -8,6 +8,7 @@ import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -53,7 +54,7 @@ class Eip7702Test {
                 authorization(ADDRESS, 1L, new BigInteger("40")),
                 authorization(ADDRESS, "1", "40"),
                 authorization(ADDRESS, "0x1", "0x28"),
-                authorization(ADDRESS.toUpperCase().replace("0X", "0x"), 1, 40))) {
+                authorization(ADDRESS.toUpperCase(Locale.ROOT).replace("0X", "0x"), 1, 40))) {
             assertThat(HEX.formatHex(Eip7702.authorizationDigest(auth))).isEqualTo(VIEM_DIGEST);
         }
     }

@@ -9,6 +9,7 @@ import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -59,7 +60,7 @@ class HdKeysTest {
             byte[] hash = Digests.keccak256(Arrays.copyOfRange(uncompressed, 1, 65));
 
             assertThat(Vectors.toHex(Arrays.copyOfRange(hash, 12, 32)))
-                    .isEqualTo("9858EfFD232B4033E47d90003D41EC34EcaEda94".toLowerCase());
+                    .isEqualTo("9858EfFD232B4033E47d90003D41EC34EcaEda94".toLowerCase(Locale.ROOT));
         }
     }
 

@@ -67,7 +67,7 @@ class MnemonicTest {
     @ValueSource(ints = {12, 15, 18, 21, 24})
     void drawsFourThirdsOfTheWordCountInEntropyBytes(int wordCount) {
         FixedRandom random = new FixedRandom(new byte[32]);
-        try (Mnemonic mnemonic = Mnemonic.generate(wordCount, random)) {
+        try (Mnemonic _ = Mnemonic.generate(wordCount, random)) {
             assertThat(random.used()).isEqualTo(wordCount * 4 / 3);
         }
     }
@@ -155,7 +155,7 @@ class MnemonicTest {
 
     @Test
     void leavesTheCallersPhraseOpen() {
-        try (SecretBytes phrase = utf8(ABANDON_ABOUT); Mnemonic mnemonic = Mnemonic.parse(phrase)) {
+        try (SecretBytes phrase = utf8(ABANDON_ABOUT); Mnemonic _ = Mnemonic.parse(phrase)) {
             String after = phrase.apply(b -> new String(b, StandardCharsets.UTF_8));
 
             assertThat(after).isEqualTo(ABANDON_ABOUT);

@@ -9,6 +9,7 @@ import dev.keyhaven.crypto.SecretBytes;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.Locale;
 import org.bouncycastle.math.ec.ECPoint;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -53,7 +54,7 @@ class EcdsaVectorsTest {
         byte[] digest = Digests.sha256(message.getBytes(StandardCharsets.UTF_8));
         Signature sig;
         byte[] publicKey;
-        try (SecretBytes key = SecretBytes.adopt(HEX.parseHex(d.toLowerCase()))) {
+        try (SecretBytes key = SecretBytes.adopt(HEX.parseHex(d.toLowerCase(Locale.ROOT)))) {
             publicKey = curve.publicKey(key);
             sig = PayloadSigner.signDigest(curve, key, digest);
         }
@@ -62,8 +63,8 @@ class EcdsaVectorsTest {
         boolean flipped = !lowS.equalsIgnoreCase(rawS);
         int expectedV = (bigR.getAffineYCoord().testBitZero() ? 1 : 0) ^ (flipped ? 1 : 0);
 
-        assertThat(sig.rHex()).isEqualTo(r.toLowerCase());
-        assertThat(sig.sHex()).isEqualTo(lowS.toLowerCase());
+        assertThat(sig.rHex()).isEqualTo(r.toLowerCase(Locale.ROOT));
+        assertThat(sig.sHex()).isEqualTo(lowS.toLowerCase(Locale.ROOT));
         assertThat(new BigInteger(rawS, 16).add(new BigInteger(lowS, 16)).mod(ec.order()).signum() == 0
                 || lowS.equalsIgnoreCase(rawS)).as("raw s and low s are negatives of each other").isTrue();
         assertThat(sig.v()).isEqualTo(expectedV);

@@ -69,7 +69,7 @@ final class ConnectionBudget {
      */
     static int perListener(Descriptors descriptors, int listeners, long reserved) {
         long available = descriptors.limit() - descriptors.open() - reserved;
-        return (int) Math.clamp(available / listeners, 1, MOST_PER_LISTENER);
+        return Math.clamp(available / listeners, 1, MOST_PER_LISTENER);
     }
 
     /** Descriptors that the database pool, outbound webhooks and the headroom may still open. */

@@ -74,7 +74,7 @@ public final class MasterKeyGuard {
                 }
             }
         }
-        try (SecretBytes opened = sealer.open(SealPurpose.MASTER_KEY_CHECK, CHECK_ID, CHECK_ID, check.orElseThrow())) {
+        try (SecretBytes _ = sealer.open(SealPurpose.MASTER_KEY_CHECK, CHECK_ID, CHECK_ID, check.orElseThrow())) {
             // It opened: the GCM tag proves this is the KEK the database was sealed with.
         } catch (CustodyException wrongKey) {
             throw new CustodyException("the master key in " + key.file() + " is not the one this database's keys "

@@ -96,8 +96,9 @@ final class ExportHandler implements ActivityHandler<ExportTarget> {
                     }
                 }, (context, walletId, target) -> {
                     String org = context.organizationId();
-                    wallets.find(context.tx(), org, walletId)
-                            .orElseThrow(() -> ApiException.notFound("no wallet found with id " + walletId));
+                    if (wallets.find(context.tx(), org, walletId).isEmpty()) {
+                        throw ApiException.notFound("no wallet found with id " + walletId);
+                    }
                     String bundle = transfer.exportMnemonic(org, walletId,
                             wallets.sealedMnemonic(context.tx(), org, walletId), target);
                     wallets.markExported(context.tx(), org, walletId, context.now());

@@ -37,7 +37,7 @@ public final class Readiness {
     boolean databaseAnswers() {
         CompletableFuture<Boolean> current;
         synchronized (this) {
-            if (check == null || check.isDone() && nanoTime.getAsLong() - freshUntilNanos > 0) {
+            if (check == null || (check.isDone() && nanoTime.getAsLong() - freshUntilNanos > 0)) {
                 check = CompletableFuture.supplyAsync(this::ask,
                         task -> Thread.ofVirtual().name("keyhaven-readiness").start(task));
             }

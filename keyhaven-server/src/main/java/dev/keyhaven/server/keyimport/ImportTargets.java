@@ -61,7 +61,8 @@ public final class ImportTargets {
     }
 
     private void requireUser(ActivityContext context, String userId) {
-        users.find(context.tx(), context.organizationId(), userId)
-                .orElseThrow(() -> ApiException.notFound("no user found with id " + userId));
+        if (users.find(context.tx(), context.organizationId(), userId).isEmpty()) {
+            throw ApiException.notFound("no user found with id " + userId);
+        }
     }
 }

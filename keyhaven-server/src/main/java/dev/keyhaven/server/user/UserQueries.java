@@ -91,12 +91,12 @@ public final class UserQueries {
                 Optional.of(TagType.TAG_TYPE_USER))).stream().map(WireViews::tag).toList());
     }
 
-    /** The wire form of one user, read within {@code tx}. */
     /** The ids of the organization's users, oldest first. */
     public List<String> userIds(Tx tx, String organizationId) {
         return users.list(tx, organizationId).stream().map(User::id).toList();
     }
 
+    /** The wire form of one user, read within {@code tx}. */
     public Optional<WireViews.WireUser> user(Tx tx, String organizationId, String userId) {
         return users.find(tx, organizationId, userId).map(u -> WireViews.user(u,
                 users.apiKeys(tx, organizationId, Optional.of(userId)),

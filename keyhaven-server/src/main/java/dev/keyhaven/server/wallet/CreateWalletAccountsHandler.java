@@ -55,8 +55,9 @@ final class CreateWalletAccountsHandler implements ActivityHandler<CreateWalletA
     @Override
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
-        wallets.find(context.tx(), org, intent.walletId())
-                .orElseThrow(() -> ApiException.notFound("no wallet found with id " + intent.walletId()));
+        if (wallets.find(context.tx(), org, intent.walletId()).isEmpty()) {
+            throw ApiException.notFound("no wallet found with id " + intent.walletId());
+        }
         try (WalletSeed seed = custody.openWallet(org, intent.walletId(),
                 wallets.sealedMnemonic(context.tx(), org, intent.walletId()))) {
             return new Result(accounts.create(context.tx(), org, intent.walletId(), seed, intent.accounts(),

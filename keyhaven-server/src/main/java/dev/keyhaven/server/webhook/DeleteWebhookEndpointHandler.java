@@ -38,8 +38,9 @@ final class DeleteWebhookEndpointHandler implements ActivityHandler<String> {
 
     @Override
     public Object execute(ActivityContext context, String endpointId) {
-        webhooks.findEndpoint(context.tx(), context.organizationId(), endpointId)
-                .orElseThrow(() -> ApiException.notFound("no webhook endpoint found with id " + endpointId));
+        if (webhooks.findEndpoint(context.tx(), context.organizationId(), endpointId).isEmpty()) {
+            throw ApiException.notFound("no webhook endpoint found with id " + endpointId);
+        }
         webhooks.deleteEndpoint(context.tx(), context.organizationId(), endpointId);
         return new Result(endpointId);
     }

@@ -39,8 +39,9 @@ public final class WebhookQueries {
             throw ApiException.badField(body.pathOf("limit"), "must be between 1 and " + MAX_DELIVERIES);
         }
         return Map.of("deliveries", transactor.read(tx -> {
-            repository.findEndpoint(tx, caller.organizationId(), endpointId)
-                    .orElseThrow(() -> ApiException.notFound("no webhook endpoint found with id " + endpointId));
+            if (repository.findEndpoint(tx, caller.organizationId(), endpointId).isEmpty()) {
+                throw ApiException.notFound("no webhook endpoint found with id " + endpointId);
+            }
             return repository.deliveries(tx, endpointId, limit);
         }).stream().map(WebhookViews::delivery).toList());
     }

@@ -24,6 +24,7 @@ import dev.keyhaven.server.testing.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,7 @@ class ExportIT extends OnBothStores {
         TargetKey target = TargetKey.generate();
 
         Activity ethExport = root.submit("export_wallet_account", "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT",
-                Map.of("address", eth.toLowerCase(), "targetPublicKey", target.compressed()),
+                Map.of("address", eth.toLowerCase(Locale.ROOT), "targetPublicKey", target.compressed()),
                 "exportWalletAccountResult");
         assertThat(ethExport.result().path("address").asString()).isEqualTo(eth);
         byte[] ethKey = Bundles.openExport(ethExport.result().path("exportBundle").asString(), signer(),

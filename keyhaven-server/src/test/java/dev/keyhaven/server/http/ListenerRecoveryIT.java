@@ -64,7 +64,7 @@ class ListenerRecoveryIT {
         try (KeyhavenProcess server = KeyhavenProcess.serveWithFileLimit(FILE_DESCRIPTORS, jar.serveArguments(),
                 Map.of())) {
             server.explainingFailures(() -> {
-                try (IdleConnections idle = IdleConnections.open(server.port())) {
+                try (IdleConnections _ = IdleConnections.open(server.port())) {
                     awaitSteadyDescriptors(server.process().pid());
                 }
                 assertAnswers(server.port());

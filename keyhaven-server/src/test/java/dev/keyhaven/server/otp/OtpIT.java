@@ -23,8 +23,8 @@ import dev.keyhaven.server.custody.EcdsaSignatures;
 import dev.keyhaven.server.mail.MailSettings;
 import dev.keyhaven.server.testing.AttestedStamps;
 import dev.keyhaven.server.testing.Bundles;
-import dev.keyhaven.server.testing.EmailedCodes;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
+import dev.keyhaven.server.testing.EmailedCodes;
 import dev.keyhaven.server.testing.MutableClock;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
@@ -48,6 +48,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -291,7 +292,7 @@ class OtpIT extends OnBothStores {
 
         TargetKey key = TargetKey.generate();
         // Crockford codes are case-insensitive.
-        Activity verified = verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code.toLowerCase(), key);
+        Activity verified = verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code.toLowerCase(Locale.ROOT), key);
         String token = verified.result().path("verificationToken").asString();
         assertThat(jwtSignedBy(token, otpSigner(), false)).isTrue();
         JsonNode claims = claims(token);
@@ -396,7 +397,7 @@ class OtpIT extends OnBothStores {
         for (int i = 0; i < PER_CONTACT; i++) {
             assertThat(initOtp(email).status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         }
-        KeyhavenApiException limited = apiError(() -> initOtp(email.toUpperCase()));
+        KeyhavenApiException limited = apiError(() -> initOtp(email.toUpperCase(Locale.ROOT)));
         assertThat(limited.httpStatus()).isEqualTo(429);
         assertThat(limited.getMessage()).contains("retry after");
         // Another contact is not affected.

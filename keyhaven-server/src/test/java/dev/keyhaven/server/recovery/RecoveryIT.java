@@ -16,8 +16,8 @@ import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.mail.MailSettings;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
-import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.MutableClock;
+import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.SoftwareAuthenticator;
 import dev.keyhaven.server.testing.TestServer;
 import jakarta.mail.Address;
@@ -37,6 +37,7 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -171,7 +172,7 @@ class RecoveryIT extends OnBothStores {
                 "logoUrl", "https://acme.example/logo.png",
                 "magicLinkTemplate", "https://acme.example/recover?bundle=%s",
                 "templateVariables", "{\"support\":\"help@acme.example\"}");
-        Map<String, Object> parameters = request(email.toUpperCase(), target, customization);
+        Map<String, Object> parameters = request(email.toUpperCase(Locale.ROOT), target, customization);
         parameters.put("sendFromEmailAddress", "security@acme.example");
         parameters.put("sendFromEmailSenderName", "Acme Security");
         parameters.put("replyToEmailAddress", "help@acme.example");

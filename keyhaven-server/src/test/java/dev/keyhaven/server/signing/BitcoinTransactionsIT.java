@@ -120,7 +120,7 @@ class BitcoinTransactionsIT extends OnBothStores {
     }
 
     private static Psbt read(String hex) {
-        return (Psbt) Psbt.Companion.read(HEX.parseHex(hex)).getRight();
+        return Psbt.Companion.read(HEX.parseHex(hex)).getRight();
     }
 
     private static String signed(Activity activity) {

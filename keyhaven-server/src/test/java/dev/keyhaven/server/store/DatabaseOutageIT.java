@@ -165,11 +165,21 @@ class DatabaseOutageIT {
             })).toList();
         }
 
-        @Override
-        public void close() throws InterruptedException {
+        /** Stops the clients and waits for them, so that every answer they got is in {@link #wrong}. */
+        void stop() throws InterruptedException {
             running.set(false);
             for (Thread thread : threads) {
                 thread.join(HANG.multipliedBy(2).toMillis());
+            }
+        }
+
+        /** After a failed assertion: stop the clients; the failure is the test's outcome, not an interrupt here. */
+        @Override
+        public void close() {
+            try {
+                stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
@@ -221,7 +231,7 @@ class DatabaseOutageIT {
                     Answer otp = initOtp();
                     assertThat(otp.status()).as(otp.body()).isEqualTo(200);
                     assertHealth(eventually200(() -> getAt(proxyUrl, "/health/ready")), 200, READY);
-                    load.close();
+                    load.stop();
                     assertThat(load.wrong).as("answers other than 200 and 503 with Retry-After; the server's "
                             + "failures:\n%s", failuresIn(server.stderr())).isEmpty();
                 } catch (InterruptedException e) {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -247,7 +248,7 @@ class TvcIT extends OnBothStores {
         assertThat(proofs.getMessage()).contains("generateAppProofs");
         // generateAppProofs: false is what @turnkey/core sends with every activity; it is accepted.
         Map<String, Object> body = new LinkedHashMap<>(JSON.readValue(root.submitBody(
-                "ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS", params), Map.class));
+                "ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS", params), new TypeReference<Map<String, Object>>() {}));
         body.put("generateAppProofs", false);
         assertThat(root.submitRaw("create_tvc_manifest_approvals", JSON.writeValueAsBytes(body),
                 "createTvcManifestApprovalsResult").isCompleted()).isTrue();

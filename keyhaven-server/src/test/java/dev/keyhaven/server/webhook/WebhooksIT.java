@@ -489,7 +489,7 @@ class WebhooksIT extends OnBothStores {
         assertThat(delivery.header("X-Keyhaven-Organization-Id")).isEqualTo(subId);
         assertThat(verifier("Keyhaven").verify(delivery.headers(), delivery.body()).ok()).isTrue();
 
-        String subEndpoint = subscribedEndpoint(sub, "/sub");
+        subscribedEndpoint(sub, "/sub");
         Activity second = someActivity(sub);
         List<Received> both = receiver.await(r -> r.bodyText().contains(second.id()), 2);
         assertThat(both).extracting(Received::path).containsExactlyInAnyOrder("/parent", "/sub");
