@@ -1,5 +1,6 @@
 package dev.keyhaven.server.app;
 
+import static dev.keyhaven.server.testing.ApiErrors.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +10,7 @@ import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.crypto.EcCurve;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.KeyhavenProcess;
 import dev.keyhaven.server.testing.KeyhavenProcess.Result;
 import dev.keyhaven.server.testing.StoreKind;
@@ -340,10 +342,9 @@ class CommandLineIT {
             Activity second = client.createUsers(List.of(emailUser("second")));
             assertThat(second.raw().path("createdAt").isObject()).isTrue();
             assertThatThrownBy(() -> client.createUsers(List.of(emailUser("third"))))
-                    .isInstanceOfSatisfying(KeyhavenApiException.class, e -> {
-                        assertThat(e.httpStatus()).isEqualTo(429);
-                        assertThat(e.getMessage()).contains("maximum users (2)");
-                    });
+                    .isInstanceOfSatisfying(KeyhavenApiException.class, e -> assertThat(assertError(e,
+                            ErrorCode.LIMIT_EXCEEDED, null).serverMessage())
+                            .isEqualTo("organization has exceeded maximum users (2)"));
         }
     }
 

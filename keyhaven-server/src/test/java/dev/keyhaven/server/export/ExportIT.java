@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.ApiKeyStamper;
-import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
@@ -121,9 +120,10 @@ class ExportIT extends OnBothStores {
                 .filter(w -> w.path("walletName").asString().equals("export-accounts-other")).findFirst()
                 .orElseThrow().path("walletId").asString();
         String unexportedId = account(walletOfUnexported, unexported).path("walletAccountId").asString();
-        assertThat(apiError(() -> root.submit("delete_wallet_accounts", "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS",
-                Map.of("walletAccountIds", List.of(unexportedId)), "deleteWalletAccountsResult")).getMessage())
-                .contains("has not been exported");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("delete_wallet_accounts",
+                "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS", Map.of("walletAccountIds", List.of(unexportedId)),
+                "deleteWalletAccountsResult")).serverMessage()).isEqualTo("wallet account has not been exported: "
+                        + unexportedId + " (export it first, or set deleteWithoutExport to delete it for good)");
         String ethId = account(walletId, eth).path("walletAccountId").asString();
         assertThat(root.submit("delete_wallet_accounts", "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS",
                 Map.of("walletAccountIds", List.of(ethId)), "deleteWalletAccountsResult").status())
@@ -166,10 +166,9 @@ class ExportIT extends OnBothStores {
         String walletId = wallet.path("walletId").asString();
         String notAPoint = "02" + "ff".repeat(32);
         for (String bad : List.of("zz", "04abcd", notAPoint, "")) {
-            KeyhavenApiException e = apiError(() -> root.submit("export_wallet", "ACTIVITY_TYPE_EXPORT_WALLET",
-                    Map.of("walletId", walletId, "targetPublicKey", bad), "exportWalletResult"));
-            assertThat(e.httpStatus()).isEqualTo(400);
-            assertThat(e.getMessage()).contains("parameters.targetPublicKey");
+            apiError(ErrorCode.BAD_REQUEST, "parameters.targetPublicKey", () -> root.submit("export_wallet",
+                    "ACTIVITY_TYPE_EXPORT_WALLET", Map.of("walletId", walletId, "targetPublicKey", bad),
+                    "exportWalletResult"));
         }
         apiError(ErrorCode.BAD_REQUEST, "parameters.targetPublicKey",
                 () -> root.submit("export_wallet", "ACTIVITY_TYPE_EXPORT_WALLET",

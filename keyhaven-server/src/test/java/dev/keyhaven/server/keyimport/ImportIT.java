@@ -140,18 +140,21 @@ class ImportIT extends OnBothStores {
         String encrypted = encrypt(first, ABANDON.getBytes(StandardCharsets.UTF_8));
         // A new init replaces the first target: what was encrypted to it no longer opens.
         String second = initWallet();
-        KeyhavenApiException stale = apiError(() -> importWallet("replaced", encrypted));
-        assertThat(stale.httpStatus()).isEqualTo(400);
-        assertThat(stale.getMessage()).contains("parameters.encryptedBundle").contains("does not open");
+        KeyhavenApiException stale = apiError(ErrorCode.BAD_REQUEST, "parameters.encryptedBundle",
+                () -> importWallet("replaced", encrypted));
+        assertThat(stale.serverMessage()).isEqualTo("bad request body: parameters.encryptedBundle does not open with "
+                + "this user's current import target (encrypt to the latest init_import bundle)");
         // The failed import rolled back: the second target is still there, and serves exactly one import.
         String again = encrypt(second, ABANDON.getBytes(StandardCharsets.UTF_8));
         assertThat(importWallet("single-use-1", again).status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
-        KeyhavenApiException used = apiError(() -> importWallet("single-use-2", again));
-        assertThat(used.httpStatus()).isEqualTo(400);
-        assertThat(used.getMessage()).contains("no import target").contains("init_import_wallet");
+        String noTarget = "user " + server.rootUserId() + " has no import target: call init_import_wallet first "
+                + "(each target serves one import)";
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> importWallet("single-use-2", again)).serverMessage())
+                .isEqualTo(noTarget);
         // Wallet and private-key targets are separate.
         initKey();
-        assertThat(apiError(() -> importWallet("wrong-kind", again)).getMessage()).contains("no import target");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> importWallet("wrong-kind", again)).serverMessage())
+                .isEqualTo(noTarget);
     }
 
     @Test
@@ -159,34 +162,41 @@ class ImportIT extends OnBothStores {
         String bundle = initKey();
         String encrypted = encrypt(bundle, HEX.parseHex("11".repeat(32)));
         clock.advance(ImportTargets.VALIDITY.plus(Duration.ofSeconds(1)));
-        KeyhavenApiException expired = apiError(() -> importKey("too-late", "CURVE_P256", encrypted, List.of()));
-        assertThat(expired.httpStatus()).isEqualTo(400);
-        assertThat(expired.getMessage()).contains("expired").contains("init_import_private_key");
+        KeyhavenApiException expired = apiError(ErrorCode.BAD_REQUEST, null,
+                () -> importKey("too-late", "CURVE_P256", encrypted, List.of()));
+        assertThat(expired.serverMessage()).startsWith("the import target of user " + server.rootUserId()
+                + " expired at ").endsWith(": call init_import_private_key again");
     }
 
     @Test
     void badBundlesAndParametersAreRefusedAndNothingIsCreated() {
         String bundle = initKey();
         for (String bad : List.of("not json", "{}", "{\"encappedPublic\":\"04\",\"ciphertext\":\"00\"}")) {
-            KeyhavenApiException e = apiError(() -> importKey("bad", "CURVE_SECP256K1", bad, List.of()));
-            assertThat(e.httpStatus()).isEqualTo(400);
-            assertThat(e.getMessage()).contains("parameters.encryptedBundle");
+            apiError(ErrorCode.BAD_REQUEST, "parameters.encryptedBundle",
+                    () -> importKey("bad", "CURVE_SECP256K1", bad, List.of()));
         }
         // Not a secp256k1 scalar (zero), and a key of the wrong length.
-        assertThat(apiError(() -> importKey("zero", "CURVE_SECP256K1", encrypt(bundle, new byte[32]), List.of()))
-                .getMessage()).contains("does not hold a 32-byte private key of CURVE_SECP256K1");
-        assertThat(apiError(() -> importKey("short", "CURVE_ED25519", encrypt(bundle, new byte[16]), List.of()))
-                .getMessage()).contains("does not hold a 32-byte private key");
-        assertThat(apiError(() -> importKey("mismatch", "CURVE_P256", encrypt(bundle, HEX.parseHex("22".repeat(32))),
-                List.of("ADDRESS_FORMAT_SOLANA"))).getMessage()).contains("does not support curve CURVE_P256");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.encryptedBundle", () -> importKey("zero",
+                "CURVE_SECP256K1", encrypt(bundle, new byte[32]), List.of())).serverMessage())
+                .isEqualTo("bad request body: parameters.encryptedBundle does not hold a 32-byte private key of "
+                        + "CURVE_SECP256K1");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.encryptedBundle", () -> importKey("short",
+                "CURVE_ED25519", encrypt(bundle, new byte[16]), List.of())).serverMessage())
+                .isEqualTo("bad request body: parameters.encryptedBundle does not hold a 32-byte private key of "
+                        + "CURVE_ED25519");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> importKey("mismatch", "CURVE_P256",
+                encrypt(bundle, HEX.parseHex("22".repeat(32))), List.of("ADDRESS_FORMAT_SOLANA"))).serverMessage())
+                .endsWith("address format ADDRESS_FORMAT_SOLANA does not support curve CURVE_P256");
 
         String walletBundle = initWallet();
-        assertThat(apiError(() -> importWallet("not-a-mnemonic", encrypt(walletBundle,
-                "abandon abandon abandon".getBytes(StandardCharsets.UTF_8)))).getMessage())
-                .contains("does not hold a valid mnemonic");
-        assertThat(apiError(() -> importWallet("bad-checksum", encrypt(walletBundle,
-                ABANDON.replace("about", "abandon").getBytes(StandardCharsets.UTF_8)))).getMessage())
-                .contains("does not hold a valid mnemonic").doesNotContain("abandon abandon");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.encryptedBundle", () -> importWallet(
+                "not-a-mnemonic", encrypt(walletBundle, "abandon abandon abandon".getBytes(StandardCharsets.UTF_8))))
+                .serverMessage()).startsWith("bad request body: parameters.encryptedBundle does not hold a valid "
+                        + "mnemonic: ");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.encryptedBundle", () -> importWallet("bad-checksum",
+                encrypt(walletBundle, ABANDON.replace("about", "abandon").getBytes(StandardCharsets.UTF_8))))
+                .serverMessage()).startsWith("bad request body: parameters.encryptedBundle does not hold a valid "
+                        + "mnemonic: ").doesNotContain("abandon abandon");
         assertThat(client.listWallets().path("wallets").valueStream()
                 .map(w -> w.path("walletName").asString()).toList())
                 .doesNotContain("not-a-mnemonic", "bad-checksum");

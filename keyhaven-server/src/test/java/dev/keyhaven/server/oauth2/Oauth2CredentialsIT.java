@@ -1,10 +1,12 @@
 package dev.keyhaven.server.oauth2;
 
 import static dev.keyhaven.server.testing.ApiErrors.apiError;
+import static dev.keyhaven.server.testing.ApiErrors.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.KeyhavenApiException;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.ClientSecrets;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
@@ -94,8 +96,7 @@ class Oauth2CredentialsIT extends OnBothStores {
     }
 
     private static void assertBadField(KeyhavenApiException e, String field, String notEchoed) {
-        assertThat(e.httpStatus()).isEqualTo(400);
-        assertThat(e.getMessage()).contains(field);
+        assertError(e, ErrorCode.BAD_REQUEST, field);
         if (notEchoed != null) {
             assertThat(e.getMessage()).doesNotContain(notEchoed);
         }
@@ -219,10 +220,10 @@ class Oauth2CredentialsIT extends OnBothStores {
         String envelope = ClientSecrets.encrypt(key, "secret");
         List<String> before = listedIds();
 
-        KeyhavenApiException provider = apiError(() -> create("OAUTH2_PROVIDER_GITHUB", uniqueClientId(), envelope));
-        assertThat(provider.httpStatus()).isEqualTo(400);
-        assertThat(provider.turnkeyErrorCode()).isEqualTo("INVALID_OAUTH2_PROVIDER");
-        assertThat(provider.getMessage()).contains("parameters.provider");
+        assertThat(apiError(ErrorCode.INVALID_OAUTH2_PROVIDER, "parameters.provider",
+                () -> create("OAUTH2_PROVIDER_GITHUB", uniqueClientId(), envelope)).serverMessage())
+                .isEqualTo("bad request body: parameters.provider must be OAUTH2_PROVIDER_X or "
+                        + "OAUTH2_PROVIDER_DISCORD");
         assertThat(apiError(() -> create(7, uniqueClientId(), envelope)).httpStatus()).isEqualTo(400);
 
         assertBadField(apiError(() -> create(X, "  ", envelope)), "parameters.clientId", null);
@@ -306,8 +307,6 @@ class Oauth2CredentialsIT extends OnBothStores {
         KeyhavenApiException notFound = apiError(() -> get(UUID.randomUUID().toString()));
         assertThat(notFound.httpStatus()).isEqualTo(404);
         assertThat(notFound.turnkeyErrorCode()).isEqualTo("OAUTH2_CREDENTIAL_NOT_FOUND");
-        KeyhavenApiException missing = apiError(() -> root.query("get_oauth2_credential", Map.of()));
-        assertThat(missing.httpStatus()).isEqualTo(400);
-        assertThat(missing.getMessage()).contains("oauth2CredentialId");
+        apiError(ErrorCode.BAD_REQUEST, "oauth2CredentialId", () -> root.query("get_oauth2_credential", Map.of()));
     }
 }

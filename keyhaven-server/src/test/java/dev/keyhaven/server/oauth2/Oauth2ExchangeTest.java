@@ -1,5 +1,6 @@
 package dev.keyhaven.server.oauth2;
 
+import static dev.keyhaven.server.testing.ApiErrors.isError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -45,7 +46,7 @@ class Oauth2ExchangeTest {
                 .delayed(350));
         provider.answer("/me", Answer.json(200, "{\"data\":{\"id\":\"42\"}}").delayed(350));
         ApiException slow = failure(exchange);
-        assertThat(slow.code()).isEqualTo(ErrorCode.OAUTH2_PROVIDER_UNAVAILABLE);
+        isError(ErrorCode.OAUTH2_PROVIDER_UNAVAILABLE, null).accept(slow);
         assertThat(slow.code().httpStatus()).isEqualTo(502);
         assertThat(slow.getMessage()).contains("userinfo endpoint").contains("in time");
     }
@@ -54,7 +55,7 @@ class Oauth2ExchangeTest {
     void anOversizedAnswerIsA502() {
         provider.answer("/token", Answer.json(200, "{\"access_token\":\"" + "a".repeat(70_000) + "\"}"));
         ApiException large = failure(new Oauth2Exchange());
-        assertThat(large.code()).isEqualTo(ErrorCode.OAUTH2_PROVIDER_UNAVAILABLE);
+        isError(ErrorCode.OAUTH2_PROVIDER_UNAVAILABLE, null).accept(large);
         assertThat(large.getMessage()).contains("token endpoint answered more than 65536 bytes").doesNotContain("aaaa");
     }
 }

@@ -27,6 +27,7 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests;
 import dev.keyhaven.client.Stamper;
 import dev.keyhaven.crypto.Digests;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.app.OtpSettings;
 import dev.keyhaven.server.mail.MailSettings;
@@ -207,10 +208,10 @@ class OidcIT extends OnBothStores {
         assertInvalidLogin(token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(TargetKey.generate()
                 .compressed())), session, "nonce does not match");
         // A valid token whose identity nobody holds is a 404, not a token error.
-        KeyhavenApiException nobody = apiError(() -> oauthLogin(token(RSA, JWSAlgorithm.RS256, MAIN, "app-2", sub,
-                nonce(session.compressed())), session.compressed()));
-        assertThat(nobody.httpStatus()).isEqualTo(404);
-        assertThat(nobody.getMessage()).contains("no user of this organization has an OAuth provider");
+        KeyhavenApiException nobody = apiError(ErrorCode.NOT_FOUND, null, () -> oauthLogin(token(RSA,
+                JWSAlgorithm.RS256, MAIN, "app-2", sub, nonce(session.compressed())), session.compressed()));
+        assertThat(nobody.serverMessage()).isEqualTo("no user of this organization has an OAuth provider for this "
+                + "OIDC token's issuer, audience and subject");
     }
 
     @Test
@@ -254,10 +255,11 @@ class OidcIT extends OnBothStores {
         assertThat(sessionClient(second, server.organizationId()).whoami().userId()).isEqualTo(userId);
         // Refetches are rate-limited: a third unknown kid soon after does not reach the issuer.
         TargetKey third = TargetKey.generate();
-        KeyhavenApiException unknownKid = apiError(() -> oauthLogin(token(ec("stranger-1"), JWSAlgorithm.ES256,
-                ROTATING, "app-1", sub, nonce(third.compressed())), third.compressed()));
-        assertThat(unknownKid.turnkeyErrorCode()).isEqualTo("INVALID_OIDC_TOKEN");
-        assertThat(unknownKid.getMessage()).contains("did not publish when its keys were last fetched");
+        KeyhavenApiException unknownKid = apiError(ErrorCode.INVALID_OIDC_TOKEN, null, () -> oauthLogin(token(
+                ec("stranger-1"), JWSAlgorithm.ES256, ROTATING, "app-1", sub, nonce(third.compressed())),
+                third.compressed()));
+        assertThat(unknownKid.serverMessage()).startsWith("invalid OIDC token: the token names a key issuer "
+                + ROTATING + " did not publish when its keys were last fetched (");
         assertThat(rotatingFetches.get()).isEqualTo(2);
     }
 
@@ -288,13 +290,12 @@ class OidcIT extends OnBothStores {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("oidcToken", token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", "x", "n"));
         p.put("publicKey", "zz");
-        KeyhavenApiException bad = apiError(() -> client.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", p,
-                "oauthLoginResult"));
-        assertThat(bad.httpStatus()).isEqualTo(400);
-        assertThat(bad.getMessage()).contains("parameters.publicKey");
-        KeyhavenApiException missing = apiError(() -> client.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN",
-                Map.of("publicKey", TargetKey.generate().compressed()), "oauthLoginResult"));
-        assertThat(missing.getMessage()).contains("parameters.oidcToken is required");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.publicKey",
+                () -> client.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", p, "oauthLoginResult"));
+        KeyhavenApiException missing = apiError(ErrorCode.BAD_REQUEST, "parameters.oidcToken",
+                () -> client.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN",
+                        Map.of("publicKey", TargetKey.generate().compressed()), "oauthLoginResult"));
+        assertThat(missing.serverMessage()).isEqualTo("bad request body: parameters.oidcToken is required");
     }
 
     // ---- OAuth providers ------------------------------------------------------------------------------------
@@ -347,22 +348,23 @@ class OidcIT extends OnBothStores {
     void badProvidersAreRefusedNamingTheField() throws Exception {
         String userId = newUser(List.of());
         String token = token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", uniqueSubject(), "n");
-        assertBadProvider(userId, Map.of("providerName", "x"), "parameters.oauthProviders[0] needs exactly one");
+        assertBadProvider(userId, Map.of("providerName", "x"), "parameters.oauthProviders[0]",
+                "needs exactly one of oidcToken and oidcClaims");
         assertBadProvider(userId, Map.of("providerName", "x", "oidcToken", token, "oidcClaims",
-                Map.of("iss", MAIN, "sub", "s", "aud", "a")), "needs exactly one of oidcToken and oidcClaims");
+                Map.of("iss", MAIN, "sub", "s", "aud", "a")), "parameters.oauthProviders[0]",
+                "needs exactly one of oidcToken and oidcClaims");
         assertBadProvider(userId, Map.of("providerName", "x", "oidcClaims", Map.of("iss", MAIN, "sub", " ",
-                "aud", "a")), "oidcClaims.sub must not be blank");
+                "aud", "a")), "parameters.oauthProviders[0].oidcClaims.sub", "must not be blank");
         assertBadProvider(userId, Map.of("providerName", "x", "oidcClaims", Map.of("iss", MAIN, "sub", "s")),
-                "oidcClaims.aud is required");
-        assertBadProvider(userId, Map.of("oidcToken", token), "providerName is required");
-        KeyhavenApiException invalid = apiError(() -> createProviders(userId, List.of(Map.of("providerName", "x",
-                "oidcToken", token(RSA, JWSAlgorithm.RS256, MAIN, "app-9", "s", "n")))));
-        assertThat(invalid.turnkeyErrorCode()).isEqualTo("INVALID_OIDC_TOKEN");
+                "parameters.oauthProviders[0].oidcClaims.aud", "is required");
+        assertBadProvider(userId, Map.of("oidcToken", token), "parameters.oauthProviders[0].providerName",
+                "is required");
+        apiError(ErrorCode.INVALID_OIDC_TOKEN, null, () -> createProviders(userId, List.of(Map.of("providerName",
+                "x", "oidcToken", token(RSA, JWSAlgorithm.RS256, MAIN, "app-9", "s", "n")))));
         KeyhavenApiException noUser = apiError(() -> createProviders(UUID.randomUUID().toString(),
                 List.of(claimsProvider(MAIN, "app-1", uniqueSubject()))));
         assertThat(noUser.httpStatus()).isEqualTo(404);
-        KeyhavenApiException empty = apiError(() -> createProviders(userId, List.of()));
-        assertThat(empty.getMessage()).contains("must hold at least one provider");
+        assertBadProvider(userId, null, "parameters.oauthProviders", "must hold at least one provider");
         assertThat(client.query("get_oauth_providers", Map.of("userId", userId)).path("oauthProviders")).isEmpty();
     }
 
@@ -370,22 +372,21 @@ class OidcIT extends OnBothStores {
     void theOlderVersionsRegisterProvidersByTokenOnly() throws Exception {
         String userId = newUser(List.of());
         Map<String, Object> byClaims = claimsProvider(MAIN, "app-1", uniqueSubject());
-        KeyhavenApiException v1 = apiError(() -> client.submit("create_oauth_providers",
-                "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS", Map.of("userId", userId, "oauthProviders", List.of(byClaims)),
-                "createOauthProvidersResult"));
-        assertThat(v1.httpStatus()).isEqualTo(400);
-        assertThat(v1.getMessage()).contains("parameters.oauthProviders[0] needs an oidcToken");
+        KeyhavenApiException v1 = apiError(ErrorCode.BAD_REQUEST, "parameters.oauthProviders[0]",
+                () -> client.submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
+                        Map.of("userId", userId, "oauthProviders", List.of(byClaims)), "createOauthProvidersResult"));
+        assertThat(v1.serverMessage()).isEqualTo("bad request body: parameters.oauthProviders[0] needs an oidcToken");
         Map<String, Object> user = Map.of("userName", "v3-" + UUID.randomUUID(), "apiKeys", List.of(),
                 "authenticators", List.of(), "oauthProviders", List.of(byClaims), "userTags", List.of());
-        KeyhavenApiException v3 = apiError(() -> client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3",
-                Map.of("users", List.of(user)), "createUsersResult"));
-        assertThat(v3.getMessage()).contains("parameters.users[0].oauthProviders[0] needs an oidcToken");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.users[0].oauthProviders[0]",
+                () -> client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3",
+                        Map.of("users", List.of(user)), "createUsersResult"));
         Map<String, Object> rootUser = Map.of("userName", "root", "apiKeys", List.of(), "authenticators",
                 List.of(), "oauthProviders", List.of(byClaims));
-        KeyhavenApiException v7 = apiError(() -> client.submit("create_sub_organization",
-                "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", Map.of("subOrganizationName", "v7-" + UUID.randomUUID(),
-                        "rootUsers", List.of(rootUser), "rootQuorumThreshold", 1), "createSubOrganizationResultV7"));
-        assertThat(v7.getMessage()).contains("parameters.rootUsers[0].oauthProviders[0] needs an oidcToken");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.rootUsers[0].oauthProviders[0]",
+                () -> client.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+                        Map.of("subOrganizationName", "v7-" + UUID.randomUUID(), "rootUsers", List.of(rootUser),
+                                "rootQuorumThreshold", 1), "createSubOrganizationResultV7"));
         // The current versions take claims as well.
         assertThat(client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", Map.of("users", List.of(user)),
                 "createUsersResult").status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
@@ -399,10 +400,9 @@ class OidcIT extends OnBothStores {
             ten.add(claimsProvider(MAIN, "app-1", uniqueSubject()));
         }
         createProviders(userId, ten);
-        KeyhavenApiException eleventh = apiError(() -> createProviders(userId, List.of(claimsProvider(MAIN, "app-1",
-                uniqueSubject()))));
-        assertThat(eleventh.httpStatus()).isEqualTo(429);
-        assertThat(eleventh.getMessage()).contains("maximum oauth providers (10)");
+        KeyhavenApiException eleventh = apiError(ErrorCode.LIMIT_EXCEEDED, null,
+                () -> createProviders(userId, List.of(claimsProvider(MAIN, "app-1", uniqueSubject()))));
+        assertThat(eleventh.serverMessage()).startsWith("user has exceeded maximum oauth providers (10)");
     }
 
     @Test
@@ -413,17 +413,21 @@ class OidcIT extends OnBothStores {
         List<String> ids = providerIds(userId);
         String othersProvider = providerIds(otherUser).getFirst();
         String unknown = UUID.randomUUID().toString();
-        KeyhavenApiException missing = apiError(() -> deleteProviders(userId, List.of(ids.getFirst(), unknown)));
-        assertThat(missing.httpStatus()).isEqualTo(404);
-        assertThat(missing.getMessage()).contains(unknown);
-        KeyhavenApiException notTheirs = apiError(() -> deleteProviders(userId, List.of(othersProvider)));
-        assertThat(notTheirs.getMessage()).contains(othersProvider);
+        KeyhavenApiException missing = apiError(ErrorCode.NOT_FOUND, null,
+                () -> deleteProviders(userId, List.of(ids.getFirst(), unknown)));
+        assertThat(missing.serverMessage()).isEqualTo("no oauth provider found with id " + unknown + " for user "
+                + userId);
+        KeyhavenApiException notTheirs = apiError(ErrorCode.NOT_FOUND, null,
+                () -> deleteProviders(userId, List.of(othersProvider)));
+        assertThat(notTheirs.serverMessage()).isEqualTo("no oauth provider found with id " + othersProvider
+                + " for user " + userId);
         assertThat(providerIds(userId)).containsExactlyElementsOf(ids);
         Activity deleted = deleteProviders(userId, List.of(ids.getFirst()));
         assertThat(deleted.result().path("providerIds").get(0).asString()).isEqualTo(ids.getFirst());
         assertThat(providerIds(userId)).containsExactly(ids.get(1));
-        assertThat(apiError(() -> deleteProviders(userId, List.of())).getMessage())
-                .contains("must name at least one OAuth provider");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.providerIds",
+                () -> deleteProviders(userId, List.of())).serverMessage())
+                .isEqualTo("bad request body: parameters.providerIds must name at least one OAuth provider");
         assertThat(apiError(() -> client.query("get_oauth_providers", Map.of("userId", unknown))).httpStatus())
                 .isEqualTo(404);
         // Without userId: the organization's providers.
@@ -594,32 +598,34 @@ class OidcIT extends OnBothStores {
         String sub = uniqueSubject();
         newUser(List.of(claimsProvider(MAIN, "app-1", sub)));
         TargetKey key = TargetKey.generate();
-        KeyhavenApiException otherKey = apiError(() -> client.withStamper(attested(key, token(RSA,
-                JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(TargetKey.generate().compressed())),
-                AttestedStamps.OIDC)).whoami());
-        assertThat(otherKey.httpStatus()).isEqualTo(401);
-        assertThat(otherKey.getMessage()).contains("nonce does not match");
+        KeyhavenApiException otherKey = apiError(ErrorCode.SIGNATURE_INVALID, null,
+                () -> client.withStamper(attested(key, token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub,
+                        nonce(TargetKey.generate().compressed())), AttestedStamps.OIDC)).whoami());
+        assertThat(otherKey.serverMessage()).isEqualTo("could not verify attested stamp: invalid OIDC token: the "
+                + "token nonce does not match: it must be the lowercase hex SHA-256 of the session public key");
         KeyhavenApiException untrusted = apiError(() -> client.withStamper(attested(key, token(RSA,
                 JWSAlgorithm.RS256, UNTRUSTED, "app-1", sub, nonce(key.compressed())),
                 AttestedStamps.OIDC)).whoami());
         assertThat(untrusted.httpStatus()).isEqualTo(401);
-        KeyhavenApiException nobody = apiError(() -> client.withStamper(attested(key, token(RSA,
-                JWSAlgorithm.RS256, MAIN, "app-2", sub, nonce(key.compressed())),
-                AttestedStamps.OIDC)).whoami());
-        assertThat(nobody.httpStatus()).isEqualTo(401);
-        assertThat(nobody.getMessage()).contains("OAuth provider for the attested OIDC identity");
+        KeyhavenApiException nobody = apiError(ErrorCode.CREDENTIAL_NOT_FOUND, null,
+                () -> client.withStamper(attested(key, token(RSA, JWSAlgorithm.RS256, MAIN, "app-2", sub,
+                        nonce(key.compressed())), AttestedStamps.OIDC)).whoami());
+        assertThat(nobody.serverMessage()).isEqualTo("no user of the organization or its parent organization has "
+                + "an OAuth provider for the attested OIDC identity");
         String valid = token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(key.compressed()));
         Stamper forged = body -> attested(key, valid, AttestedStamps.OIDC).stamp(
                 "{\"other\":1}".getBytes(StandardCharsets.UTF_8));
         KeyhavenApiException badSignature = apiError(() -> client.withStamper(forged).whoami());
         assertThat(badSignature.httpStatus()).isEqualTo(401);
-        KeyhavenApiException malformed = apiError(() -> client.withStamper(body -> new Stamper.Stamp(
-                "X-Stamp-Attested", "{\"publicKey\":\"02\"}")).whoami());
-        assertThat(malformed.httpStatus()).isEqualTo(401);
-        assertThat(malformed.getMessage()).contains("missing signature");
-        KeyhavenApiException scheme = apiError(() -> client.withStamper(attested(key, valid,
-                "STAMP_ATTESTED_SCHEME_OTHER")).whoami());
-        assertThat(scheme.getMessage()).contains("unsupported scheme");
+        KeyhavenApiException malformed = apiError(ErrorCode.MALFORMED_STAMP, null,
+                () -> client.withStamper(body -> new Stamper.Stamp("X-Stamp-Attested",
+                        "{\"publicKey\":\"02\"}")).whoami());
+        assertThat(malformed.serverMessage()).isEqualTo("malformed activity stamp: could not extract attested stamp "
+                + "(missing signature)");
+        KeyhavenApiException scheme = apiError(ErrorCode.MALFORMED_STAMP, null,
+                () -> client.withStamper(attested(key, valid, "STAMP_ATTESTED_SCHEME_OTHER")).whoami());
+        assertThat(scheme.serverMessage()).startsWith("malformed activity stamp: could not extract attested stamp "
+                + "(unsupported scheme (");
     }
 
     @Test
@@ -638,19 +644,19 @@ class OidcIT extends OnBothStores {
         assertThat(attested.whoami().userId()).isEqualTo(userId);
         assertThat(client.withStamper(attested(key, token, AttestedStamps.VERIFICATION_TOKEN)).whoami()
                 .userId()).isEqualTo(userId);
-        KeyhavenApiException otherKey = apiError(() -> client.withStamper(attested(TargetKey.generate(), token,
-                AttestedStamps.VERIFICATION_TOKEN)).whoami());
-        assertThat(otherKey.httpStatus()).isEqualTo(401);
-        assertThat(otherKey.getMessage()).contains("was not issued to the stamp's public key");
+        KeyhavenApiException otherKey = apiError(ErrorCode.SIGNATURE_INVALID, null, () -> client.withStamper(
+                attested(TargetKey.generate(), token, AttestedStamps.VERIFICATION_TOKEN)).whoami());
+        assertThat(otherKey.serverMessage()).isEqualTo("could not verify attested stamp: the verification token was "
+                + "not issued to the stamp's public key");
         KeyhavenApiException forged = apiError(() -> client.withStamper(attested(key, token + "x",
                 AttestedStamps.VERIFICATION_TOKEN)).whoami());
         assertThat(forged.httpStatus()).isEqualTo(401);
         clock.advance(Duration.ofHours(2));
         client = root.withClock(clock);
-        KeyhavenApiException expired = apiError(() -> client.withStamper(attested(key, token,
-                AttestedStamps.VERIFICATION_TOKEN)).whoami());
-        assertThat(expired.httpStatus()).isEqualTo(401);
-        assertThat(expired.getMessage()).contains("has expired");
+        KeyhavenApiException expired = apiError(ErrorCode.SIGNATURE_INVALID, null, () -> client.withStamper(
+                attested(key, token, AttestedStamps.VERIFICATION_TOKEN)).whoami());
+        assertThat(expired.serverMessage()).isEqualTo("could not verify attested stamp: the verification token has "
+                + "expired");
     }
 
     // ---- helpers -------------------------------------------------------------------------------------------
@@ -706,10 +712,11 @@ class OidcIT extends OnBothStores {
                 .findValuesAsString("providerId");
     }
 
-    private void assertBadProvider(String userId, Map<String, Object> provider, String message) {
-        KeyhavenApiException bad = apiError(() -> createProviders(userId, List.of(provider)));
-        assertThat(bad.httpStatus()).isEqualTo(400);
-        assertThat(bad.getMessage()).contains(message);
+    /** Creating {@code provider} ({@code null}: none) fails with a 400 saying {@code problem} of {@code field}. */
+    private void assertBadProvider(String userId, Map<String, Object> provider, String field, String problem) {
+        KeyhavenApiException bad = apiError(ErrorCode.BAD_REQUEST, field,
+                () -> createProviders(userId, provider == null ? List.of() : List.of(provider)));
+        assertThat(bad.serverMessage()).isEqualTo("bad request body: " + field + " " + problem);
     }
 
     private Activity oauthLogin(String token, String publicKey) {
@@ -725,10 +732,10 @@ class OidcIT extends OnBothStores {
     }
 
     private void assertInvalidLogin(String token, TargetKey session, String message) {
-        KeyhavenApiException refused = apiError(() -> oauthLogin(token, session.compressed()));
-        assertThat(refused.httpStatus()).isEqualTo(400);
-        assertThat(refused.turnkeyErrorCode()).isEqualTo("INVALID_OIDC_TOKEN");
-        assertThat(refused.getMessage()).contains(message).doesNotContain(token);
+        KeyhavenApiException refused = apiError(ErrorCode.INVALID_OIDC_TOKEN, null,
+                () -> oauthLogin(token, session.compressed()));
+        assertThat(refused.serverMessage()).startsWith("invalid OIDC token: ").contains(message)
+                .doesNotContain(token);
     }
 
     private KeyhavenClient sessionClient(TargetKey session, String organizationId) {

@@ -3,6 +3,7 @@ package dev.keyhaven.server.oidc;
 import static dev.keyhaven.server.oidc.TestJwts.ec;
 import static dev.keyhaven.server.oidc.TestJwts.rsa;
 import static dev.keyhaven.server.oidc.TestJwts.signed;
+import static dev.keyhaven.server.testing.ApiErrors.isError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -107,9 +108,9 @@ class OidcVerifierTest {
     }
 
     private void assertInvalid(String token, String message) {
-        assertThatThrownBy(() -> verifier.verify(token, Optional.of("n-1"))).isInstanceOf(ApiException.class)
-                .hasMessageContaining(message)
-                .satisfies(e -> assertThat(((ApiException) e).code()).isEqualTo(ErrorCode.INVALID_OIDC_TOKEN));
+        assertThatThrownBy(() -> verifier.verify(token, Optional.of("n-1")))
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.INVALID_OIDC_TOKEN, null))
+                .hasMessageStartingWith("invalid OIDC token: the token ").hasMessageContaining(message);
     }
 
     private JWTClaimsSet.Builder claims() {

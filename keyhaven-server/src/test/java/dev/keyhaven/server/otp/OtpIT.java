@@ -16,6 +16,7 @@ import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.crypto.SigningKey;
 import dev.keyhaven.crypto.VerifyingKey;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.app.OtpSettings;
 import dev.keyhaven.server.authproxy.AuthProxyConfig;
@@ -320,10 +321,10 @@ class OtpIT extends OnBothStores {
         assertThat(whoami.userId()).isEqualTo(userId);
 
         // The token is used up.
-        KeyhavenApiException again = apiError(() -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2",
-                loginParameters(token, key, TargetKey.generate()), "otpLoginResult"));
-        assertThat(again.httpStatus()).isEqualTo(400);
-        assertThat(again.getMessage()).contains("already used");
+        KeyhavenApiException again = apiError(ErrorCode.BAD_REQUEST, "parameters.verificationToken",
+                () -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2",
+                        loginParameters(token, key, TargetKey.generate()), "otpLoginResult"));
+        assertThat(again.serverMessage()).isEqualTo("bad request body: parameters.verificationToken was already used");
     }
 
     @Test
@@ -349,17 +350,14 @@ class OtpIT extends OnBothStores {
         String bundle = init.result().path("otpEncryptionTargetBundle").asString();
         String code = emailedCode();
         TargetKey key = TargetKey.generate();
-        KeyhavenApiException wrong = apiError(() -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle,
-                "000000000", key));
-        assertThat(wrong.httpStatus()).isEqualTo(400);
-        assertThat(wrong.getMessage()).contains("invalid OTP code").contains("4 attempts left")
-                .doesNotContain(code);
+        KeyhavenApiException wrong = apiError(ErrorCode.BAD_REQUEST, null,
+                () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, "000000000", key));
+        assertThat(wrong.serverMessage()).isEqualTo("invalid OTP code (4 attempts left)");
         assertThat(verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code, key).status())
                 .isEqualTo("ACTIVITY_STATUS_COMPLETED");
-        KeyhavenApiException reused = apiError(() -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code,
-                key));
-        assertThat(reused.httpStatus()).isEqualTo(400);
-        assertThat(reused.getMessage()).contains("already used");
+        KeyhavenApiException reused = apiError(ErrorCode.BAD_REQUEST, null,
+                () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code, key));
+        assertThat(reused.serverMessage()).isEqualTo("this OTP was already used; request a new code");
     }
 
     @Test
@@ -370,13 +368,13 @@ class OtpIT extends OnBothStores {
         String code = emailedCode();
         TargetKey key = TargetKey.generate();
         for (int i = 0; i < OtpService.MAX_ATTEMPTS; i++) {
-            assertThat(apiError(() -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, "ZZZZZZZZZ", key))
-                    .getMessage()).contains("invalid OTP code");
+            assertThat(apiError(ErrorCode.BAD_REQUEST, null,
+                    () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, "ZZZZZZZZZ", key)).serverMessage())
+                    .startsWith("invalid OTP code (");
         }
-        KeyhavenApiException dead = apiError(() -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code,
-                key));
-        assertThat(dead.httpStatus()).isEqualTo(400);
-        assertThat(dead.getMessage()).contains("too many wrong codes");
+        KeyhavenApiException dead = apiError(ErrorCode.BAD_REQUEST, null,
+                () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code, key));
+        assertThat(dead.serverMessage()).isEqualTo("too many wrong codes for this OTP; request a new code");
     }
 
     @Test
@@ -384,11 +382,10 @@ class OtpIT extends OnBothStores {
         Activity init = initOtp(uniqueEmail());
         String code = emailedCode();
         clock.advance(Duration.ofMinutes(5).plusSeconds(1));
-        KeyhavenApiException expired = apiError(() -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2",
-                init.result().path("otpId").asString(), init.result().path("otpEncryptionTargetBundle").asString(),
-                code, TargetKey.generate()));
-        assertThat(expired.httpStatus()).isEqualTo(400);
-        assertThat(expired.getMessage()).contains("expired");
+        KeyhavenApiException expired = apiError(ErrorCode.BAD_REQUEST, null,
+                () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", init.result().path("otpId").asString(),
+                        init.result().path("otpEncryptionTargetBundle").asString(), code, TargetKey.generate()));
+        assertThat(expired.serverMessage()).isEqualTo("this OTP has expired; request a new code");
     }
 
     @Test
@@ -397,9 +394,8 @@ class OtpIT extends OnBothStores {
         for (int i = 0; i < PER_CONTACT; i++) {
             assertThat(initOtp(email).status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         }
-        KeyhavenApiException limited = apiError(() -> initOtp(email.toUpperCase(Locale.ROOT)));
-        assertThat(limited.httpStatus()).isEqualTo(429);
-        assertThat(limited.getMessage()).contains("retry after");
+        KeyhavenApiException limited = apiError(ErrorCode.RATE_LIMITED, null, () -> initOtp(email.toUpperCase(Locale.ROOT)));
+        assertThat(limited.serverMessage()).startsWith("too many ").contains(" (retry after ");
         // Another contact is not affected.
         assertThat(initOtp(uniqueEmail()).status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
     }
@@ -410,16 +406,16 @@ class OtpIT extends OnBothStores {
         p.put("otpType", "OTP_TYPE_EMAIL");
         p.put("contact", "not-an-email");
         p.put("appName", "Acme");
-        assertThat(apiError(() -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"))
-                .getMessage()).contains("contact");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.contact",
+                () -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"));
         p.put("contact", uniqueEmail());
         p.put("otpLength", 5);
-        assertThat(apiError(() -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"))
-                .getMessage()).contains("otpLength");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.otpLength",
+                () -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"));
         p.put("otpLength", 6);
         p.put("expirationSeconds", "601");
-        assertThat(apiError(() -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"))
-                .getMessage()).contains("expirationSeconds");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.expirationSeconds",
+                () -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"));
         assertThat(smtp.getReceivedMessages()).isEmpty();
         KeyhavenApiException unknown = apiError(() -> client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2",
                 Map.of("otpId", UUID.randomUUID().toString(), "encryptedOtpBundle", "{}"), "verifyOtpResult"));
@@ -432,9 +428,9 @@ class OtpIT extends OnBothStores {
         TargetKey key = TargetKey.generate();
         String token = verifiedToken(email, key);
         // Signed by another key than the token's.
-        KeyhavenApiException wrongKey = apiError(() -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2",
-                loginParameters(token, TargetKey.generate(), TargetKey.generate()), "otpLoginResult"));
-        assertThat(wrongKey.getMessage()).contains("clientSignature");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.clientSignature.publicKey",
+                () -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2",
+                        loginParameters(token, TargetKey.generate(), TargetKey.generate()), "otpLoginResult"));
         // A forged token.
         String[] parts = token.split("\\.");
         JsonNode claims = claims(token);
@@ -442,8 +438,8 @@ class OtpIT extends OnBothStores {
                 ((tools.jackson.databind.node.ObjectNode) claims).put("contact", "root@example.com")));
         Map<String, Object> forged = loginParameters(token, key, TargetKey.generate());
         forged.put("verificationToken", parts[0] + "." + forgedClaims + "." + parts[2]);
-        assertThat(apiError(() -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", forged,
-                "otpLoginResult")).getMessage()).contains("verificationToken");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.verificationToken",
+                () -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", forged, "otpLoginResult"));
         // Nobody has this email (yet).
         KeyhavenApiException nobody = apiError(() -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2",
                 loginParameters(token, key, TargetKey.generate()), "otpLoginResult"));
@@ -663,8 +659,8 @@ class OtpIT extends OnBothStores {
         // A template that does not exist is a 400 naming the field, and nothing is sent.
         p.put("emailCustomization", Map.of("templateId", "nope"));
         smtp.purgeEmailFromAllMailboxes();
-        assertThat(apiError(() -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"))
-                .getMessage()).contains("templateId");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization.templateId",
+                () -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"));
         assertThat(smtp.getReceivedMessages()).isEmpty();
     }
 

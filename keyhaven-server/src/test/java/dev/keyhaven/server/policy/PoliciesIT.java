@@ -13,6 +13,7 @@ import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.EcCurve;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import dev.keyhaven.server.testing.TypedData;
@@ -166,10 +167,9 @@ class PoliciesIT extends OnBothStores {
     void createPoliciesAndDeletePoliciesAreAllOrNothing() {
         Map<String, Object> first = Map.of("policyName", "one", "effect", "EFFECT_ALLOW", "notes", "");
         Map<String, Object> twin = Map.of("policyName", "one", "effect", "EFFECT_DENY", "notes", "");
-        KeyhavenApiException duplicate = apiError(() -> root.submit("create_policies",
-                "ACTIVITY_TYPE_CREATE_POLICIES", Map.of("policies", List.of(first, twin)), "createPoliciesResult"));
-        assertThat(duplicate.httpStatus()).isEqualTo(400);
-        assertThat(duplicate.getMessage()).contains("policy label must be unique");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("create_policies",
+                "ACTIVITY_TYPE_CREATE_POLICIES", Map.of("policies", List.of(first, twin)), "createPoliciesResult"))
+                .serverMessage()).isEqualTo("policy label must be unique");
         assertThat(root.listPolicies()).isEmpty();
 
         Activity both = root.submit("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES", Map.of("policies",
@@ -180,46 +180,46 @@ class PoliciesIT extends OnBothStores {
         assertThat(ids).hasSize(2);
         assertThat(root.listPolicies()).extracting(p -> p.path("policyName").asString()).containsExactly("one", "two");
 
-        KeyhavenApiException unknown = apiError(() -> root.submit("delete_policies",
+        KeyhavenApiException unknown = apiError(ErrorCode.NOT_FOUND, null, () -> root.submit("delete_policies",
                 "ACTIVITY_TYPE_DELETE_POLICIES", Map.of("policyIds", List.of(ids.get(0), "no-such-policy")),
                 "deletePoliciesResult"));
-        assertThat(unknown.httpStatus()).isEqualTo(404);
-        assertThat(unknown.getMessage()).contains("no-such-policy");
+        assertThat(unknown.serverMessage()).isEqualTo("no policy found with id no-such-policy");
         assertThat(root.listPolicies()).hasSize(2);
     }
 
     @Test
     void invalidPoliciesAreRefusedWithTheRealMessages() {
-        KeyhavenApiException condition = apiError(() -> root.createPolicy("bad", "EFFECT_ALLOW",
-                "activity.action == 'SIGN' && (wallet.id == 'w'", null, "", null));
-        assertThat(condition.httpStatus()).isEqualTo(400);
-        assertThat(condition.getMessage()).contains("): invalid policy condition: expected ')' at column");
-        assertThat(apiError(() -> root.createPolicy("bad", "EFFECT_ALLOW", null, "approvers.any(u,", "", null))
-                .getMessage()).contains("): invalid policy consensus: ");
-        assertThat(apiError(() -> root.createPolicy("bad", "EFFECT_ALLOW", null, null, "", "time.now >"))
-                .getMessage()).contains("): invalid policy time: ");
-        KeyhavenApiException effect = apiError(() -> root.createPolicy("bad", "EFFECT_MAYBE", null, null, "", null));
-        assertThat(effect.httpStatus()).isEqualTo(400);
-        assertThat(effect.getMessage()).contains("effect");
-        assertThat(apiError(() -> root.createPolicy(" ", "EFFECT_ALLOW", null, null, "", null)).getMessage())
-                .contains("policyName");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.condition", () -> root.createPolicy("bad",
+                "EFFECT_ALLOW", "activity.action == 'SIGN' && (wallet.id == 'w'", null, "", null)).serverMessage())
+                .startsWith("invalid policy condition: expected ')' at column ").endsWith(" (parameters.condition)");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.consensus",
+                () -> root.createPolicy("bad", "EFFECT_ALLOW", null, "approvers.any(u,", "", null)).serverMessage())
+                .startsWith("invalid policy consensus: ");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.time",
+                () -> root.createPolicy("bad", "EFFECT_ALLOW", null, null, "", "time.now >")).serverMessage())
+                .startsWith("invalid policy time: ");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.effect",
+                () -> root.createPolicy("bad", "EFFECT_MAYBE", null, null, "", null));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.policyName",
+                () -> root.createPolicy(" ", "EFFECT_ALLOW", null, null, "", null));
         assertThat(root.listPolicies()).as("nothing was written").isEmpty();
 
         String id = create("taken", "EFFECT_ALLOW", null, null);
-        assertThat(apiError(() -> root.createPolicy("taken", "EFFECT_DENY", null, null, "", null)).getMessage())
-                .contains("policy label must be unique");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null,
+                () -> root.createPolicy("taken", "EFFECT_DENY", null, null, "", null)).serverMessage())
+                .isEqualTo("policy label must be unique");
         create("other", "EFFECT_ALLOW", null, null);
-        assertThat(apiError(() -> root.submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", Map.of(
-                "policyId", id, "policyName", "other"), "updatePolicyResultV2")).getMessage())
-                .contains("policy label must be unique");
-        assertThat(apiError(() -> root.submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", Map.of(
-                "policyId", id, "policyCondition", "1 +"), "updatePolicyResultV2")).getMessage())
-                .contains("): invalid policy condition: unexpected character");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("update_policy",
+                "ACTIVITY_TYPE_UPDATE_POLICY_V2", Map.of("policyId", id, "policyName", "other"),
+                "updatePolicyResultV2")).serverMessage()).isEqualTo("policy label must be unique");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.policyCondition", () -> root.submit("update_policy",
+                "ACTIVITY_TYPE_UPDATE_POLICY_V2", Map.of("policyId", id, "policyCondition", "1 +"),
+                "updatePolicyResultV2")).serverMessage()).startsWith("invalid policy condition: unexpected character");
         assertThat(apiError(() -> root.submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", Map.of(
                 "policyId", "no-such-policy"), "updatePolicyResultV2")).httpStatus()).isEqualTo(404);
         assertThat(apiError(() -> root.deletePolicy("no-such-policy")).httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> root.submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", Map.of(
-                "policyName", "x"), "updatePolicyResultV2")).getMessage()).contains("policyId");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.policyId", () -> root.submit("update_policy",
+                "ACTIVITY_TYPE_UPDATE_POLICY_V2", Map.of("policyName", "x"), "updatePolicyResultV2"));
         assertThat(apiError(() -> root.submit("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES",
                 Map.of("policies", List.of()), "createPoliciesResult")).httpStatus()).isEqualTo(400);
         assertThat(root.getPolicy(id).path("policyName").asString()).isEqualTo("taken");
@@ -231,10 +231,9 @@ class PoliciesIT extends OnBothStores {
         for (int i = 0; i < 101; i++) {
             many.add(Map.of("policyName", "p" + i, "effect", "EFFECT_ALLOW", "notes", ""));
         }
-        KeyhavenApiException tooMany = apiError(() -> root.submit("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES",
-                Map.of("policies", many), "createPoliciesResult"));
-        assertThat(tooMany.httpStatus()).isEqualTo(429);
-        assertThat(tooMany.getMessage()).contains("maximum policies (100)");
+        assertThat(apiError(ErrorCode.LIMIT_EXCEEDED, null, () -> root.submit("create_policies",
+                "ACTIVITY_TYPE_CREATE_POLICIES", Map.of("policies", many), "createPoliciesResult")).serverMessage())
+                .isEqualTo("organization has exceeded maximum policies (100)");
         assertThat(root.listPolicies()).isEmpty();
     }
 
@@ -334,10 +333,9 @@ class PoliciesIT extends OnBothStores {
 
         assertThat(bob.approveActivity(pending.fingerprint(), "signRawPayloadResult").voteCount())
                 .as("a second approval by the same user changes nothing").isEqualTo(2);
-        KeyhavenApiException late = apiError(() -> carol.approveActivity(pending.fingerprint(),
-                "signRawPayloadResult"));
-        assertThat(late.httpStatus()).isEqualTo(400);
-        assertThat(late.getMessage()).contains("not awaiting consensus");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> carol.approveActivity(pending.fingerprint(),
+                "signRawPayloadResult")).serverMessage()).isEqualTo("activity " + pending.id()
+                + " is not awaiting consensus (status ACTIVITY_STATUS_COMPLETED); the vote was not recorded");
 
         JsonNode evaluations = root.getPolicyEvaluations(pending.id());
         assertThat(evaluations).hasSize(2);
@@ -375,8 +373,10 @@ class PoliciesIT extends OnBothStores {
         assertThat(rejected.result().isMissingNode()).isTrue();
         assertThat(rejected.raw().path("votes").get(1).path("selection").asString())
                 .isEqualTo("VOTE_SELECTION_REJECTED");
-        assertThat(apiError(() -> carol.approveActivity(pending.fingerprint(), "signRawPayloadResult"))
-                .getMessage()).contains("not awaiting consensus");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null,
+                () -> carol.approveActivity(pending.fingerprint(), "signRawPayloadResult")).serverMessage())
+                .isEqualTo("activity " + pending.id()
+                        + " is not awaiting consensus (status ACTIVITY_STATUS_REJECTED); the vote was not recorded");
         assertThat(root.getActivity(pending.id()).path("status").asString()).isEqualTo("ACTIVITY_STATUS_REJECTED");
         assertThat(root.getPolicyEvaluations(pending.id()).get(1).path("policyEvaluations").toString())
                 .contains("OUTCOME_REJECTED");
@@ -384,13 +384,12 @@ class PoliciesIT extends OnBothStores {
 
     @Test
     void votesNameAnExistingActivityOfTheOrganization() {
-        KeyhavenApiException unknown = apiError(() -> bob.approveActivity("00".repeat(32), "x"));
-        assertThat(unknown.httpStatus()).isEqualTo(404);
-        assertThat(unknown.getMessage()).contains("): No activity found with fingerprint. Consensus activities must target an "
-                + "existing activity by fingerprint");
+        assertThat(apiError(ErrorCode.NOT_FOUND, null, () -> bob.approveActivity("00".repeat(32), "x"))
+                .serverMessage()).isEqualTo("No activity found with fingerprint. Consensus activities must target an "
+                        + "existing activity by fingerprint");
         assertThat(apiError(() -> bob.rejectActivity("00".repeat(32), "x")).httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> bob.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", Map.of(),
-                "x")).getMessage()).contains("fingerprint");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.fingerprint",
+                () -> bob.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", Map.of(), "x"));
         assertThat(apiError(() -> bob.getPolicyEvaluations("no-such-activity")).httpStatus()).isEqualTo(404);
     }
 

@@ -106,13 +106,14 @@ class PrivateKeyTagsIT extends OnBothStores {
         assertThat(failed.getFirst().path("failure").path("message").asString()).contains(UNKNOWN);
 
         createTag("occupied", List.of());
-        assertThat(apiError(() -> update(tagId, "occupied", List.of(b), List.of())).getMessage())
-                .contains("already exists");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> update(tagId, "occupied", List.of(b), List.of()))
+                .serverMessage()).isEqualTo("a private key tag named 'occupied' already exists");
         assertThat(tagsOf(b)).isEmpty();
         assertThat(apiError(() -> update(UNKNOWN, null, List.of(), List.of())).httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> root.submit("update_private_key_tag", "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG",
-                Map.of("privateKeyTagId", tagId, "addPrivateKeyIds", List.of()), "updatePrivateKeyTagResult"))
-                .getMessage()).contains("parameters.removePrivateKeyIds is required");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.removePrivateKeyIds", () -> root.submit(
+                "update_private_key_tag", "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG", Map.of("privateKeyTagId", tagId,
+                        "addPrivateKeyIds", List.of()), "updatePrivateKeyTagResult")).serverMessage())
+                .startsWith("bad request body: parameters.removePrivateKeyIds is required");
     }
 
     @Test

@@ -59,17 +59,17 @@ class PrivateKeysIT extends OnBothStores {
 
     @Test
     void invalidKeysFailAndNothingIsCreated() {
-        KeyhavenApiException mismatch = apiError(() -> root.createPrivateKeys(List.of(
+        KeyhavenApiException mismatch = apiError(ErrorCode.BAD_REQUEST, null, () -> root.createPrivateKeys(List.of(
                 new PrivateKeyParams("fine", "CURVE_SECP256K1", List.of(), List.of("ADDRESS_FORMAT_ETHEREUM")),
                 new PrivateKeyParams("wrong", "CURVE_P256", List.of(), List.of("ADDRESS_FORMAT_SOLANA")))));
-        assertThat(mismatch.httpStatus()).isEqualTo(400);
-        assertThat(mismatch.getMessage()).contains("ADDRESS_FORMAT_SOLANA").contains("CURVE_P256");
+        assertThat(mismatch.serverMessage()).isEqualTo("privateKeys[1]: address format ADDRESS_FORMAT_SOLANA does not "
+                + "support curve CURVE_P256");
         assertThat(root.query("list_private_keys", Map.of()).path("privateKeys"))
                 .noneSatisfy(k -> assertThat(k.path("privateKeyName").asString()).isEqualTo("fine"));
 
         create("taken", "CURVE_SECP256K1", List.of());
-        assertThat(apiError(() -> create("taken", "CURVE_ED25519", List.of())).getMessage())
-                .contains("already exists");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> create("taken", "CURVE_ED25519", List.of()))
+                .serverMessage()).isEqualTo("privateKeys[0]: a private key named 'taken' already exists");
         apiError(ErrorCode.BAD_REQUEST, "parameters.privateKeys",
                 () -> root.createPrivateKeys(List.of()));
         apiError(ErrorCode.BAD_REQUEST, "parameters.privateKeys[0].curve",
@@ -87,9 +87,10 @@ class PrivateKeysIT extends OnBothStores {
     @Test
     void deletingAKeyThatWasNeverExportedNeedsDeleteWithoutExport() {
         String id = create("short-lived", "CURVE_SECP256K1", List.of("ADDRESS_FORMAT_ETHEREUM"));
-        assertThat(apiError(() -> root.submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS",
-                Map.of("privateKeyIds", List.of(id)), "deletePrivateKeysResult")).getMessage())
-                .contains("has not been exported");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("delete_private_keys",
+                "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS", Map.of("privateKeyIds", List.of(id)), "deletePrivateKeysResult"))
+                .serverMessage()).isEqualTo("private key has not been exported: " + id
+                        + " (export it first, or set deleteWithoutExport to delete it for good)");
         assertThat(root.getPrivateKey(id).path("privateKeyId").asString()).isEqualTo(id);
         Activity deleted = root.submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS",
                 Map.of("privateKeyIds", List.of(id), "deleteWithoutExport", true), "deletePrivateKeysResult");

@@ -255,7 +255,7 @@ class AppProofsIT extends OnBothStores {
         apiError(ErrorCode.BAD_REQUEST, "activityId",
                 () -> root.query("list_app_proofs", Map.of()));
         assertThat(apiError(() -> root.getBootProof("04" + "ab".repeat(129))).httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> root.query("get_boot_proof", Map.of())).getMessage()).contains("ephemeralKey");
-        assertThat(apiError(() -> root.query("get_latest_boot_proof", Map.of())).getMessage()).contains("appName");
+        apiError(ErrorCode.BAD_REQUEST, "ephemeralKey", () -> root.query("get_boot_proof", Map.of()));
+        apiError(ErrorCode.BAD_REQUEST, "appName", () -> root.query("get_latest_boot_proof", Map.of()));
     }
 }

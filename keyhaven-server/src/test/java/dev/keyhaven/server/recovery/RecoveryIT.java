@@ -198,9 +198,8 @@ class RecoveryIT extends OnBothStores {
 
         KeyhavenClient recovery = recoveryClient(bundle, target);
         // The recovery credential stamps recover_user and nothing else.
-        KeyhavenApiException whoami = apiError(recovery::whoami);
-        assertThat(whoami.httpStatus()).isEqualTo(403);
-        assertThat(whoami.getMessage()).contains("may only stamp recover_user");
+        assertThat(apiError(ErrorCode.REQUEST_NOT_AUTHORIZED, null, recovery::whoami).serverMessage())
+                .isEqualTo("a recovery credential may only stamp recover_user");
         assertThat(apiError(() -> recovery.createWallet("stolen", List.of())).httpStatus()).isEqualTo(403);
 
         ApiKeyStamper newKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
@@ -257,10 +256,9 @@ class RecoveryIT extends OnBothStores {
         String first = bundleIn(part(onlyMessage(), "text/html"));
         assertThat(part(smtp.getReceivedMessages()[0], "text/plain")).contains("expires in 1 minutes");
         clock.advance(Duration.ofSeconds(61));
-        KeyhavenApiException expired = apiError(() -> recoverWithApiKey(recoveryClient(first, target), userId,
-                TestServer.newKey(ApiKeyStamper.Curve.P256)));
-        assertThat(expired.httpStatus()).isEqualTo(401);
-        assertThat(expired.getMessage()).contains("expired");
+        KeyhavenApiException expired = apiError(ErrorCode.API_KEY_EXPIRED, null, () -> recoverWithApiKey(
+                recoveryClient(first, target), userId, TestServer.newKey(ApiKeyStamper.Curve.P256)));
+        assertThat(expired.serverMessage()).isEqualTo("expired api key");
 
         // Default validity: 15 minutes. A second init replaces the first credential.
         smtp.purgeEmailFromAllMailboxes();
@@ -272,8 +270,8 @@ class RecoveryIT extends OnBothStores {
         assertThat(apiError(() -> recoverWithApiKey(recoveryClient(second, target), userId,
                 TestServer.newKey(ApiKeyStamper.Curve.P256))).httpStatus()).isEqualTo(401);
         clock.advance(Duration.ofMinutes(15).plusSeconds(1));
-        assertThat(apiError(() -> recoverWithApiKey(recoveryClient(third, target), userId,
-                TestServer.newKey(ApiKeyStamper.Curve.P256))).getMessage()).contains("expired");
+        assertThat(apiError(ErrorCode.API_KEY_EXPIRED, null, () -> recoverWithApiKey(recoveryClient(third, target),
+                userId, TestServer.newKey(ApiKeyStamper.Curve.P256))).serverMessage()).isEqualTo("expired api key");
     }
 
     @Test
@@ -306,12 +304,13 @@ class RecoveryIT extends OnBothStores {
 
         smtp.purgeEmailFromAllMailboxes();
         byId.put("templateId", "../fresh");
-        KeyhavenApiException unknown = apiError(() -> init(request(email, target, byId)));
-        assertThat(unknown.httpStatus()).isEqualTo(400);
-        assertThat(unknown.getMessage()).contains("parameters.emailCustomization.templateId");
+        String noTemplate = "bad request body: parameters.emailCustomization.templateId names no email template of "
+                + "this server";
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization.templateId",
+                () -> init(request(email, target, byId))).serverMessage()).isEqualTo(noTemplate);
         byId.put("templateId", "missing");
-        assertThat(apiError(() -> init(request(email, target, byId))).getMessage())
-                .contains("names no email template");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization.templateId",
+                () -> init(request(email, target, byId))).serverMessage()).isEqualTo(noTemplate);
         assertThat(smtp.getReceivedMessages()).isEmpty();
     }
 
@@ -324,21 +323,20 @@ class RecoveryIT extends OnBothStores {
                 "magicLinkTemplate", "https://a.example/recover",
                 "templateVariables", "{not json",
                 "logoUrl", "javascript:alert(1)");
-        badCustomizations.forEach((field, value) -> {
-            KeyhavenApiException e = apiError(() -> init(request(email, target, Map.of("appName", "A", field,
-                    value))));
-            assertThat(e.httpStatus()).as(field).isEqualTo(400);
-            assertThat(e.getMessage()).contains("parameters.emailCustomization." + field);
-        });
-        assertThat(apiError(() -> init(request(email, target, Map.of("appName", "A", "templateVariables",
-                "[1,2]")))).getMessage()).contains("must be a JSON object");
+        badCustomizations.forEach((field, value) -> apiError(ErrorCode.BAD_REQUEST,
+                "parameters.emailCustomization." + field,
+                () -> init(request(email, target, Map.of("appName", "A", field, value)))));
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization.templateVariables",
+                () -> init(request(email, target, Map.of("appName", "A", "templateVariables", "[1,2]"))))
+                .serverMessage()).isEqualTo("bad request body: parameters.emailCustomization.templateVariables must "
+                        + "be a JSON object");
         apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization.appName",
                 () -> init(request(email, target, Map.of())));
         for (String field : List.of("sendFromEmailAddress", "replyToEmailAddress")) {
             for (String bad : List.of("not-an-address", "Eve <eve@example.com>", "a@b.example\r\nBcc: x@y.example")) {
                 Map<String, Object> p = request(email, target, Map.of("appName", "A"));
                 p.put(field, bad);
-                assertThat(apiError(() -> init(p)).getMessage()).as(field + " " + bad).contains("parameters." + field);
+                apiError(ErrorCode.BAD_REQUEST, "parameters." + field, () -> init(p));
             }
         }
         Map<String, Object> badName = request(email, target, Map.of("appName", "A"));
@@ -368,9 +366,10 @@ class RecoveryIT extends OnBothStores {
         String userId = newUser(email);
         String otherId = newUser(uniqueEmail());
         // The root user's own key cannot recover anyone, itself included.
-        KeyhavenApiException byRoot = apiError(() -> recoverWithApiKey(client, server.rootUserId(),
-                TestServer.newKey(ApiKeyStamper.Curve.P256)));
-        assertThat(byRoot.getMessage()).contains("must be stamped with the recovery credential");
+        KeyhavenApiException byRoot = apiError(ErrorCode.REQUEST_NOT_AUTHORIZED, null, () -> recoverWithApiKey(
+                client, server.rootUserId(), TestServer.newKey(ApiKeyStamper.Curve.P256)));
+        assertThat(byRoot.serverMessage()).isEqualTo("recover_user must be stamped with the recovery credential that "
+                + "init_user_email_recovery sent to user " + server.rootUserId());
         TargetKey target = TargetKey.generate();
         init(request(email, target, Map.of("appName", "A", "magicLinkTemplate", "https://a.example/r?bundle=%s")));
         KeyhavenClient recovery = recoveryClient(bundleIn(part(onlyMessage(), "text/html")), target);
@@ -403,11 +402,10 @@ class RecoveryIT extends OnBothStores {
             String email = uniqueEmail();
             brokenRoot.createUsers(List.of(new Requests.UserParams("u", email, null, List.of(Requests.ApiKeyParams.of(
                     "k", TestServer.newKey(ApiKeyStamper.Curve.P256))), List.of(), List.of(), List.of())));
-            KeyhavenApiException failed = apiError(() -> brokenRoot.submit("init_user_email_recovery",
-                    "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2", request(email, TargetKey.generate(),
-                            Map.of("appName", "A")), "initUserEmailRecoveryResult"));
-            assertThat(failed.httpStatus()).isEqualTo(503);
-            assertThat(failed.getMessage()).contains("could not be sent");
+            KeyhavenApiException failed = apiError(ErrorCode.UNAVAILABLE, null, () -> brokenRoot.submit(
+                    "init_user_email_recovery", "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2", request(email,
+                            TargetKey.generate(), Map.of("appName", "A")), "initUserEmailRecoveryResult"));
+            assertThat(failed.serverMessage()).startsWith("the recovery email could not be sent: ");
             List<JsonNode> activities = brokenRoot.listActivities(List.of(),
                     List.of("ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2"), null, null, null);
             assertThat(activities).extracting(a -> a.path("status").asString())

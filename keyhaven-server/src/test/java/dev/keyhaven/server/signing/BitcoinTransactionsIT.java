@@ -13,6 +13,7 @@ import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.address.SegwitAddress;
 import dev.keyhaven.crypto.address.Taproot;
 import dev.keyhaven.crypto.sign.Bip340Schnorr;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.Policies;
@@ -165,24 +166,27 @@ class BitcoinTransactionsIT extends OnBothStores {
 
     @Test
     void inputsKeyhavenCannotSignAreRefusedByIndex() {
-        KeyhavenApiException wrapped = apiError(() -> root.signTransaction(wrappedAddress, TYPE, HEX.formatHex(
-                Psbts.psbt(List.of(new Spent(new Output(9_000, someoneElses()), true),
-                        new Spent(new Output(10_000, p2shP2wpkh(wrappedKey)), true)),
+        KeyhavenApiException wrapped = apiError(ErrorCode.BAD_REQUEST, null, () -> root.signTransaction(
+                wrappedAddress, TYPE, HEX.formatHex(Psbts.psbt(List.of(new Spent(new Output(9_000, someoneElses()),
+                        true), new Spent(new Output(10_000, p2shP2wpkh(wrappedKey)), true)),
                         List.of(new Output(18_000, someoneElses()))))));
-        assertThat(wrapped.httpStatus()).isEqualTo(400);
-        assertThat(wrapped.getMessage()).contains("cannot sign this PSBT with signWith: input 1: ");
-        KeyhavenApiException noUtxo = apiError(() -> root.signTransaction(segwitAddress, TYPE, HEX.formatHex(
-                Psbts.psbt(List.of(new Spent(new Output(10_000, p2wpkh(segwitKey)), false, false)),
+        assertThat(wrapped.serverMessage()).startsWith("cannot sign this PSBT with signWith: input 1: ");
+        KeyhavenApiException noUtxo = apiError(ErrorCode.BAD_REQUEST, "parameters.unsignedTransaction",
+                () -> root.signTransaction(segwitAddress, TYPE, HEX.formatHex(Psbts.psbt(List.of(new Spent(
+                        new Output(10_000, p2wpkh(segwitKey)), false, false)),
                         List.of(new Output(9_000, someoneElses()))))));
-        assertThat(noUtxo.httpStatus()).isEqualTo(400);
-        assertThat(noUtxo.getMessage()).contains("parameters.unsignedTransaction is not an unsigned Bitcoin (PSBT) "
-                + "transaction: input 0: has neither non_witness_utxo nor witness_utxo");
-        KeyhavenApiException notMine = apiError(() -> root.signTransaction(segwitAddress, TYPE, HEX.formatHex(
-                Psbts.psbt(List.of(new Spent(new Output(10_000, someoneElses()), true)),
-                        List.of(new Output(9_000, someoneElses()))))));
-        assertThat(notMine.getMessage()).contains("no input spends an output of the key");
-        assertThat(apiError(() -> root.signTransaction(segwitAddress, TYPE, "70736274ff00")).getMessage())
-                .contains("parameters.unsignedTransaction is not an unsigned Bitcoin (PSBT) transaction");
+        assertThat(noUtxo.serverMessage()).startsWith("bad request body: parameters.unsignedTransaction is not an "
+                + "unsigned Bitcoin (PSBT) transaction: input 0: has neither non_witness_utxo nor witness_utxo");
+        KeyhavenApiException notMine = apiError(ErrorCode.BAD_REQUEST, null, () -> root.signTransaction(
+                segwitAddress, TYPE, HEX.formatHex(Psbts.psbt(List.of(new Spent(new Output(10_000, someoneElses()),
+                        true)), List.of(new Output(9_000, someoneElses()))))));
+        assertThat(notMine.serverMessage()).isEqualTo("cannot sign this PSBT with signWith: no input spends an "
+                + "output of the key (its P2PKH, P2WPKH or BIP-86 P2TR output, or a P2SH or P2WSH script that "
+                + "pushes it)");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.unsignedTransaction",
+                () -> root.signTransaction(segwitAddress, TYPE, "70736274ff00")).serverMessage())
+                .startsWith("bad request body: parameters.unsignedTransaction is not an unsigned Bitcoin (PSBT) "
+                        + "transaction: ");
     }
 
     private Activity pay(byte[] to, long value, long fee, boolean proven) {

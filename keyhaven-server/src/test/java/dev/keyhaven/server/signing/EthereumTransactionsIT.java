@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.EthereumTransactions;
 import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
@@ -102,31 +103,33 @@ class EthereumTransactionsIT extends OnBothStores {
                 "wallets.any(w, w.id == 'x')", "unknown keyword 'wallets' at column 1",
                 "activity.params.endpoint_id == 'e'", "'activity.params' has no field 'endpoint_id' at column 17",
                 "eth.tx.value >= '1'", "'>=' orders ints and timestamps, not a string at column 14").entrySet()) {
-            KeyhavenApiException e = apiError(() -> root.createPolicy("bad", "EFFECT_DENY", refused.getKey(), "",
-                    "", null));
-            assertThat(e.httpStatus()).as(refused.getKey()).isEqualTo(400);
-            assertThat(e.getMessage()).as(refused.getKey()).contains("invalid policy condition: " + refused.getValue());
+            KeyhavenApiException e = apiError(ErrorCode.BAD_REQUEST, "parameters.condition",
+                    () -> root.createPolicy("bad", "EFFECT_DENY", refused.getKey(), "", "", null));
+            assertThat(e.serverMessage()).as(refused.getKey())
+                    .isEqualTo("invalid policy condition: " + refused.getValue() + " (parameters.condition)");
         }
-        KeyhavenApiException consensus = apiError(() -> root.createPolicy("bad", "EFFECT_ALLOW", "",
-                "approvers.any(u, u.name == 'x')", "", null));
-        assertThat(consensus.getMessage())
-                .contains("invalid policy consensus: 'u' has no field 'name' at column 20 (parameters.consensus)");
-        KeyhavenApiException batch = apiError(() -> root.submit("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES",
+        KeyhavenApiException consensus = apiError(ErrorCode.BAD_REQUEST, "parameters.consensus",
+                () -> root.createPolicy("bad", "EFFECT_ALLOW", "", "approvers.any(u, u.name == 'x')", "", null));
+        assertThat(consensus.serverMessage())
+                .isEqualTo("invalid policy consensus: 'u' has no field 'name' at column 20 (parameters.consensus)");
+        KeyhavenApiException batch = apiError(ErrorCode.BAD_REQUEST, "parameters.policies[1].condition",
+                () -> root.submit("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES",
                 Map.of("policies", List.of(
                         Map.of("policyName", "fine", "effect", "EFFECT_DENY", "condition", "eth.tx.value > 1",
                                 "notes", ""),
                         Map.of("policyName", "typo", "effect", "EFFECT_DENY", "condition", "eth.tx.vlaue > 1",
                                 "notes", ""))), "createPoliciesResult"));
-        assertThat(batch.getMessage()).contains("'eth.tx' has no field 'vlaue' at column 8 "
-                + "(parameters.policies[1].condition)");
+        assertThat(batch.serverMessage()).isEqualTo("invalid policy condition: 'eth.tx' has no field 'vlaue' at "
+                + "column 8 (parameters.policies[1].condition)");
         assertThat(root.listPolicies()).isEmpty();
 
         String id = Policies.deny(root, "eth.tx.value > 1");
-        KeyhavenApiException update = apiError(() -> root.submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2",
+        KeyhavenApiException update = apiError(ErrorCode.BAD_REQUEST, "parameters.policyCondition",
+                () -> root.submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2",
                 Map.of("policyId", id, "policyCondition", "eth.tx.to == 'x' && solana.tx.fee > 1"),
                 "updatePolicyResultV2"));
-        assertThat(update.getMessage()).contains("'solana.tx' has no field 'fee' at column 31 "
-                + "(parameters.policyCondition)");
+        assertThat(update.serverMessage()).isEqualTo("invalid policy condition: 'solana.tx' has no field 'fee' at "
+                + "column 31 (parameters.policyCondition)");
         assertThat(root.getPolicy(id).path("condition").asString()).isEqualTo("eth.tx.value > 1");
     }
 }

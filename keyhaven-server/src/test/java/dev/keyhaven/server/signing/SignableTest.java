@@ -1,11 +1,13 @@
 package dev.keyhaven.server.signing;
 
+import static dev.keyhaven.server.testing.ApiErrors.isError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.TypedData;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -36,14 +38,17 @@ class SignableTest {
     @EnumSource(value = HashFunction.class, names = "HASH_FUNCTION_NOT_APPLICABLE", mode = EnumSource.Mode.EXCLUDE)
     void ed25519RefusesEveryOtherHashFunction(HashFunction hash) {
         assertThatThrownBy(() -> of(KeyCurve.ED25519, PayloadEncoding.PAYLOAD_ENCODING_TEXT_UTF8, hash, DIGEST))
-                .isInstanceOf(ApiException.class).hasMessageContaining(hash.wireName())
-                .hasMessageContaining("HASH_FUNCTION_NOT_APPLICABLE");
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, null))
+                .hasMessage("hash function " + hash.wireName() + " does not apply to CURVE_ED25519 keys, which hash "
+                        + "as part of signing: use HASH_FUNCTION_NOT_APPLICABLE");
     }
 
     @Test
     void ed25519RefusesEthereumStructuredPayloads() {
         assertThatThrownBy(() -> of(KeyCurve.ED25519, PayloadEncoding.PAYLOAD_ENCODING_EIP712,
-                HashFunction.HASH_FUNCTION_NOT_APPLICABLE, TYPED)).hasMessageContaining("CURVE_SECP256K1");
+                HashFunction.HASH_FUNCTION_NOT_APPLICABLE, TYPED))
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, null))
+                .hasMessage("payload encoding PAYLOAD_ENCODING_EIP712 needs a CURVE_SECP256K1 key, not CURVE_ED25519");
     }
 
     @ParameterizedTest
@@ -57,9 +62,13 @@ class SignableTest {
         assertThat(((Signable.Digest) of(curve, hex, HashFunction.HASH_FUNCTION_NO_OP, DIGEST)).digest())
                 .isEqualTo(new byte[32]);
         assertThatThrownBy(() -> of(curve, hex, HashFunction.HASH_FUNCTION_NO_OP, RAW))
-                .hasMessageContaining("must be 32 bytes, not 7");
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, null))
+                .hasMessage("with HASH_FUNCTION_NO_OP the payload is the digest to sign and must be 32 bytes, not 7");
         assertThatThrownBy(() -> of(curve, hex, HashFunction.HASH_FUNCTION_NOT_APPLICABLE, RAW))
-                .hasMessageContaining("only for CURVE_ED25519");
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, null))
+                .hasMessage("hash function HASH_FUNCTION_NOT_APPLICABLE is only for CURVE_ED25519 keys; "
+                        + curve.wireName() + " signs a digest: use HASH_FUNCTION_NO_OP, HASH_FUNCTION_SHA256 or "
+                        + "HASH_FUNCTION_KECCAK256");
     }
 
     @Test
@@ -71,9 +80,14 @@ class SignableTest {
                     TYPED)).digest()).isEqualTo(expected);
         }
         assertThatThrownBy(() -> of(KeyCurve.SECP256K1, PayloadEncoding.PAYLOAD_ENCODING_EIP712,
-                HashFunction.HASH_FUNCTION_SHA256, TYPED)).hasMessageContaining("keccak-256");
+                HashFunction.HASH_FUNCTION_SHA256, TYPED))
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, null))
+                .hasMessage("payload encoding PAYLOAD_ENCODING_EIP712 is hashed with keccak-256 as its standard says: "
+                        + "use HASH_FUNCTION_NO_OP or HASH_FUNCTION_KECCAK256");
         assertThatThrownBy(() -> of(KeyCurve.P256, PayloadEncoding.PAYLOAD_ENCODING_EIP712,
-                HashFunction.HASH_FUNCTION_NO_OP, TYPED)).hasMessageContaining("CURVE_P256");
+                HashFunction.HASH_FUNCTION_NO_OP, TYPED))
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, null))
+                .hasMessage("payload encoding PAYLOAD_ENCODING_EIP712 needs a CURVE_SECP256K1 key, not CURVE_P256");
     }
 
     @Test
@@ -83,11 +97,14 @@ class SignableTest {
         assertThat(((Payload.Raw) Payload.decode(PayloadEncoding.PAYLOAD_ENCODING_TEXT_UTF8, "é", "f")).bytes())
                 .containsExactly(0xc3, 0xa9);
         assertThatThrownBy(() -> Payload.decode(PayloadEncoding.PAYLOAD_ENCODING_HEXADECIMAL, "0xabc", "p.payload"))
-                .hasMessageContaining("p.payload");
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, "p.payload"))
+                .hasMessage("bad request body: p.payload must be hexadecimal with an even number of digits");
         assertThatThrownBy(() -> Payload.decode(PayloadEncoding.PAYLOAD_ENCODING_EIP712, "[1]", "p.payload"))
-                .hasMessageContaining("p.payload must be a JSON object");
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, "p.payload"))
+                .hasMessage("bad request body: p.payload must be a JSON object");
         assertThatThrownBy(() -> Payload.decode(PayloadEncoding.PAYLOAD_ENCODING_EIP7702_AUTHORIZATION,
                 "{\"address\":\"0x12\",\"chainId\":1,\"nonce\":0}", "p.payload"))
-                .hasMessageContaining("not a valid EIP-7702 authorization");
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, "p.payload"))
+                .hasMessageStartingWith("bad request body: p.payload is not a valid EIP-7702 authorization: ");
     }
 }

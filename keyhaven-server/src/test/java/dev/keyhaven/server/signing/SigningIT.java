@@ -126,10 +126,13 @@ class SigningIT extends OnBothStores {
         apiError(ErrorCode.BAD_REQUEST, "parameters.payload",
                 () -> root.signRawPayload(ethAddress, "{\"types\":{}}", "PAYLOAD_ENCODING_EIP712",
                 "HASH_FUNCTION_NO_OP"));
-        assertThat(apiError(() -> root.signRawPayload(ethAddress, MAIL, "PAYLOAD_ENCODING_EIP712",
-                "HASH_FUNCTION_SHA256")).getMessage()).contains("keccak");
-        assertThat(apiError(() -> root.signRawPayload(solAddress, MAIL, "PAYLOAD_ENCODING_EIP712",
-                "HASH_FUNCTION_NOT_APPLICABLE")).getMessage()).contains("CURVE_SECP256K1");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.signRawPayload(ethAddress, MAIL,
+                "PAYLOAD_ENCODING_EIP712", "HASH_FUNCTION_SHA256")).serverMessage())
+                .isEqualTo("payload encoding PAYLOAD_ENCODING_EIP712 is hashed with keccak-256 as its standard says: "
+                        + "use HASH_FUNCTION_NO_OP or HASH_FUNCTION_KECCAK256");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.signRawPayload(solAddress, MAIL,
+                "PAYLOAD_ENCODING_EIP712", "HASH_FUNCTION_NOT_APPLICABLE")).serverMessage())
+                .isEqualTo("payload encoding PAYLOAD_ENCODING_EIP712 needs a CURVE_SECP256K1 key, not CURVE_ED25519");
     }
 
     @Test
@@ -179,16 +182,21 @@ class SigningIT extends OnBothStores {
 
     @Test
     void encodingsAndHashFunctionsThatDoNotSuitTheCurveFailNamingTheProblem() {
-        KeyhavenApiException edHash = apiError(() -> root.signRawPayload(solAddress, "abcd", HEXADECIMAL,
-                "HASH_FUNCTION_SHA256"));
-        assertThat(edHash.httpStatus()).isEqualTo(400);
-        assertThat(edHash.getMessage()).contains("HASH_FUNCTION_NOT_APPLICABLE").contains("CURVE_ED25519");
-        assertThat(apiError(() -> root.signRawPayload(ethAddress, "abcd", HEXADECIMAL,
-                "HASH_FUNCTION_NOT_APPLICABLE")).getMessage()).contains("only for CURVE_ED25519");
-        assertThat(apiError(() -> root.signRawPayload(ethAddress, "abcd", HEXADECIMAL, "HASH_FUNCTION_NO_OP"))
-                .getMessage()).contains("32 bytes");
-        assertThat(apiError(() -> root.signRawPayload(p256Address, MAIL, "PAYLOAD_ENCODING_EIP712",
-                "HASH_FUNCTION_NO_OP")).getMessage()).contains("CURVE_SECP256K1").contains("CURVE_P256");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.signRawPayload(solAddress, "abcd", HEXADECIMAL,
+                "HASH_FUNCTION_SHA256")).serverMessage()).isEqualTo("hash function HASH_FUNCTION_SHA256 does not "
+                        + "apply to CURVE_ED25519 keys, which hash as part of signing: "
+                        + "use HASH_FUNCTION_NOT_APPLICABLE");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.signRawPayload(ethAddress, "abcd", HEXADECIMAL,
+                "HASH_FUNCTION_NOT_APPLICABLE")).serverMessage()).isEqualTo("hash function "
+                        + "HASH_FUNCTION_NOT_APPLICABLE is only for CURVE_ED25519 keys; CURVE_SECP256K1 signs a "
+                        + "digest: "
+                        + "use HASH_FUNCTION_NO_OP, HASH_FUNCTION_SHA256 or HASH_FUNCTION_KECCAK256");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.signRawPayload(ethAddress, "abcd", HEXADECIMAL,
+                "HASH_FUNCTION_NO_OP")).serverMessage()).isEqualTo("with HASH_FUNCTION_NO_OP the payload is the "
+                        + "digest to sign and must be 32 bytes, not 2");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.signRawPayload(p256Address, MAIL,
+                "PAYLOAD_ENCODING_EIP712", "HASH_FUNCTION_NO_OP")).serverMessage())
+                .isEqualTo("payload encoding PAYLOAD_ENCODING_EIP712 needs a CURVE_SECP256K1 key, not CURVE_P256");
         List<JsonNode> failed = root.listActivities(List.of("ACTIVITY_STATUS_FAILED"),
                 List.of("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"), "1", null, null);
         assertThat(failed.getFirst().path("failure").path("message").asString()).contains("CURVE_P256");
@@ -221,42 +229,44 @@ class SigningIT extends OnBothStores {
                 () -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
                 Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction", "02c0"),
                 "signTransactionResult"));
-        KeyhavenApiException notSolana = apiError(() -> root.submit("sign_transaction",
-                "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_SOLANA",
-                        "unsignedTransaction", "00"), "signTransactionResult"));
-        assertThat(notSolana.httpStatus()).isEqualTo(400);
-        assertThat(notSolana.getMessage()).contains("parameters.unsignedTransaction is not an unsigned Solana "
-                + "transaction");
-        KeyhavenApiException tempo = apiError(() -> root.submit("sign_transaction",
-                "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith", ethAddress, "type", "TRANSACTION_TYPE_TEMPO",
-                        "unsignedTransaction", "76c0"), "signTransactionResult"));
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.unsignedTransaction",
+                () -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith",
+                        ethAddress, "type", "TRANSACTION_TYPE_SOLANA", "unsignedTransaction", "00"),
+                        "signTransactionResult")).serverMessage())
+                .startsWith("bad request body: parameters.unsignedTransaction is not an unsigned Solana transaction: ");
+        KeyhavenApiException tempo = apiError(ErrorCode.UNIMPLEMENTED, "parameters.type",
+                () -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith",
+                        ethAddress, "type", "TRANSACTION_TYPE_TEMPO", "unsignedTransaction", "76c0"),
+                        "signTransactionResult"));
         assertThat(tempo.httpStatus()).isEqualTo(501);
-        assertThat(tempo.getMessage()).contains("TRANSACTION_TYPE_TEMPO");
-        assertThat(apiError(() -> root.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
-                Map.of("signWith", solAddress, "type", "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction", unsigned),
-                "signTransactionResult")).getMessage()).contains("CURVE_SECP256K1").contains("CURVE_ED25519");
+        assertThat(tempo.serverMessage()).isEqualTo("sign_transaction does not support TRANSACTION_TYPE_TEMPO yet; "
+                + "sign the transaction's digest with sign_raw_payload");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("sign_transaction",
+                "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith", solAddress, "type",
+                        "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction", unsigned), "signTransactionResult"))
+                .serverMessage()).isEqualTo("TRANSACTION_TYPE_ETHEREUM needs a CURVE_SECP256K1 key, not CURVE_ED25519");
     }
 
     @Test
     void malformedRequestsAreRejectedNamingTheField() {
-        assertThat(apiError(() -> root.signRawPayload(ethAddress, "xyz", HEXADECIMAL, "HASH_FUNCTION_KECCAK256"))
-                .getMessage()).contains("parameters.payload");
-        assertThat(apiError(() -> root.signRawPayload(ethAddress, "abc", HEXADECIMAL, "HASH_FUNCTION_KECCAK256"))
-                .getMessage()).contains("even number");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.payload",
+                () -> root.signRawPayload(ethAddress, "xyz", HEXADECIMAL, "HASH_FUNCTION_KECCAK256"));
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.payload",
+                () -> root.signRawPayload(ethAddress, "abc", HEXADECIMAL, "HASH_FUNCTION_KECCAK256")).serverMessage())
+                .isEqualTo("bad request body: parameters.payload must be hexadecimal with an even number of digits");
         apiError(ErrorCode.BAD_REQUEST, "parameters.encoding",
                 () -> root.signRawPayload(ethAddress, "ab", "PAYLOAD_ENCODING_BASE64",
                 "HASH_FUNCTION_KECCAK256"));
-        assertThat(apiError(() -> root.signRawPayload(ethAddress, "ab", HEXADECIMAL, "HASH_FUNCTION_MD5"))
-                .getMessage()).contains("parameters.hashFunction");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.hashFunction",
+                () -> root.signRawPayload(ethAddress, "ab", HEXADECIMAL, "HASH_FUNCTION_MD5"));
         assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.signWith",
                 () -> root.submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
                 Map.of("payload", "ab", "encoding", HEXADECIMAL, "hashFunction", "HASH_FUNCTION_KECCAK256"),
                 "signRawPayloadResult")).serverMessage())
                 .isEqualTo("bad request body: parameters.signWith is required");
-        KeyhavenApiException unknown = apiError(() -> root.signRawPayload("0x" + "00".repeat(20), "ab", HEXADECIMAL,
-                "HASH_FUNCTION_KECCAK256"));
-        assertThat(unknown.httpStatus()).isEqualTo(404);
-        assertThat(unknown.getMessage()).contains("signWith");
+        assertThat(apiError(ErrorCode.NOT_FOUND, null, () -> root.signRawPayload("0x" + "00".repeat(20), "ab",
+                HEXADECIMAL, "HASH_FUNCTION_KECCAK256")).serverMessage()).isEqualTo("no wallet account or private key "
+                        + "of this organization matches signWith '0x" + "00".repeat(20) + "'");
     }
 
     private static void assertSignedBy(EcCurve curve, String publicKeyHex, byte[] digest, JsonNode sig) {

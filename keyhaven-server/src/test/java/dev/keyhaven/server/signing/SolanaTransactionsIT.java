@@ -7,6 +7,7 @@ import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.crypto.address.Base58Text;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.Policies;
@@ -116,18 +117,20 @@ class SolanaTransactionsIT extends OnBothStores {
     @Test
     void aKeyThatIsNoSignerOfTheTransactionIsRefusedByName() {
         String payer = newKey();
-        KeyhavenApiException refused = apiError(() -> root.signTransaction(address, TYPE,
-                HEX.formatHex(SolanaTransactions.transfer(payer, address, 1))));
-        assertThat(refused.httpStatus()).isEqualTo(400);
-        assertThat(refused.getMessage()).contains("signWith is not a required signer of this Solana transaction: "
+        KeyhavenApiException refused = apiError(ErrorCode.BAD_REQUEST, null, () -> root.signTransaction(address,
+                TYPE, HEX.formatHex(SolanaTransactions.transfer(payer, address, 1))));
+        assertThat(refused.serverMessage()).isEqualTo("signWith is not a required signer of this Solana transaction: "
                 + address + " is none of its 1 signers (" + payer + ")");
-        KeyhavenApiException truncated = apiError(() -> root.signTransaction(address, TYPE, HEX.formatHex(
-                Arrays.copyOf(SolanaTransactions.transfer(address, payer, 1), 100))));
-        assertThat(truncated.getMessage()).contains("parameters.unsignedTransaction is not an unsigned Solana "
-                + "transaction");
-        KeyhavenApiException wrongCurve = apiError(() -> root.signTransaction(ethereumAddress, TYPE,
-                HEX.formatHex(SolanaTransactions.transfer(address, payer, 1))));
-        assertThat(wrongCurve.getMessage()).contains("CURVE_ED25519").contains("CURVE_SECP256K1");
+        KeyhavenApiException truncated = apiError(ErrorCode.BAD_REQUEST, "parameters.unsignedTransaction",
+                () -> root.signTransaction(address, TYPE, HEX.formatHex(
+                        Arrays.copyOf(SolanaTransactions.transfer(address, payer, 1), 100))));
+        assertThat(truncated.serverMessage()).startsWith("bad request body: parameters.unsignedTransaction is not an "
+                + "unsigned Solana transaction: ");
+        KeyhavenApiException wrongCurve = apiError(ErrorCode.BAD_REQUEST, null,
+                () -> root.signTransaction(ethereumAddress, TYPE,
+                        HEX.formatHex(SolanaTransactions.transfer(address, payer, 1))));
+        assertThat(wrongCurve.serverMessage()).isEqualTo("TRANSACTION_TYPE_SOLANA needs a CURVE_ED25519 key, not "
+                + "CURVE_SECP256K1");
     }
 
     @Test

@@ -17,6 +17,7 @@ import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.address.Base58Text;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.Policies;
@@ -168,15 +169,18 @@ class TronTransactionsIT extends OnBothStores {
 
     @Test
     void refusesWhatIsNotATronTransactionNamingTheField() {
-        KeyhavenApiException garbage = apiError(() -> root.signTransaction(address, TYPE, "0a02ff"));
-        assertThat(garbage.httpStatus()).isEqualTo(400);
-        assertThat(garbage.getMessage()).contains("parameters.unsignedTransaction is not an unsigned Tron transaction");
-        KeyhavenApiException notHex = apiError(() -> root.signTransaction(address, TYPE, "zz"));
-        assertThat(notHex.getMessage()).contains("parameters.unsignedTransaction must be hexadecimal");
-        KeyhavenApiException wrongCurve = apiError(() -> root.signTransaction(solanaAddress, TYPE,
-                HEX.formatHex(transfer(1))));
-        assertThat(wrongCurve.httpStatus()).isEqualTo(400);
-        assertThat(wrongCurve.getMessage()).contains("CURVE_SECP256K1").contains("CURVE_ED25519");
+        KeyhavenApiException garbage = apiError(ErrorCode.BAD_REQUEST, "parameters.unsignedTransaction",
+                () -> root.signTransaction(address, TYPE, "0a02ff"));
+        assertThat(garbage.serverMessage())
+                .startsWith("bad request body: parameters.unsignedTransaction is not an unsigned Tron transaction: ");
+        KeyhavenApiException notHex = apiError(ErrorCode.BAD_REQUEST, "parameters.unsignedTransaction",
+                () -> root.signTransaction(address, TYPE, "zz"));
+        assertThat(notHex.serverMessage()).isEqualTo("bad request body: parameters.unsignedTransaction must be "
+                + "hexadecimal with an even number of digits");
+        KeyhavenApiException wrongCurve = apiError(ErrorCode.BAD_REQUEST, null,
+                () -> root.signTransaction(solanaAddress, TYPE, HEX.formatHex(transfer(1))));
+        assertThat(wrongCurve.serverMessage()).isEqualTo("TRANSACTION_TYPE_TRON needs a CURVE_SECP256K1 key, not "
+                + "CURVE_ED25519");
     }
 
     private JsonNode policyOutcome(String activityId, String policyId) {

@@ -7,6 +7,7 @@ import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.crypto.Digests;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.EthereumTransactions;
 import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
@@ -117,10 +118,9 @@ class SmartContractInterfacesIT extends OnBothStores {
 
         Activity deleted = delete(id);
         assertThat(deleted.result().path("smartContractInterfaceId").asString()).isEqualTo(id);
-        KeyhavenApiException gone = apiError(() -> root.query("get_smart_contract_interface",
-                Map.of("smartContractInterfaceId", id)));
-        assertThat(gone.httpStatus()).isEqualTo(404);
-        assertThat(gone.getMessage()).contains("no smart contract interface found with id " + id);
+        KeyhavenApiException gone = apiError(ErrorCode.NOT_FOUND, null, () -> root.query(
+                "get_smart_contract_interface", Map.of("smartContractInterfaceId", id)));
+        assertThat(gone.serverMessage()).startsWith("no smart contract interface found with id " + id + " in ");
         assertThat(apiError(() -> delete(id)).httpStatus()).isEqualTo(404);
     }
 
@@ -128,42 +128,42 @@ class SmartContractInterfacesIT extends OnBothStores {
     void refusesWhatIsNotAnInterfaceNamingTheField() {
         String eth = "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM";
         String sol = "SMART_CONTRACT_INTERFACE_TYPE_SOLANA";
-        assertRefused(() -> create("SMART_CONTRACT_INTERFACE_TYPE_TRON", WETH, WETH_ABI, "x"), "parameters.type");
+        assertRefused(() -> create("SMART_CONTRACT_INTERFACE_TYPE_TRON", WETH, WETH_ABI, "x"), "parameters.type", "");
         assertRefused(() -> create(eth, "0x1234", WETH_ABI, "x"),
-                "parameters.smartContractAddress must be an Ethereum address");
-        assertRefused(() -> create(sol, WETH, IDL, "x"), "parameters.smartContractAddress must be a Solana program id");
+                "parameters.smartContractAddress", "must be an Ethereum address");
+        assertRefused(() -> create(sol, WETH, IDL, "x"),
+                "parameters.smartContractAddress", "must be a Solana program id");
         assertRefused(() -> create(sol, "0OIl" + "1".repeat(28), IDL, "x"),
-                "parameters.smartContractAddress must be a Solana program id");
+                "parameters.smartContractAddress", "must be a Solana program id");
         assertRefused(() -> create(eth, WETH, "{\"not\":\"an array\"}", "x"),
-                "parameters.smartContractInterface is not an Ethereum JSON ABI");
+                "parameters.smartContractInterface", "is not an Ethereum JSON ABI");
         assertRefused(() -> create(eth, WETH, "[{\"type\":\"function\"", "x"),
-                "parameters.smartContractInterface is not an Ethereum JSON ABI");
+                "parameters.smartContractInterface", "is not an Ethereum JSON ABI");
         assertRefused(() -> create(sol, PROGRAM, "{\"instructions\":[]}", "x"),
-                "parameters.smartContractInterface is not a Solana Anchor IDL");
+                "parameters.smartContractInterface", "is not a Solana Anchor IDL");
         assertRefused(() -> create(eth, WETH, "[" + " ".repeat(400 * 1024) + "]", "x"),
-                "parameters.smartContractInterface is larger than 409600 bytes");
-        assertRefused(() -> create(eth, WETH, WETH_ABI, " "), "parameters.label must not be blank");
+                "parameters.smartContractInterface", "is larger than 409600 bytes");
+        assertRefused(() -> create(eth, WETH, WETH_ABI, " "), "parameters.label", "must not be blank");
         assertRefused(() -> root.submit("create_smart_contract_interface",
                 "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", Map.of("type", eth, "smartContractAddress", WETH,
                         "label", "x"), "createSmartContractInterfaceResult"),
-                "parameters.smartContractInterface is required");
+                "parameters.smartContractInterface", "is required");
         String id = createAbi(WETH);
-        KeyhavenApiException duplicate = apiError(() -> create(eth, WETH.toLowerCase(Locale.ROOT),
-                WETH_ABI, "again"));
-        assertThat(duplicate.httpStatus()).isEqualTo(400);
-        assertThat(duplicate.getMessage()).contains("parameters.smartContractAddress already has a smart contract "
-                + "interface of type SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM in this organization (" + id + ")");
+        assertRefused(() -> create(eth, WETH.toLowerCase(Locale.ROOT), WETH_ABI, "again"),
+                "parameters.smartContractAddress", "already has a smart contract interface of type "
+                        + "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM in this organization (" + id + ")");
         assertThat(root.query("list_smart_contract_interfaces", Map.of()).path("smartContractInterfaces"))
                 .hasSize(1);
         assertThat(apiError(() -> delete("nope")).httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> root.query("get_smart_contract_interface", Map.of())).getMessage())
-                .contains("smartContractInterfaceId is required");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "smartContractInterfaceId",
+                () -> root.query("get_smart_contract_interface", Map.of())).serverMessage())
+                .isEqualTo("bad request body: smartContractInterfaceId is required");
     }
 
-    private static void assertRefused(Runnable call, String message) {
-        KeyhavenApiException e = apiError(call);
-        assertThat(e.httpStatus()).as(message).isEqualTo(400);
-        assertThat(e.getMessage()).contains(message);
+    /** {@code call} fails with a 400 blaming {@code field}, whose message says {@code problem} of it. */
+    private static void assertRefused(Runnable call, String field, String problem) {
+        assertThat(apiError(ErrorCode.BAD_REQUEST, field, call).serverMessage())
+                .startsWith("bad request body: " + field + " " + problem);
     }
 
     private static String call(String selector, String... words) {

@@ -9,6 +9,7 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.List;
@@ -39,9 +40,8 @@ class OrganizationStateIT extends OnBothStores {
         try (TestServer peer = server.peer()) {
             assertThat(sign(root, key).isCompleted()).isTrue();
             delete(peer.rootClient(), key);
-            var refused = apiError(() -> sign(root, key));
-            assertThat(refused.httpStatus()).isEqualTo(404);
-            assertThat(refused.getMessage()).contains("no wallet account or private key");
+            assertThat(apiError(ErrorCode.NOT_FOUND, null, () -> sign(root, key)).serverMessage())
+                    .startsWith("no wallet account or private key of this organization matches signWith '");
         }
     }
 

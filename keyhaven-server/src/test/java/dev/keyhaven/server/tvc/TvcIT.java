@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.crypto.Digests;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -190,13 +191,14 @@ class TvcIT extends OnBothStores {
         JsonNode before = deployment(d);
         approve(d, List.of(approval(alice, approvalBy("alice", before))));
 
-        KeyhavenApiException again = apiError(() -> approve(d, List.of(approval(alice,
+        KeyhavenApiException again = apiError(ErrorCode.BAD_REQUEST, null, () -> approve(d, List.of(approval(alice,
                 approvalBy("alice", before)))));
-        assertThat(again.httpStatus()).isEqualTo(400);
-        assertThat(again.getMessage()).contains("approvals[0]").contains(alice).contains("already approved");
-        KeyhavenApiException twice = apiError(() -> approve(d, List.of(approval(bob, approvalBy("bob", before)),
-                approval(bob, approvalBy("bob", before)))));
-        assertThat(twice.getMessage()).contains("approvals[1]").contains("already approved");
+        assertThat(again.serverMessage()).isEqualTo("approvals[0] (operator " + alice + "): the operator has already "
+                + "approved manifest " + d.manifestId());
+        KeyhavenApiException twice = apiError(ErrorCode.BAD_REQUEST, null, () -> approve(d, List.of(approval(bob,
+                approvalBy("bob", before)), approval(bob, approvalBy("bob", before)))));
+        assertThat(twice.serverMessage()).isEqualTo("approvals[1] (operator " + bob + "): the operator has already "
+                + "approved manifest " + d.manifestId());
         assertThat(deployment(d).path("approvalCount").asInt()).isEqualTo(1);
     }
 
@@ -204,14 +206,15 @@ class TvcIT extends OnBothStores {
     void anOperatorOutsideTheManifestSetOrUnknownIsRefused() {
         Deployment d = deploy();
         JsonNode before = deployment(d);
-        KeyhavenApiException outside = apiError(() -> approve(d, List.of(approval(alice, approvalBy("alice", before)),
-                approval(outsider, approvalBy("outsider", before)))));
-        assertThat(outside.httpStatus()).isEqualTo(400);
-        assertThat(outside.getMessage()).contains("approvals[1]").contains(outsider)
-                .contains("not in the manifest set");
+        KeyhavenApiException outside = apiError(ErrorCode.BAD_REQUEST, null, () -> approve(d, List.of(approval(alice,
+                approvalBy("alice", before)), approval(outsider, approvalBy("outsider", before)))));
+        assertThat(outside.serverMessage()).isEqualTo("approvals[1] (operator " + outsider + "): the operator is not "
+                + "in the manifest set of deployment " + d.deploymentId());
         String unknown = "00000000-0000-7000-8000-000000000000";
-        KeyhavenApiException missing = apiError(() -> approve(d, List.of(approval(unknown, "00"))));
-        assertThat(missing.getMessage()).contains("approvals[0]").contains(unknown).contains("no TVC operator");
+        KeyhavenApiException missing = apiError(ErrorCode.BAD_REQUEST, null,
+                () -> approve(d, List.of(approval(unknown, "00"))));
+        assertThat(missing.serverMessage()).isEqualTo("approvals[0] (operator " + unknown + "): no TVC operator "
+                + "found with this id");
         // Nothing of a refused activity is recorded, not even its valid approvals.
         assertThat(deployment(d).path("approvalCount").asInt()).isZero();
     }
@@ -223,9 +226,10 @@ class TvcIT extends OnBothStores {
         String otherData = sign("alice", "not the manifest hash".getBytes(StandardCharsets.UTF_8));
         String wrongSigner = approvalBy("bob", before);
         for (String signature : List.of(otherData, wrongSigner, "zz", "00".repeat(64))) {
-            KeyhavenApiException bad = apiError(() -> approve(d, List.of(approval(alice, signature))));
-            assertThat(bad.httpStatus()).isEqualTo(400);
-            assertThat(bad.getMessage()).contains("approvals[0]").contains(alice).contains("does not verify");
+            KeyhavenApiException bad = apiError(ErrorCode.BAD_REQUEST, null,
+                    () -> approve(d, List.of(approval(alice, signature))));
+            assertThat(bad.serverMessage()).isEqualTo("approvals[0] (operator " + alice + "): the signature does not "
+                    + "verify over the manifest hash with the operator's public key");
         }
         assertThat(deployment(d).path("approvalCount").asInt()).isZero();
     }
@@ -237,15 +241,13 @@ class TvcIT extends OnBothStores {
         Deployment unknown = new Deployment(d.deploymentId(), "00000000-0000-7000-8000-000000000000");
         assertThat(apiError(() -> approve(unknown, List.of(approval(alice, approvalBy("alice", before)))))
                 .httpStatus()).isEqualTo(404);
-        assertThat(apiError(() -> approve(d, List.of())).getMessage()).contains("approvals");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.approvals", () -> approve(d, List.of()));
 
         Map<String, Object> params = Map.of("manifestId", d.manifestId(), "approvals",
                 List.of(approval(alice, approvalBy("alice", before))));
-        KeyhavenApiException proofs = apiError(() -> root.submitRaw("create_tvc_manifest_approvals",
+        apiError(ErrorCode.BAD_REQUEST, "generateAppProofs", () -> root.submitRaw("create_tvc_manifest_approvals",
                 root.submitBodyWithAppProofs("ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS", params),
                 "createTvcManifestApprovalsResult"));
-        assertThat(proofs.httpStatus()).isEqualTo(400);
-        assertThat(proofs.getMessage()).contains("generateAppProofs");
         // generateAppProofs: false is what @turnkey/core sends with every activity; it is accepted.
         Map<String, Object> body = new LinkedHashMap<>(JSON.readValue(root.submitBody(
                 "ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS", params), new TypeReference<Map<String, Object>>() {}));
@@ -294,26 +296,28 @@ class TvcIT extends OnBothStores {
 
     @Test
     void creationsRefuseInvalidInput() {
-        assertThat(apiError(() -> root.submit("create_tvc_operator", "ACTIVITY_TYPE_CREATE_TVC_OPERATOR",
-                Map.of("operatorName", "bad key", "publicKey", "04abcd"), "createTvcOperatorResult")).getMessage())
-                .contains("publicKey");
-        assertThat(apiError(() -> root.submit("create_tvc_operator", "ACTIVITY_TYPE_CREATE_TVC_OPERATOR",
-                Map.of("operatorName", "alice", "publicKey", newKey("alice again")), "createTvcOperatorResult"))
-                .getMessage()).contains("already exists");
-        assertThat(apiError(() -> root.submit("create_tvc_operator", "ACTIVITY_TYPE_CREATE_TVC_OPERATOR",
-                Map.of("operatorName", "wallet op", "walletName", "w", "path", "m/0"), "createTvcOperatorResult"))
-                .getMessage()).contains("publicKey");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.publicKey", () -> root.submit("create_tvc_operator",
+                "ACTIVITY_TYPE_CREATE_TVC_OPERATOR", Map.of("operatorName", "bad key", "publicKey", "04abcd"),
+                "createTvcOperatorResult"));
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("create_tvc_operator",
+                "ACTIVITY_TYPE_CREATE_TVC_OPERATOR", Map.of("operatorName", "alice", "publicKey",
+                        newKey("alice again")), "createTvcOperatorResult")).serverMessage())
+                .endsWith(": a TVC operator named 'alice' already exists");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.publicKey", () -> root.submit("create_tvc_operator",
+                "ACTIVITY_TYPE_CREATE_TVC_OPERATOR", Map.of("operatorName", "wallet op", "walletName", "w", "path",
+                        "m/0"), "createTvcOperatorResult"));
 
         Map<String, Object> set = Map.of("name", "s", "existingOperatorIds", List.of(alice), "threshold", 2);
-        assertThat(apiError(() -> root.submit("create_tvc_app", "ACTIVITY_TYPE_CREATE_TVC_APP", Map.of("name", "x",
-                "quorumPublicKey", "04", "manifestSetParams", set, "shareSetId", "y"), "createTvcAppResult"))
-                .getMessage()).contains("manifestSetParams.threshold");
-        assertThat(apiError(() -> root.submit("create_tvc_app", "ACTIVITY_TYPE_CREATE_TVC_APP", Map.of("name", "x",
-                "quorumPublicKey", "04", "manifestSetId", "a", "manifestSetParams", set, "shareSetId", "y"),
-                "createTvcAppResult")).getMessage()).contains("manifestSetId");
-        assertThat(apiError(() -> root.submit("create_tvc_app", "ACTIVITY_TYPE_CREATE_TVC_APP", Map.of("name",
-                "signer", "quorumPublicKey", "04", "manifestSetId", "a", "shareSetId", "y"), "createTvcAppResult"))
-                .getMessage()).contains("already exists");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.manifestSetParams.threshold", () -> root.submit(
+                "create_tvc_app", "ACTIVITY_TYPE_CREATE_TVC_APP", Map.of("name", "x", "quorumPublicKey", "04",
+                        "manifestSetParams", set, "shareSetId", "y"), "createTvcAppResult"));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.manifestSetId", () -> root.submit("create_tvc_app",
+                "ACTIVITY_TYPE_CREATE_TVC_APP", Map.of("name", "x", "quorumPublicKey", "04", "manifestSetId", "a",
+                        "manifestSetParams", set, "shareSetId", "y"), "createTvcAppResult"));
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("create_tvc_app",
+                "ACTIVITY_TYPE_CREATE_TVC_APP", Map.of("name", "signer", "quorumPublicKey", "04", "manifestSetId",
+                        "a", "shareSetId", "y"), "createTvcAppResult")).serverMessage())
+                .isEqualTo("a TVC app named 'signer' already exists");
 
         Map<String, Object> params = new LinkedHashMap<>(Map.of("appId", "00000000-0000-7000-8000-000000000000",
                 "qosVersion", "0.5.0", "pivotContainerImageUrl", "img", "pivotPath", "/p", "pivotArgs", List.of(),
@@ -323,11 +327,12 @@ class TvcIT extends OnBothStores {
                 "createTvcDeploymentResult")).httpStatus()).isEqualTo(404);
         params.put("appId", appId);
         params.put("debugMode", true);
-        assertThat(apiError(() -> root.submit("create_tvc_deployment", "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", params,
-                "createTvcDeploymentResult")).getMessage()).contains("debug-mode");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("create_tvc_deployment",
+                "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", params, "createTvcDeploymentResult")).serverMessage())
+                .isEqualTo("TVC app " + appId + " does not allow debug-mode deployments");
         params.put("healthCheckType", "TVC_HEALTH_CHECK_TYPE_TCP");
-        assertThat(apiError(() -> root.submit("create_tvc_deployment", "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", params,
-                "createTvcDeploymentResult")).getMessage()).contains("healthCheckType");
+        apiError(ErrorCode.BAD_REQUEST, "parameters.healthCheckType", () -> root.submit("create_tvc_deployment",
+                "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", params, "createTvcDeploymentResult"));
     }
 
     /** DER {@code SEQUENCE {r, s}} to the raw 64 bytes. */

@@ -80,17 +80,20 @@ class ApiKeysIT extends OnBothStores {
                 () -> root.createApiKeys(userId, List.of(new ApiKeyParams("bad", key("x").publicKey(),
                 "API_KEY_CURVE_RSA", null))));
         for (String expiration : List.of("0", "-5", "soon", "99999999999999999999")) {
-            assertThat(apiError(() -> root.createApiKeys(userId, List.of(new ApiKeyParams("bad",
-                    key("x").publicKey(), "API_KEY_CURVE_P256", expiration)))).getMessage())
-                    .contains("invalid api key expiration");
+            assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.apiKeys[0].expirationSeconds",
+                    () -> root.createApiKeys(userId, List.of(new ApiKeyParams("bad", key("x").publicKey(),
+                            "API_KEY_CURVE_P256", expiration)))).serverMessage())
+                    .startsWith("bad request body: parameters.apiKeys[0].expirationSeconds is an invalid api key "
+                            + "expiration");
         }
         apiError(ErrorCode.BAD_REQUEST, "parameters.apiKeys",
                 () -> root.createApiKeys(userId, List.of()));
         assertThat(apiError(() -> root.createApiKeys("00000000-0000-7000-8000-000000000001", List.of(key("k"))))
                 .httpStatus()).isEqualTo(404);
         ApiKeyParams same = key("same");
-        assertThat(apiError(() -> root.createApiKeys(userId, List.of(same, same))).getMessage())
-                .contains("already registered");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.createApiKeys(userId, List.of(same, same)))
+                .serverMessage()).isEqualTo("public key " + same.publicKey()
+                        + " is already registered in this organization");
         assertThat(root.getApiKeys(userId)).isEmpty();
     }
 

@@ -1,5 +1,6 @@
 package dev.keyhaven.server.user;
 
+import static dev.keyhaven.server.testing.ApiErrors.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +11,7 @@ import dev.keyhaven.client.Requests.Attestation;
 import dev.keyhaven.client.Requests.AuthenticatorParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.SoftwareAuthenticator;
 import dev.keyhaven.server.testing.SoftwareAuthenticator.Format;
 import dev.keyhaven.server.testing.SoftwareAuthenticator.Tamper;
@@ -188,10 +190,8 @@ class AuthenticatorsIT {
                         good.attestation().clientDataJson(), "AAECAw", good.attestation().transports()));
 
         assertThatThrownBy(() -> root.createUsers(List.of(UserParams.withAuthenticators("ghost", List.of(broken)))))
-                .isInstanceOfSatisfying(KeyhavenApiException.class, e -> {
-                    assertThat(e.httpStatus()).isEqualTo(400);
-                    assertThat(e.getMessage()).contains(ATTESTATION + ".attestationObject");
-                });
+                .isInstanceOfSatisfying(KeyhavenApiException.class,
+                        e -> assertError(e, ErrorCode.BAD_REQUEST, ATTESTATION + ".attestationObject"));
     }
 
     private void assertRefused(Format format, Tamper tamper, String field, String problem) {
@@ -200,10 +200,8 @@ class AuthenticatorsIT {
 
         assertThatThrownBy(() -> root.createUsers(List.of(UserParams.withAuthenticators("mallory",
                 List.of(registration))))).isInstanceOfSatisfying(KeyhavenApiException.class, e -> {
-                    assertThat(e.httpStatus()).isEqualTo(400);
-                    assertThat(e.code()).isEqualTo(3);
-                    assertThat(e.turnkeyErrorCode()).isEqualTo("REQUEST_INVALID");
-                    assertThat(e.getMessage()).contains(field).contains(problem);
+                    assertError(e, ErrorCode.BAD_REQUEST, field);
+                    assertThat(e.serverMessage()).startsWith("bad request body: " + field + " ").contains(problem);
                 });
         assertThat(root.listUsers()).extracting(u -> u.path("userName").asString()).doesNotContain("mallory");
     }

@@ -45,7 +45,8 @@ class UserTagsAndLimitsIT extends OnBothStores {
         assertThat(root.getUser(userId).path("userTags").get(0).asString()).isEqualTo(tagId);
         assertThat(root.getUser(server.rootUserId()).path("userTags").get(0).asString()).isEqualTo(tagId);
 
-        assertThat(apiError(() -> root.createUserTag("operators", List.of())).getMessage()).contains("already exists");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.createUserTag("operators", List.of()))
+                .serverMessage()).isEqualTo("a user tag named 'operators' already exists");
         assertThat(apiError(() -> root.createUserTag("ghosts", List.of("00000000-0000-7000-8000-00000000000f")))
                 .httpStatus()).isEqualTo(404);
         assertThat(apiError(() -> root.createUsers(List.of(emailUser("untagged",
@@ -62,23 +63,25 @@ class UserTagsAndLimitsIT extends OnBothStores {
                 List.of(), List.of(), List.of()))));
         apiError(ErrorCode.BAD_REQUEST, "parameters.users",
                 () -> root.createUsers(List.of()));
-        assertThat(apiError(() -> root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4",
-                Map.of("users", List.of(Map.of("userName", "x", "userEmail", "x@example.com"))), "createUsersResult"))
-                .getMessage()).contains("parameters.users[0].apiKeys is required");
-        assertThat(apiError(() -> root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4",
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.users[0].apiKeys",
+                () -> root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", Map.of("users",
+                        List.of(Map.of("userName", "x", "userEmail", "x@example.com"))), "createUsersResult"))
+                .serverMessage()).startsWith("bad request body: parameters.users[0].apiKeys is required");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.users[0].apiKeys",
+                () -> root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4",
                 Map.of("users", List.of(Map.of("userName", "x", "userEmail", "x@example.com", "apiKeys", "none",
                         "authenticators", List.of(), "oauthProviders", List.of(), "userTags", List.of()))),
-                "createUsersResult")).getMessage()).contains("parameters.users[0].apiKeys must be an array");
-        KeyhavenApiException oauth = apiError(() -> root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4",
+                "createUsersResult")).serverMessage())
+                .isEqualTo("bad request body: parameters.users[0].apiKeys must be an array");
+        // No issuer is trusted on this server: the token cannot verify.
+        apiError(ErrorCode.INVALID_OIDC_TOKEN, null, () -> root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4",
                 Map.of("users", List.of(Map.of("userName", "x", "apiKeys", List.of(), "authenticators", List.of(),
                         "oauthProviders", List.of(Map.of("providerName", "google", "oidcToken", "t")),
                         "userTags", List.of()))), "createUsersResult"));
-        // No issuer is trusted on this server: the token cannot verify.
-        assertThat(oauth.httpStatus()).isEqualTo(400);
-        assertThat(oauth.turnkeyErrorCode()).isEqualTo("INVALID_OIDC_TOKEN");
         root.createUsers(List.of(emailUser("unique", List.of())));
-        assertThat(apiError(() -> root.createUsers(List.of(emailUser("UNIQUE", List.of())))).getMessage())
-                .contains("already used");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.createUsers(List.of(emailUser("UNIQUE",
+                List.of())))).serverMessage()).isEqualTo("user email UNIQUE@example.com is already used by another "
+                        + "user of this organization");
     }
 
     @Test
@@ -93,9 +96,9 @@ class UserTagsAndLimitsIT extends OnBothStores {
             fillers.add(emailUser("filler" + i, List.of()));
         }
         sub.createUsers(fillers);
-        KeyhavenApiException full = apiError(() -> sub.createUsers(List.of(emailUser("onetoomany", List.of()))));
-        assertThat(full.httpStatus()).isEqualTo(429);
-        assertThat(full.getMessage()).contains("maximum users (" + USER_LIMIT + ")");
+        KeyhavenApiException full = apiError(ErrorCode.LIMIT_EXCEEDED, null,
+                () -> sub.createUsers(List.of(emailUser("onetoomany", List.of()))));
+        assertThat(full.serverMessage()).isEqualTo("organization has exceeded maximum users (" + USER_LIMIT + ")");
         assertThat(sub.listUsers()).hasSize(USER_LIMIT);
     }
 }

@@ -59,9 +59,10 @@ class UserUpdatesIT extends OnBothStores {
     void updateUserRejectsBadInputWithoutChangingAnything() {
         String userId = newUser("steady");
         newUser("taken");
-        assertThat(apiError(() -> submit("update_user", "ACTIVITY_TYPE_UPDATE_USER", Map.of("userId", userId,
-                "userName", "renamed", "userEmail", "TAKEN@example.com"), "updateUserResult")).getMessage())
-                .contains("already used");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> submit("update_user", "ACTIVITY_TYPE_UPDATE_USER",
+                Map.of("userId", userId, "userName", "renamed", "userEmail", "TAKEN@example.com"),
+                "updateUserResult")).serverMessage()).isEqualTo("user email TAKEN@example.com is already used by "
+                        + "another user of this organization");
         assertThat(root.getUser(userId).path("userName").asString()).isEqualTo("steady");
         apiError(ErrorCode.BAD_REQUEST, "parameters.userEmail",
                 () -> submit("update_user", "ACTIVITY_TYPE_UPDATE_USER", Map.of("userId", userId,
@@ -96,9 +97,10 @@ class UserUpdatesIT extends OnBothStores {
         assertThat(apiError(() -> submit("update_user_email", "ACTIVITY_TYPE_UPDATE_USER_EMAIL", Map.of("userId", userId,
                 "userEmail", "v@example.com", "verificationToken", "t"), "updateUserEmailResult")).httpStatus())
                 .isEqualTo(501);
-        assertThat(apiError(() -> submit("update_user_phone_number", "ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER",
-                Map.of("userId", userId, "userPhoneNumber", "12345"), "updateUserPhoneNumberResult")).getMessage())
-                .contains("E.164");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.userPhoneNumber", () -> submit(
+                "update_user_phone_number", "ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER", Map.of("userId", userId,
+                        "userPhoneNumber", "12345"), "updateUserPhoneNumberResult")).serverMessage())
+                .isEqualTo("bad request body: parameters.userPhoneNumber is not an E.164 phone number (+ and digits)");
     }
 
     @Test
@@ -125,9 +127,10 @@ class UserUpdatesIT extends OnBothStores {
         assertThat(root.getUser(b).path("userTags")).hasSize(1);
 
         newTag("other", List.of());
-        assertThat(apiError(() -> submit("update_user_tag", "ACTIVITY_TYPE_UPDATE_USER_TAG", Map.of("userTagId", tagId,
-                "newUserTagName", "other", "addUserIds", List.of(), "removeUserIds", List.of()),
-                "updateUserTagResult")).getMessage()).contains("already exists");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> submit("update_user_tag",
+                "ACTIVITY_TYPE_UPDATE_USER_TAG", Map.of("userTagId", tagId, "newUserTagName", "other", "addUserIds",
+                        List.of(), "removeUserIds", List.of()), "updateUserTagResult")).serverMessage())
+                .isEqualTo("a user tag named 'other' already exists");
         assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.addUserIds",
                 () -> submit("update_user_tag", "ACTIVITY_TYPE_UPDATE_USER_TAG", Map.of("userTagId", tagId),
                 "updateUserTagResult")).serverMessage())

@@ -147,10 +147,10 @@ class WalletsIT extends OnBothStores {
 
     @Test
     void aCurveThatDoesNotSuitTheFormatFailsTheActivityNamingBoth() {
-        KeyhavenApiException error = apiError(() -> root.createWallet("mismatch", List.of(
-                WalletAccountParams.of("CURVE_ED25519", "m/44'/60'/0'/0'/0'", "ADDRESS_FORMAT_ETHEREUM"))));
-        assertThat(error.httpStatus()).isEqualTo(400);
-        assertThat(error.getMessage()).contains("ADDRESS_FORMAT_ETHEREUM").contains("CURVE_ED25519");
+        KeyhavenApiException error = apiError(ErrorCode.BAD_REQUEST, null, () -> root.createWallet("mismatch",
+                List.of(WalletAccountParams.of("CURVE_ED25519", "m/44'/60'/0'/0'/0'", "ADDRESS_FORMAT_ETHEREUM"))));
+        assertThat(error.serverMessage()).isEqualTo("accounts[0]: address format ADDRESS_FORMAT_ETHEREUM does not "
+                + "support curve CURVE_ED25519");
         List<JsonNode> failed = root.listActivities(List.of("ACTIVITY_STATUS_FAILED"),
                 List.of("ACTIVITY_TYPE_CREATE_WALLET"), "1", null, null);
         assertThat(failed.getFirst().path("failure").path("message").asString()).contains("CURVE_ED25519");
@@ -165,13 +165,16 @@ class WalletsIT extends OnBothStores {
                 .path("walletId").asString();
         assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.createWallet("unique-name", List.of()))
                 .serverMessage()).isEqualTo("a wallet named 'unique-name' already exists");
-        assertThat(apiError(() -> root.createWalletAccounts(walletId, List.of(WalletAccountParams.ethereum(0))))
-                .getMessage()).contains("already has an account");
-        assertThat(apiError(() -> root.createWalletAccounts(walletId, List.of(WalletAccountParams.ethereum(3),
-                WalletAccountParams.ethereum(3)))).getMessage()).contains("accounts[1]");
-        assertThat(apiError(() -> root.createWalletAccounts(walletId, List.of(new WalletAccountParams(
-                "CURVE_SECP256K1", "PATH_FORMAT_BIP32", "m/44'/60'/0'/0/9", "ADDRESS_FORMAT_ETHEREUM",
-                "main account")))).getMessage()).contains("main account");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.createWalletAccounts(walletId,
+                List.of(WalletAccountParams.ethereum(0)))).serverMessage())
+                .startsWith("accounts[0]: wallet " + walletId + " already has an account at ");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.createWalletAccounts(walletId, List.of(
+                WalletAccountParams.ethereum(3), WalletAccountParams.ethereum(3)))).serverMessage())
+                .startsWith("accounts[1]: wallet " + walletId + " already has an account at ");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.createWalletAccounts(walletId, List.of(
+                new WalletAccountParams("CURVE_SECP256K1", "PATH_FORMAT_BIP32", "m/44'/60'/0'/0/9",
+                        "ADDRESS_FORMAT_ETHEREUM", "main account")))).serverMessage())
+                .isEqualTo("accounts[0]: a wallet account named 'main account' already exists");
         assertThat(apiError(() -> root.createWalletAccounts("00000000-0000-7000-8000-000000000001",
                 List.of(WalletAccountParams.ethereum(0)))).httpStatus()).isEqualTo(404);
         apiError(ErrorCode.BAD_REQUEST, "parameters.accounts",
@@ -186,9 +189,9 @@ class WalletsIT extends OnBothStores {
                 Map.of("walletId", walletId, "walletName", "new-name"), "updateWalletResult");
         assertThat(renamed.result().path("walletId").asString()).isEqualTo(walletId);
         assertThat(root.getWallet(walletId).path("walletName").asString()).isEqualTo("new-name");
-        assertThat(apiError(() -> root.submit("update_wallet", "ACTIVITY_TYPE_UPDATE_WALLET",
-                Map.of("walletId", walletId, "walletName", "taken-name"), "updateWalletResult")).getMessage())
-                .contains("already exists");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("update_wallet",
+                "ACTIVITY_TYPE_UPDATE_WALLET", Map.of("walletId", walletId, "walletName", "taken-name"),
+                "updateWalletResult")).serverMessage()).isEqualTo("a wallet named 'taken-name' already exists");
         assertThat(apiError(() -> root.submit("update_wallet", "ACTIVITY_TYPE_UPDATE_WALLET",
                 Map.of("walletId", "00000000-0000-7000-8000-000000000002", "walletName", "x"), "updateWalletResult"))
                 .httpStatus()).isEqualTo(404);
@@ -199,9 +202,10 @@ class WalletsIT extends OnBothStores {
         Activity created = root.createWallet("doomed", List.of(WalletAccountParams.ethereum(0)));
         String walletId = created.result().path("walletId").asString();
         String address = created.result().path("addresses").get(0).asString();
-        KeyhavenApiException refused = apiError(() -> root.submit("delete_wallets", "ACTIVITY_TYPE_DELETE_WALLETS",
-                Map.of("walletIds", List.of(walletId)), "deleteWalletsResult"));
-        assertThat(refused.getMessage()).contains("has not been exported");
+        KeyhavenApiException refused = apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("delete_wallets",
+                "ACTIVITY_TYPE_DELETE_WALLETS", Map.of("walletIds", List.of(walletId)), "deleteWalletsResult"));
+        assertThat(refused.serverMessage()).isEqualTo("wallet has not been exported: " + walletId
+                + " (export it first, or set deleteWithoutExport to delete it for good)");
         assertThat(root.getWallet(walletId).path("walletId").asString()).isEqualTo(walletId);
         Activity deleted = root.submit("delete_wallets", "ACTIVITY_TYPE_DELETE_WALLETS",
                 Map.of("walletIds", List.of(walletId), "deleteWithoutExport", true), "deleteWalletsResult");
@@ -225,9 +229,10 @@ class WalletsIT extends OnBothStores {
         JsonNode accounts = root.query("list_wallet_accounts", Map.of("walletId", walletId)).path("accounts");
         String first = accounts.get(0).path("walletAccountId").asString();
         String second = accounts.get(1).path("walletAccountId").asString();
-        assertThat(apiError(() -> root.submit("delete_wallet_accounts", "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS",
-                Map.of("walletAccountIds", List.of(first)), "deleteWalletAccountsResult")).getMessage())
-                .contains("wallet account has not been exported");
+        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("delete_wallet_accounts",
+                "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS", Map.of("walletAccountIds", List.of(first)),
+                "deleteWalletAccountsResult")).serverMessage()).isEqualTo("wallet account has not been exported: "
+                        + first + " (export it first, or set deleteWithoutExport to delete it for good)");
         assertThat(apiError(() -> root.submit("delete_wallet_accounts", "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS",
                 Map.of("walletAccountIds", List.of(first, "00000000-0000-7000-8000-000000000003"),
                         "deleteWithoutExport", true), "deleteWalletAccountsResult")).httpStatus()).isEqualTo(404);

@@ -1,5 +1,6 @@
 package dev.keyhaven.server.webauthn;
 
+import static dev.keyhaven.server.testing.ApiErrors.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,6 +9,7 @@ import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.client.Stamper;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.SoftwareAuthenticator;
 import dev.keyhaven.server.testing.SoftwareAuthenticator.Format;
 import dev.keyhaven.server.testing.SoftwareAuthenticator.Tamper;
@@ -136,34 +138,35 @@ class PasskeyStampsIT {
 
     @Test
     void anAssertionForAnotherChallengeIsASignatureFailure() {
-        assertUnauthenticated(passkey.tampered(Tamper.CHALLENGE), "SIGNATURE_INVALID", "challenge does not match");
+        assertUnauthenticated(passkey.tampered(Tamper.CHALLENGE), ErrorCode.SIGNATURE_INVALID,
+                "challenge does not match");
     }
 
     @Test
     void aRegistrationCeremonyIsNotAStamp() {
-        assertUnauthenticated(passkey.tampered(Tamper.TYPE), "SIGNATURE_INVALID", "type is not webauthn.get");
+        assertUnauthenticated(passkey.tampered(Tamper.TYPE), ErrorCode.SIGNATURE_INVALID, "type is not webauthn.get");
     }
 
     @Test
     void aBadSignatureIsASignatureFailure() {
-        assertUnauthenticated(passkey.tampered(Tamper.SIGNATURE), "SIGNATURE_INVALID",
+        assertUnauthenticated(passkey.tampered(Tamper.SIGNATURE), ErrorCode.SIGNATURE_INVALID,
                 "could not verify WebAuthN signature");
     }
 
     @Test
     void anAssertionFromAnOriginNotAllowedIsASignatureFailure() {
-        assertUnauthenticated(passkey.tampered(Tamper.ORIGIN), "SIGNATURE_INVALID", "origin is not allowed");
+        assertUnauthenticated(passkey.tampered(Tamper.ORIGIN), ErrorCode.SIGNATURE_INVALID, "origin is not allowed");
     }
 
     @Test
     void anAssertionWithoutUserPresenceIsASignatureFailure() {
-        assertUnauthenticated(passkey.tampered(Tamper.USER_NOT_PRESENT), "SIGNATURE_INVALID",
+        assertUnauthenticated(passkey.tampered(Tamper.USER_NOT_PRESENT), ErrorCode.SIGNATURE_INVALID,
                 "user-present flag is not set");
     }
 
     @Test
     void anUnknownCredentialIsNotFound() {
-        assertUnauthenticated(passkey.tampered(Tamper.CREDENTIAL_ID), "CREDENTIAL_NOT_FOUND",
+        assertUnauthenticated(passkey.tampered(Tamper.CREDENTIAL_ID), ErrorCode.CREDENTIAL_NOT_FOUND,
                 "webauthn authenticator not found");
     }
 
@@ -211,13 +214,12 @@ class PasskeyStampsIT {
         }
     }
 
-    private void assertUnauthenticated(Stamper stamper, String turnkeyErrorCode, String message) {
+    private void assertUnauthenticated(Stamper stamper, ErrorCode code, String message) {
         assertThatThrownBy(() -> root.withStamper(stamper).whoami()).isInstanceOfSatisfying(
                 KeyhavenApiException.class, e -> {
+                    assertError(e, code, null);
                     assertThat(e.httpStatus()).isEqualTo(401);
-                    assertThat(e.code()).isEqualTo(16);
-                    assertThat(e.turnkeyErrorCode()).isEqualTo(turnkeyErrorCode);
-                    assertThat(e.getMessage()).contains(message);
+                    assertThat(e.serverMessage()).contains(message);
                 });
     }
 
