@@ -57,23 +57,23 @@ import tools.jackson.databind.JsonNode;
  * </ul>
  */
 public final class Benchmark {
-    static final List<String> SCENARIOS = List.of("whoami", "create_users", "create_users_orgs", "sign_raw_payload",
-            "list_wallet_accounts");
+    static final List<String> SCENARIOS =
+            List.of("whoami", "create_users", "create_users_orgs", "sign_raw_payload", "list_wallet_accounts");
     private static final byte[] COMPLETED = "\"ACTIVITY_STATUS_COMPLETED\"".getBytes(StandardCharsets.US_ASCII);
     private static final int LIST_ACCOUNTS = 100;
 
-    private Benchmark() {
-    }
+    private Benchmark() {}
 
     /** One scenario, ready to run: its requests and what a successful answer contains (null: status 200 only). */
-    private record Scenario(String operation, RequestSource requests, byte[] expect) {
-    }
+    private record Scenario(String operation, RequestSource requests, byte[] expect) {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = options(args);
         Path jar = Path.of(options.getOrDefault("jar", "keyhaven-server/target/keyhaven.jar"));
-        List<String> stores = List.of(options.getOrDefault("stores", "sqlite,postgres").split(","));
-        List<String> scenarios = List.of(options.getOrDefault("scenarios", String.join(",", SCENARIOS)).split(","));
+        List<String> stores =
+                List.of(options.getOrDefault("stores", "sqlite,postgres").split(","));
+        List<String> scenarios = List.of(
+                options.getOrDefault("scenarios", String.join(",", SCENARIOS)).split(","));
         for (String scenario : scenarios) {
             if (!SCENARIOS.contains(scenario)) {
                 throw new IOException("unknown scenario " + scenario + "; known: " + SCENARIOS);
@@ -84,11 +84,12 @@ public final class Benchmark {
         Duration measure = Duration.ofSeconds(Long.parseLong(options.getOrDefault("seconds", "20")));
         double halfFraction = Double.parseDouble(options.getOrDefault("half-load-fraction", "0.5"));
         Duration halfWarmup = Duration.ofSeconds(Long.parseLong(options.getOrDefault("half-load-warmup-seconds", "5")));
-        Duration halfMeasure = Duration.ofSeconds(Long.parseLong(options.getOrDefault("half-load-seconds",
-                Long.toString(measure.toSeconds()))));
+        Duration halfMeasure = Duration.ofSeconds(
+                Long.parseLong(options.getOrDefault("half-load-seconds", Long.toString(measure.toSeconds()))));
         int openConnections = Integer.parseInt(options.getOrDefault("open-loop-connections", "64"));
         int prepareRate = Integer.parseInt(options.getOrDefault("prepare-rate", "5000"));
-        String pgAdmin = options.getOrDefault("pg-admin-url", "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
+        String pgAdmin =
+                options.getOrDefault("pg-admin-url", "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
 
         List<LoadResult> closed = new ArrayList<>();
         List<LoadResult[]> halfLoad = new ArrayList<>();
@@ -97,34 +98,57 @@ public final class Benchmark {
             List<String> extra = new ArrayList<>(List.of("--max-users-per-organization", "100000000"));
             String database = null;
             if (store.equals("postgres")) {
-                database = "keyhaven_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+                database = "keyhaven_bench_"
+                        + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
                 execute(pgAdmin, "CREATE DATABASE " + database);
                 extra.addAll(List.of("--db-url", pgAdmin.replace("/postgres?", "/" + database + "?")));
             }
             try (ServerProcess server = ServerProcess.start(jar, data, extra);
-                    ApiKeyStamper root = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
-                            Files.readString(data.resolve("root-api-key.private")).trim())) {
+                    ApiKeyStamper root = ApiKeyStamper.fromPrivateKey(
+                            ApiKeyStamper.Curve.P256,
+                            Files.readString(data.resolve("root-api-key.private"))
+                                    .trim())) {
                 LoadDriver driver = new LoadDriver(new CpuMeter(server.pid()));
                 for (String name : scenarios) {
                     Scenario scenario = scenario(name, server, root, concurrency);
-                    scenario.requests().prepare((int) Math.min(Integer.MAX_VALUE / 2,
-                            (long) prepareRate * (warmup.toSeconds() + measure.toSeconds())));
-                    System.err.printf(Locale.ROOT, "%s on %s: closed loop, %d clients%n", scenario.operation(),
-                            store, concurrency);
-                    LoadResult peak = driver.closed(server.url(), scenario.operation(), store, scenario.requests(),
-                            scenario.expect(), concurrency, warmup, measure);
+                    scenario.requests().prepare((int) Math.min(
+                            Integer.MAX_VALUE / 2, (long) prepareRate * (warmup.toSeconds() + measure.toSeconds())));
+                    System.err.printf(
+                            Locale.ROOT,
+                            "%s on %s: closed loop, %d clients%n",
+                            scenario.operation(),
+                            store,
+                            concurrency);
+                    LoadResult peak = driver.closed(
+                            server.url(),
+                            scenario.operation(),
+                            store,
+                            scenario.requests(),
+                            scenario.expect(),
+                            concurrency,
+                            warmup,
+                            measure);
                     closed.add(peak);
                     System.err.println(peak.markdownRow());
                     if (halfMeasure.isZero() || peak.requests() == 0) {
                         continue;
                     }
                     double rate = peak.throughput() * halfFraction;
-                    scenario.requests().prepare((int) Math.ceil(rate * (halfWarmup.toSeconds()
-                            + halfMeasure.toSeconds()) * 1.05) + openConnections);
-                    System.err.printf(Locale.ROOT, "%s on %s: open loop at %,.0f/s%n", scenario.operation(), store,
-                            rate);
-                    LoadResult half = driver.open(server.url(), scenario.operation(), store, scenario.requests(),
-                            scenario.expect(), rate, openConnections, halfWarmup, halfMeasure);
+                    scenario.requests()
+                            .prepare((int) Math.ceil(rate * (halfWarmup.toSeconds() + halfMeasure.toSeconds()) * 1.05)
+                                    + openConnections);
+                    System.err.printf(
+                            Locale.ROOT, "%s on %s: open loop at %,.0f/s%n", scenario.operation(), store, rate);
+                    LoadResult half = driver.open(
+                            server.url(),
+                            scenario.operation(),
+                            store,
+                            scenario.requests(),
+                            scenario.expect(),
+                            rate,
+                            openConnections,
+                            halfWarmup,
+                            halfMeasure);
                     halfLoad.add(new LoadResult[] {peak, half});
                     System.err.println(halfLoadRow(peak, half));
                 }
@@ -169,27 +193,45 @@ public final class Benchmark {
     }
 
     private static String halfLoadRow(LoadResult peak, LoadResult half) {
-        return String.format(Locale.ROOT,
+        return String.format(
+                Locale.ROOT,
                 "| %s | %s | %,.0f | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %d |",
-                half.operation(), half.store(), peak.throughput(), half.targetRate(), half.throughput(),
-                half.percentileMillis(50), half.percentileMillis(90), half.percentileMillis(99),
-                half.percentileMillis(99.9), half.percentileMillis(100),
-                LoadResult.percentileMillis(half.sortedDispatchLagNanos(), 99), half.errors());
+                half.operation(),
+                half.store(),
+                peak.throughput(),
+                half.targetRate(),
+                half.throughput(),
+                half.percentileMillis(50),
+                half.percentileMillis(90),
+                half.percentileMillis(99),
+                half.percentileMillis(99.9),
+                half.percentileMillis(100),
+                LoadResult.percentileMillis(half.sortedDispatchLagNanos(), 99),
+                half.errors());
     }
 
     private static Scenario scenario(String name, ServerProcess server, ApiKeyStamper root, int concurrency) {
         URI base = URI.create(server.url());
         String org = server.organizationId();
         return switch (name) {
-            case "whoami" -> new Scenario("whoami", RequestSource.constant(KeepAliveConnection.serialise(base,
-                    prepare(root, "/public/v1/query/whoami", "{\"organizationId\":\"" + org + "\"}"))), null);
-            case "create_users" -> new Scenario("create_users",
-                    RequestSource.unique(createUsersBodies(root, base, List.of(org))), COMPLETED);
+            case "whoami" ->
+                new Scenario(
+                        "whoami",
+                        RequestSource.constant(KeepAliveConnection.serialise(
+                                base,
+                                prepare(root, "/public/v1/query/whoami", "{\"organizationId\":\"" + org + "\"}"))),
+                        null);
+            case "create_users" ->
+                new Scenario(
+                        "create_users", RequestSource.unique(createUsersBodies(root, base, List.of(org))), COMPLETED);
             // The same load spread over sub-organizations: creations within one organization are serialised (its
             // user count is reserved under a row lock), creations in different ones are not.
-            case "create_users_orgs" -> new Scenario("create_users, " + concurrency + " orgs",
-                    RequestSource.unique(createUsersBodies(root, base, subOrganizations(server, root, concurrency))),
-                    COMPLETED);
+            case "create_users_orgs" ->
+                new Scenario(
+                        "create_users, " + concurrency + " orgs",
+                        RequestSource.unique(
+                                createUsersBodies(root, base, subOrganizations(server, root, concurrency))),
+                        COMPLETED);
             case "sign_raw_payload" -> signRawPayload(server, root);
             case "list_wallet_accounts" -> listWalletAccounts(server, root);
             default -> throw new IllegalArgumentException(name);
@@ -202,11 +244,11 @@ public final class Benchmark {
      */
     private static Scenario signRawPayload(ServerProcess server, ApiKeyStamper root) {
         KeyhavenClient client = new KeyhavenClient(server.url(), root, server.organizationId());
-        Activity wallet = client.createWallet("bench-sign-" + UUID.randomUUID(),
-                List.of(Requests.WalletAccountParams.ethereum(0)));
+        Activity wallet = client.createWallet(
+                "bench-sign-" + UUID.randomUUID(), List.of(Requests.WalletAccountParams.ethereum(0)));
         String address = wallet.result().path("addresses").get(0).asString();
-        Activity check = client.signRawPayload(address, "00".repeat(32), "PAYLOAD_ENCODING_HEXADECIMAL",
-                "HASH_FUNCTION_KECCAK256");
+        Activity check = client.signRawPayload(
+                address, "00".repeat(32), "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_KECCAK256");
         if (!check.isCompleted() || check.result().path("r").asString().isEmpty()) {
             throw new IllegalStateException("sign_raw_payload did not complete: " + check.raw());
         }
@@ -215,21 +257,28 @@ public final class Benchmark {
         String prefix = HexFormat.of().formatHex(runPrefix);
         URI base = URI.create(server.url());
         String org = server.organizationId();
-        IntFunction<byte[]> make = i -> KeepAliveConnection.serialise(base, prepare(root,
-                "/public/v1/submit/sign_raw_payload",
-                "{\"type\":\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\",\"timestampMs\":\"" + System.currentTimeMillis()
-                        + "\",\"organizationId\":\"" + org + "\",\"parameters\":{\"signWith\":\"" + address
-                        + "\",\"payload\":\"" + prefix + String.format(Locale.ROOT, "%032x", i)
-                        + "\",\"encoding\":\"PAYLOAD_ENCODING_HEXADECIMAL\","
-                        + "\"hashFunction\":\"HASH_FUNCTION_KECCAK256\"}}"));
+        IntFunction<byte[]> make = i -> KeepAliveConnection.serialise(
+                base,
+                prepare(
+                        root,
+                        "/public/v1/submit/sign_raw_payload",
+                        "{\"type\":\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\",\"timestampMs\":\""
+                                + System.currentTimeMillis()
+                                + "\",\"organizationId\":\"" + org + "\",\"parameters\":{\"signWith\":\"" + address
+                                + "\",\"payload\":\"" + prefix + String.format(Locale.ROOT, "%032x", i)
+                                + "\",\"encoding\":\"PAYLOAD_ENCODING_HEXADECIMAL\","
+                                + "\"hashFunction\":\"HASH_FUNCTION_KECCAK256\"}}"));
         return new Scenario("sign_raw_payload", RequestSource.unique(make), COMPLETED);
     }
 
     /** A wallet of 100 Ethereum accounts, listed a full page at a time. */
     private static Scenario listWalletAccounts(ServerProcess server, ApiKeyStamper root) {
         KeyhavenClient client = new KeyhavenClient(server.url(), root, server.organizationId());
-        Activity wallet = client.createWallet("bench-list-" + UUID.randomUUID(), IntStream.range(0, LIST_ACCOUNTS)
-                .mapToObj(Requests.WalletAccountParams::ethereum).toList());
+        Activity wallet = client.createWallet(
+                "bench-list-" + UUID.randomUUID(),
+                IntStream.range(0, LIST_ACCOUNTS)
+                        .mapToObj(Requests.WalletAccountParams::ethereum)
+                        .toList());
         String walletId = wallet.result().path("walletId").asString();
         Map<String, Object> query = Map.of("walletId", walletId, "paginationOptions", Map.of("limit", "100"));
         JsonNode accounts = client.query("list_wallet_accounts", query).path("accounts");
@@ -238,18 +287,26 @@ public final class Benchmark {
         }
         String body = "{\"organizationId\":\"" + server.organizationId() + "\",\"walletId\":\"" + walletId
                 + "\",\"paginationOptions\":{\"limit\":\"100\"}}";
-        return new Scenario("list_wallet_accounts", RequestSource.constant(KeepAliveConnection.serialise(
-                URI.create(server.url()), prepare(root, "/public/v1/query/list_wallet_accounts", body))), null);
+        return new Scenario(
+                "list_wallet_accounts",
+                RequestSource.constant(KeepAliveConnection.serialise(
+                        URI.create(server.url()), prepare(root, "/public/v1/query/list_wallet_accounts", body))),
+                null);
     }
 
     /** Bodies for create_users: each creates one email-only user (so no keys are generated). */
     private static IntFunction<byte[]> createUsersBodies(Stamper root, URI base, List<String> organizationIds) {
-        return i -> KeepAliveConnection.serialise(base, prepare(root, "/public/v1/submit/create_users",
-                "{\"type\":\"ACTIVITY_TYPE_CREATE_USERS_V4\",\"timestampMs\":\"" + System.currentTimeMillis()
-                        + "\",\"organizationId\":\"" + organizationIds.get(i % organizationIds.size())
-                        + "\",\"parameters\":{\"users\":[{\"userName\":\"bench-" + i + "\",\"userEmail\":\"bench-" + i
-                        + "@example.com\",\"apiKeys\":[],\"authenticators\":[],\"oauthProviders\":[],"
-                        + "\"userTags\":[]}]}}"));
+        return i -> KeepAliveConnection.serialise(
+                base,
+                prepare(
+                        root,
+                        "/public/v1/submit/create_users",
+                        "{\"type\":\"ACTIVITY_TYPE_CREATE_USERS_V4\",\"timestampMs\":\"" + System.currentTimeMillis()
+                                + "\",\"organizationId\":\"" + organizationIds.get(i % organizationIds.size())
+                                + "\",\"parameters\":{\"users\":[{\"userName\":\"bench-" + i
+                                + "\",\"userEmail\":\"bench-" + i
+                                + "@example.com\",\"apiKeys\":[],\"authenticators\":[],\"oauthProviders\":[],"
+                                + "\"userTags\":[]}]}}"));
     }
 
     /** Sub-organizations whose root user holds the same key as the root organization's. */
@@ -257,8 +314,13 @@ public final class Benchmark {
         KeyhavenClient client = new KeyhavenClient(server.url(), root, server.organizationId());
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            ids.add(client.createSubOrganization("bench-" + i, List.of(Requests.RootUserParams.withApiKeys("root",
-                    List.of(Requests.ApiKeyParams.of("root", root)))), 1).result().path("subOrganizationId")
+            ids.add(client.createSubOrganization(
+                            "bench-" + i,
+                            List.of(Requests.RootUserParams.withApiKeys(
+                                    "root", List.of(Requests.ApiKeyParams.of("root", root)))),
+                            1)
+                    .result()
+                    .path("subOrganizationId")
                     .asString());
         }
         return ids;
@@ -271,15 +333,26 @@ public final class Benchmark {
     }
 
     private static void execute(String url, String sql) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(url);
+                Statement statement = connection.createStatement()) {
             statement.execute(sql);
         }
     }
 
     private static Map<String, String> options(String[] args) throws IOException {
-        Set<String> known = Set.of("jar", "stores", "scenarios", "concurrency", "warmup-seconds", "seconds",
-                "half-load-fraction", "half-load-warmup-seconds", "half-load-seconds", "open-loop-connections",
-                "prepare-rate", "pg-admin-url");
+        Set<String> known = Set.of(
+                "jar",
+                "stores",
+                "scenarios",
+                "concurrency",
+                "warmup-seconds",
+                "seconds",
+                "half-load-fraction",
+                "half-load-warmup-seconds",
+                "half-load-seconds",
+                "open-loop-connections",
+                "prepare-rate",
+                "pg-admin-url");
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {

@@ -27,15 +27,28 @@ final class CpuMeter {
     }
 
     /** Cumulative CPU ticks at one moment; {@code others} and {@code kernel} per process id. */
-    record Snapshot(long nanos, long machineBusy, long machineSteal, long server, long postgres, long driver,
-            Map<Long, Long> kernel, Map<Long, Long> others) {
-    }
+    record Snapshot(
+            long nanos,
+            long machineBusy,
+            long machineSteal,
+            long server,
+            long postgres,
+            long driver,
+            Map<Long, Long> kernel,
+            Map<Long, Long> others) {}
 
     /** CPU use between two snapshots, in cores (1.0 = one core fully busy). */
-    record Usage(double seconds, double machine, double steal, double server, double postgres, double driver,
-            double kernel, double other) {
-        static final Usage UNKNOWN = new Usage(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN);
+    record Usage(
+            double seconds,
+            double machine,
+            double steal,
+            double server,
+            double postgres,
+            double driver,
+            double kernel,
+            double other) {
+        static final Usage UNKNOWN = new Usage(
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 
         /** Microseconds of CPU per request of {@code cores}, at {@code throughput} requests per second. */
         static double microsPerRequest(double cores, double throughput) {
@@ -83,10 +96,15 @@ final class CpuMeter {
         }
         double seconds = (to.nanos() - from.nanos()) / 1e9;
         double scale = TICKS_PER_SECOND * seconds;
-        return new Usage(seconds, (to.machineBusy() - from.machineBusy()) / scale,
-                (to.machineSteal() - from.machineSteal()) / scale, (to.server() - from.server()) / scale,
-                (to.postgres() - from.postgres()) / scale, (to.driver() - from.driver()) / scale,
-                delta(from.kernel(), to.kernel()) / scale, delta(from.others(), to.others()) / scale);
+        return new Usage(
+                seconds,
+                (to.machineBusy() - from.machineBusy()) / scale,
+                (to.machineSteal() - from.machineSteal()) / scale,
+                (to.server() - from.server()) / scale,
+                (to.postgres() - from.postgres()) / scale,
+                (to.driver() - from.driver()) / scale,
+                delta(from.kernel(), to.kernel()) / scale,
+                delta(from.others(), to.others()) / scale);
     }
 
     /** Ticks used by the processes present in both snapshots. */
@@ -105,7 +123,10 @@ final class CpuMeter {
     private static long[] machine() throws IOException {
         String[] f = Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
         // cpu user nice system idle iowait irq softirq steal ...
-        long busy = Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
+        long busy = Long.parseLong(f[1])
+                + Long.parseLong(f[2])
+                + Long.parseLong(f[3])
+                + Long.parseLong(f[6])
                 + Long.parseLong(f[7]);
         return new long[] {busy, Long.parseLong(f[8])};
     }

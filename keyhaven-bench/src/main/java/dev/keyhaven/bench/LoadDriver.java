@@ -34,8 +34,16 @@ final class LoadDriver {
     }
 
     /** A closed loop; every answer other than 200 (or without {@code expect} in its body, when given) is an error. */
-    LoadResult closed(String baseUrl, String operation, String store, IntFunction<byte[]> requests, byte[] expect,
-            int concurrency, Duration warmup, Duration measure) throws InterruptedException {
+    LoadResult closed(
+            String baseUrl,
+            String operation,
+            String store,
+            IntFunction<byte[]> requests,
+            byte[] expect,
+            int concurrency,
+            Duration warmup,
+            Duration measure)
+            throws InterruptedException {
         long onDemandBefore = onDemand(requests);
         AtomicInteger next = new AtomicInteger();
         AtomicBoolean measuring = new AtomicBoolean(false);
@@ -88,8 +96,15 @@ final class LoadDriver {
                 System.arraycopy(perClient.get(c), 0, all, at, counts.get(c));
                 at += counts.get(c);
             }
-            return LoadResult.closed(operation, store, concurrency, all, errors.get(), seconds,
-                    CpuMeter.between(cpuFrom, cpuTo), onDemand(requests) - onDemandBefore);
+            return LoadResult.closed(
+                    operation,
+                    store,
+                    concurrency,
+                    all,
+                    errors.get(),
+                    seconds,
+                    CpuMeter.between(cpuFrom, cpuTo),
+                    onDemand(requests) - onDemandBefore);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         }
@@ -101,8 +116,17 @@ final class LoadDriver {
      * for a virtual-thread carrier) takes the next due request, waits for its time, and sends it. Latency is
      * answer time minus due time; only requests due within the measurement window count.
      */
-    LoadResult open(String baseUrl, String operation, String store, IntFunction<byte[]> requests, byte[] expect,
-            double rate, int connections, Duration warmup, Duration measure) throws InterruptedException {
+    LoadResult open(
+            String baseUrl,
+            String operation,
+            String store,
+            IntFunction<byte[]> requests,
+            byte[] expect,
+            double rate,
+            int connections,
+            Duration warmup,
+            Duration measure)
+            throws InterruptedException {
         long onDemandBefore = onDemand(requests);
         double interval = 1e9 / rate;
         long firstMeasured = (long) Math.ceil(warmup.toNanos() / interval);
@@ -151,8 +175,17 @@ final class LoadDriver {
         }
         long[] ok = java.util.Arrays.stream(latencies).filter(l -> l >= 0).toArray();
         // Every due request was sent (late ones too); the rate achieved is the answered ones over the window.
-        return LoadResult.open(operation, store, connections, rate, ok, lags, errors.get(),
-                measure.toNanos() / 1e9, CpuMeter.between(cpuFrom, cpuTo), onDemand(requests) - onDemandBefore);
+        return LoadResult.open(
+                operation,
+                store,
+                connections,
+                rate,
+                ok,
+                lags,
+                errors.get(),
+                measure.toNanos() / 1e9,
+                CpuMeter.between(cpuFrom, cpuTo),
+                onDemand(requests) - onDemandBefore);
     }
 
     private static void sleepUntil(long nanoTime) throws InterruptedException {

@@ -16,8 +16,18 @@ import java.util.Locale;
  *     connections busy, or the driver itself late); empty for closed runs
  * @param madeOnDemand requests the driver had to stamp during the run because too few were prepared
  */
-record LoadResult(String operation, String store, String mode, int concurrency, double targetRate, long requests,
-        long errors, double seconds, long[] sortedLatenciesNanos, long[] sortedDispatchLagNanos, CpuMeter.Usage cpu,
+record LoadResult(
+        String operation,
+        String store,
+        String mode,
+        int concurrency,
+        double targetRate,
+        long requests,
+        long errors,
+        double seconds,
+        long[] sortedLatenciesNanos,
+        long[] sortedDispatchLagNanos,
+        CpuMeter.Usage cpu,
         long madeOnDemand) {
 
     double throughput() {
@@ -36,16 +46,54 @@ record LoadResult(String operation, String store, String mode, int concurrency, 
         return sorted[Math.max(0, index)] / 1e6;
     }
 
-    static LoadResult closed(String operation, String store, int concurrency, long[] latencies, long errors,
-            double seconds, CpuMeter.Usage cpu, long madeOnDemand) {
-        return new LoadResult(operation, store, "closed", concurrency, Double.NaN, latencies.length, errors, seconds,
-                sorted(latencies), new long[0], cpu, madeOnDemand);
+    static LoadResult closed(
+            String operation,
+            String store,
+            int concurrency,
+            long[] latencies,
+            long errors,
+            double seconds,
+            CpuMeter.Usage cpu,
+            long madeOnDemand) {
+        return new LoadResult(
+                operation,
+                store,
+                "closed",
+                concurrency,
+                Double.NaN,
+                latencies.length,
+                errors,
+                seconds,
+                sorted(latencies),
+                new long[0],
+                cpu,
+                madeOnDemand);
     }
 
-    static LoadResult open(String operation, String store, int connections, double targetRate, long[] latencies,
-            long[] dispatchLags, long errors, double seconds, CpuMeter.Usage cpu, long madeOnDemand) {
-        return new LoadResult(operation, store, "open", connections, targetRate, latencies.length, errors, seconds,
-                sorted(latencies), sorted(dispatchLags), cpu, madeOnDemand);
+    static LoadResult open(
+            String operation,
+            String store,
+            int connections,
+            double targetRate,
+            long[] latencies,
+            long[] dispatchLags,
+            long errors,
+            double seconds,
+            CpuMeter.Usage cpu,
+            long madeOnDemand) {
+        return new LoadResult(
+                operation,
+                store,
+                "open",
+                connections,
+                targetRate,
+                latencies.length,
+                errors,
+                seconds,
+                sorted(latencies),
+                sorted(dispatchLags),
+                cpu,
+                madeOnDemand);
     }
 
     private static long[] sorted(long[] values) {
@@ -55,8 +103,17 @@ record LoadResult(String operation, String store, String mode, int concurrency, 
     }
 
     String markdownRow() {
-        return String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.2f | %.2f | %.2f | %d |", operation, store,
-                concurrency, throughput(), percentileMillis(50), percentileMillis(90), percentileMillis(99), errors);
+        return String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %,.0f | %.2f | %.2f | %.2f | %d |",
+                operation,
+                store,
+                concurrency,
+                throughput(),
+                percentileMillis(50),
+                percentileMillis(90),
+                percentileMillis(99),
+                errors);
     }
 
     static String markdownHeader() {
@@ -67,14 +124,23 @@ record LoadResult(String operation, String store, String mode, int concurrency, 
     /** One row of the CPU table: where each request's CPU went, and how much of the machine others used. */
     String cpuRow() {
         double rate = throughput();
-        String load = mode.equals("open") ? String.format(Locale.ROOT, "open %,.0f/s", targetRate)
+        String load = mode.equals("open")
+                ? String.format(Locale.ROOT, "open %,.0f/s", targetRate)
                 : "closed c=" + concurrency;
-        return String.format(Locale.ROOT,
-                "| %s | %s | %s | %,.0f | %.2f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %s |", operation, store,
-                load, rate, cpu.machine(), CpuMeter.Usage.microsPerRequest(cpu.server(), rate),
+        return String.format(
+                Locale.ROOT,
+                "| %s | %s | %s | %,.0f | %.2f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %s |",
+                operation,
+                store,
+                load,
+                rate,
+                cpu.machine(),
+                CpuMeter.Usage.microsPerRequest(cpu.server(), rate),
                 CpuMeter.Usage.microsPerRequest(cpu.postgres(), rate),
                 CpuMeter.Usage.microsPerRequest(cpu.kernel(), rate),
-                CpuMeter.Usage.microsPerRequest(cpu.driver(), rate), cpu.other(), cpu.steal(),
+                CpuMeter.Usage.microsPerRequest(cpu.driver(), rate),
+                cpu.other(),
+                cpu.steal(),
                 madeOnDemand == 0 ? "" : madeOnDemand + " stamped on demand");
     }
 

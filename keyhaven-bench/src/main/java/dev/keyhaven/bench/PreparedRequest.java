@@ -1,5 +1,4 @@
 package dev.keyhaven.bench;
 
 /** A request ready to send: path, exact body bytes and the stamp over them. */
-record PreparedRequest(String path, byte[] body, String stampHeader, String stampValue) {
-}
+record PreparedRequest(String path, byte[] body, String stampHeader, String stampValue) {}

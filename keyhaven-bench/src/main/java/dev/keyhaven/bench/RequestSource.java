@@ -43,7 +43,9 @@ final class RequestSource implements IntFunction<byte[]> {
         }
         int from = next.get();
         prepared = new byte[0][];
-        byte[][] made = IntStream.range(0, count).parallel().mapToObj(i -> make.apply(from + i))
+        byte[][] made = IntStream.range(0, count)
+                .parallel()
+                .mapToObj(i -> make.apply(from + i))
                 .toArray(byte[][]::new);
         preparedFrom = from;
         prepared = made;

@@ -37,9 +37,11 @@ final class ServerProcess implements AutoCloseable {
         command.addAll(List.of("-jar", jar.toString(), "serve", "--data-dir", dataDirectory.toString(), "--port", "0"));
         command.addAll(extraArgs);
         try {
-            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
+            Process process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             String url = null;
             String organization = null;
             String line;
@@ -59,7 +61,10 @@ final class ServerProcess implements AutoCloseable {
             }
             // Its own thread: on the common pool this would hold that pool's only worker on a 2-core machine for
             // the whole run, and the parallel stamping of requests would run on one core.
-            Thread.ofPlatform().daemon().name("server-stdout").start(() -> out.lines().forEach(ignored -> { }));
+            Thread.ofPlatform()
+                    .daemon()
+                    .name("server-stdout")
+                    .start(() -> out.lines().forEach(ignored -> {}));
             return new ServerProcess(process, url, organization);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -11,7 +11,8 @@ public record FuzzInputs(String json, byte[] data) {
     public static FuzzInputs split(byte[] input) {
         for (int i = 0; i < input.length; i++) {
             if (input[i] == 0) {
-                return new FuzzInputs(new String(input, 0, i, StandardCharsets.UTF_8),
+                return new FuzzInputs(
+                        new String(input, 0, i, StandardCharsets.UTF_8),
                         Arrays.copyOfRange(input, i + 1, input.length));
             }
         }

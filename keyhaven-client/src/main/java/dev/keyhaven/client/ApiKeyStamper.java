@@ -53,20 +53,24 @@ public final class ApiKeyStamper implements Stamper, AutoCloseable {
     /** A stamper for the private key given in hex (32 bytes). */
     public static ApiKeyStamper fromPrivateKey(Curve curve, String privateKeyHex) {
         SecretBytes secret = SecretBytes.adopt(HEX.parseHex(privateKeyHex.trim()));
-        return new ApiKeyStamper(curve, switch (curve) {
-            case P256 -> SigningKey.ecdsa(EcCurve.P256, secret);
-            case SECP256K1 -> SigningKey.ecdsa(EcCurve.SECP256K1, secret);
-            case ED25519 -> SigningKey.ed25519(secret);
-        });
+        return new ApiKeyStamper(
+                curve,
+                switch (curve) {
+                    case P256 -> SigningKey.ecdsa(EcCurve.P256, secret);
+                    case SECP256K1 -> SigningKey.ecdsa(EcCurve.SECP256K1, secret);
+                    case ED25519 -> SigningKey.ed25519(secret);
+                });
     }
 
     /** A stamper with a fresh random key. */
     public static ApiKeyStamper generate(Curve curve, SecureRandom random) {
-        return new ApiKeyStamper(curve, switch (curve) {
-            case P256 -> SigningKey.generateEcdsa(EcCurve.P256, random);
-            case SECP256K1 -> SigningKey.generateEcdsa(EcCurve.SECP256K1, random);
-            case ED25519 -> SigningKey.generateEd25519(random);
-        });
+        return new ApiKeyStamper(
+                curve,
+                switch (curve) {
+                    case P256 -> SigningKey.generateEcdsa(EcCurve.P256, random);
+                    case SECP256K1 -> SigningKey.generateEcdsa(EcCurve.SECP256K1, random);
+                    case ED25519 -> SigningKey.generateEd25519(random);
+                });
     }
 
     /** The public key in hex as registered (compressed for ECDSA curves). */
@@ -83,7 +87,8 @@ public final class ApiKeyStamper implements Stamper, AutoCloseable {
         String signature = HEX.formatHex(key.sign(body));
         String json = "{\"publicKey\":\"" + publicKey + "\",\"scheme\":\"" + curve.scheme() + "\",\"signature\":\""
                 + signature + "\"}";
-        return new Stamp("X-Stamp",
+        return new Stamp(
+                "X-Stamp",
                 Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8)));
     }
 

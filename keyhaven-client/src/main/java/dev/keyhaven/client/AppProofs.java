@@ -23,17 +23,20 @@ import tools.jackson.databind.ObjectMapper;
 public final class AppProofs {
     /** The only scheme. */
     public static final String SCHEME = "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256";
+
     private static final String STATEMENT_TYPE = "KEYHAVEN_BOOT_STATEMENT_V1";
     private static final HexFormat HEX = HexFormat.of();
 
-    private AppProofs() {
-    }
+    private AppProofs() {}
 
     /** {@code v1AppProof}. */
     public record AppProof(String scheme, String publicKey, String proofPayload, String signature) {
         static AppProof of(JsonNode node) {
-            return new AppProof(node.path("scheme").asString(), node.path("publicKey").asString(),
-                    node.path("proofPayload").asString(), node.path("signature").asString());
+            return new AppProof(
+                    node.path("scheme").asString(),
+                    node.path("publicKey").asString(),
+                    node.path("proofPayload").asString(),
+                    node.path("signature").asString());
         }
     }
 
@@ -41,11 +44,14 @@ public final class AppProofs {
      * A boot proof: the ephemeral public key, the signed statement (JSON text: {@code type}, {@code ephemeralPublicKey},
      * {@code startedAtMs}, {@code buildVersion}, {@code identityPublicKey}), the long-term key and its signature.
      */
-    public record BootProof(String ephemeralPublicKeyHex, String bootStatement, String identityPublicKey,
-            String signature) {
+    public record BootProof(
+            String ephemeralPublicKeyHex, String bootStatement, String identityPublicKey, String signature) {
         static BootProof of(JsonNode node) {
-            return new BootProof(node.path("ephemeralPublicKeyHex").asString(), node.path("bootStatement").asString(),
-                    node.path("identityPublicKey").asString(), node.path("signature").asString());
+            return new BootProof(
+                    node.path("ephemeralPublicKeyHex").asString(),
+                    node.path("bootStatement").asString(),
+                    node.path("identityPublicKey").asString(),
+                    node.path("signature").asString());
         }
     }
 
@@ -123,8 +129,8 @@ public final class AppProofs {
 
     private static boolean verifyRaw(byte[] point, String message, byte[] rawSignature) {
         if (rawSignature.length != 64) {
-            throw new VerificationException("expected a 64-byte r ‖ s signature, got " + rawSignature.length
-                    + " bytes");
+            throw new VerificationException(
+                    "expected a 64-byte r ‖ s signature, got " + rawSignature.length + " bytes");
         }
         VerifyingKey key;
         try {
@@ -132,8 +138,8 @@ public final class AppProofs {
         } catch (IllegalArgumentException e) {
             throw new VerificationException("the signing key is not a P-256 point");
         }
-        return key.verify(message.getBytes(StandardCharsets.UTF_8),
-                VerifyingKey.derFromRaw(EcCurve.P256, rawSignature));
+        return key.verify(
+                message.getBytes(StandardCharsets.UTF_8), VerifyingKey.derFromRaw(EcCurve.P256, rawSignature));
     }
 
     private static byte[] hex(String value, String what) {

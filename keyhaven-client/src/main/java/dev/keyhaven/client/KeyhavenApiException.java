@@ -22,8 +22,7 @@ public final class KeyhavenApiException extends RuntimeException {
     private static final String BAD_REQUEST_TYPE = "type.googleapis.com/google.rpc.BadRequest";
 
     /** One field the server blamed: its JSON path ({@code parameters.users[0].userName}) and what is wrong. */
-    public record FieldViolation(String field, String description) implements Serializable {
-    }
+    public record FieldViolation(String field, String description) implements Serializable {}
 
     private final int httpStatus;
     private final int code;
@@ -38,15 +37,13 @@ public final class KeyhavenApiException extends RuntimeException {
     }
 
     /** An error with the body's {@code details} array (anything else reads as none). */
-    public KeyhavenApiException(int httpStatus, int code, String message, String turnkeyErrorCode,
-            JsonNode details) {
+    public KeyhavenApiException(int httpStatus, int code, String message, String turnkeyErrorCode, JsonNode details) {
         super("HTTP " + httpStatus + " (code " + code + ", " + turnkeyErrorCode + "): " + message);
         this.httpStatus = httpStatus;
         this.code = code;
         this.serverMessage = message;
         this.turnkeyErrorCode = turnkeyErrorCode;
-        this.details = details != null && details.isArray() ? details.deepCopy()
-                : JsonNodeFactory.instance.arrayNode();
+        this.details = details != null && details.isArray() ? details.deepCopy() : JsonNodeFactory.instance.arrayNode();
         this.fieldViolations = fieldViolationsOf(this.details);
     }
 
@@ -55,7 +52,8 @@ public final class KeyhavenApiException extends RuntimeException {
         for (JsonNode detail : details) {
             if (BAD_REQUEST_TYPE.equals(detail.path("@type").asString(""))) {
                 for (JsonNode violation : detail.path("fieldViolations")) {
-                    violations.add(new FieldViolation(violation.path("field").asString(""),
+                    violations.add(new FieldViolation(
+                            violation.path("field").asString(""),
                             violation.path("description").asString("")));
                 }
             }
@@ -99,8 +97,12 @@ public final class KeyhavenApiException extends RuntimeException {
     /** Status, codes, blamed field and the server's message; never the request, its stamp or its body. */
     @Override
     public String toString() {
-        StringBuilder s = new StringBuilder("KeyhavenApiException[HTTP ").append(httpStatus)
-                .append(", code ").append(code).append(", ").append(turnkeyErrorCode);
+        StringBuilder s = new StringBuilder("KeyhavenApiException[HTTP ")
+                .append(httpStatus)
+                .append(", code ")
+                .append(code)
+                .append(", ")
+                .append(turnkeyErrorCode);
         field().ifPresent(f -> s.append(", field ").append(f));
         return s.append("]: ").append(serverMessage).toString();
     }

@@ -31,8 +31,12 @@ public final class KeyhavenClient {
     private final Clock clock;
 
     public KeyhavenClient(String baseUrl, Stamper stamper, String organizationId) {
-        this(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(), baseUrl, stamper,
-                organizationId, Clock.systemUTC());
+        this(
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(),
+                baseUrl,
+                stamper,
+                organizationId,
+                Clock.systemUTC());
     }
 
     private KeyhavenClient(HttpClient http, String baseUrl, Stamper stamper, String organizationId, Clock clock) {
@@ -42,7 +46,8 @@ public final class KeyhavenClient {
         this.organizationId = organizationId;
         this.clock = clock;
         this.json = JsonMapper.builder()
-                .changeDefaultPropertyInclusion(v -> v.withValueInclusion(JsonInclude.Include.NON_NULL)).build();
+                .changeDefaultPropertyInclusion(v -> v.withValueInclusion(JsonInclude.Include.NON_NULL))
+                .build();
     }
 
     /** The same client acting on another organization. */
@@ -71,8 +76,7 @@ public final class KeyhavenClient {
     // ---- raw access -------------------------------------------------------------------------------------------
 
     /** An HTTP response: status, body and the {@code Content-Type} header. */
-    public record RawResponse(int status, byte[] body, String contentType) {
-    }
+    public record RawResponse(int status, byte[] body, String contentType) {}
 
     /** POSTs {@code body} to {@code path}, stamped when {@code stamp} is true, with any extra headers. */
     public RawResponse post(String path, byte[] body, Map<String, String> headers, boolean stamp) {
@@ -88,7 +92,9 @@ public final class KeyhavenClient {
         headers.forEach(request::header);
         try {
             HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return new RawResponse(response.statusCode(), response.body(),
+            return new RawResponse(
+                    response.statusCode(),
+                    response.body(),
                     response.headers().firstValue("Content-Type").orElse(""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -145,8 +151,11 @@ public final class KeyhavenClient {
             throw new KeyhavenApiException(response.status(), 2, "response is not JSON", "UNSPECIFIED");
         }
         if (response.status() / 100 != 2) {
-            throw new KeyhavenApiException(response.status(), parsed.path("code").asInt(),
-                    parsed.path("message").asString(), parsed.path("turnkeyErrorCode").asString("UNSPECIFIED"),
+            throw new KeyhavenApiException(
+                    response.status(),
+                    parsed.path("code").asInt(),
+                    parsed.path("message").asString(),
+                    parsed.path("turnkeyErrorCode").asString("UNSPECIFIED"),
                     parsed.path("details"));
         }
         return parsed;
@@ -159,13 +168,15 @@ public final class KeyhavenClient {
     // ---- typed operations ---------------------------------------------------------------------------------------
 
     /** {@code whoami}. */
-    public record Whoami(String organizationId, String organizationName, String userId, String username) {
-    }
+    public record Whoami(String organizationId, String organizationName, String userId, String username) {}
 
     public Whoami whoami() {
         JsonNode r = query("whoami", Map.of());
-        return new Whoami(r.path("organizationId").asString(), r.path("organizationName").asString(),
-                r.path("userId").asString(), r.path("username").asString());
+        return new Whoami(
+                r.path("organizationId").asString(),
+                r.path("organizationName").asString(),
+                r.path("userId").asString(),
+                r.path("username").asString());
     }
 
     public Activity createUsers(List<Requests.UserParams> users) {
@@ -177,60 +188,92 @@ public final class KeyhavenClient {
     }
 
     public Activity createApiKeys(String userId, List<Requests.ApiKeyParams> apiKeys) {
-        return submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-                Map.of("userId", userId, "apiKeys", apiKeys), "createApiKeysResult");
+        return submit(
+                "create_api_keys",
+                "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
+                Map.of("userId", userId, "apiKeys", apiKeys),
+                "createApiKeysResult");
     }
 
     public Activity deleteApiKeys(String userId, List<String> apiKeyIds) {
-        return submit("delete_api_keys", "ACTIVITY_TYPE_DELETE_API_KEYS",
-                Map.of("userId", userId, "apiKeyIds", apiKeyIds), "deleteApiKeysResult");
+        return submit(
+                "delete_api_keys",
+                "ACTIVITY_TYPE_DELETE_API_KEYS",
+                Map.of("userId", userId, "apiKeyIds", apiKeyIds),
+                "deleteApiKeysResult");
     }
 
     public Activity createAuthenticators(String userId, List<Requests.AuthenticatorParams> authenticators) {
-        return submit("create_authenticators", "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
-                Map.of("userId", userId, "authenticators", authenticators), "createAuthenticatorsResult");
+        return submit(
+                "create_authenticators",
+                "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
+                Map.of("userId", userId, "authenticators", authenticators),
+                "createAuthenticatorsResult");
     }
 
     public Activity deleteAuthenticators(String userId, List<String> authenticatorIds) {
-        return submit("delete_authenticators", "ACTIVITY_TYPE_DELETE_AUTHENTICATORS",
-                Map.of("userId", userId, "authenticatorIds", authenticatorIds), "deleteAuthenticatorsResult");
+        return submit(
+                "delete_authenticators",
+                "ACTIVITY_TYPE_DELETE_AUTHENTICATORS",
+                Map.of("userId", userId, "authenticatorIds", authenticatorIds),
+                "deleteAuthenticatorsResult");
     }
 
     public Activity createUserTag(String userTagName, List<String> userIds) {
-        return submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG",
-                Map.of("userTagName", userTagName, "userIds", userIds), "createUserTagResult");
+        return submit(
+                "create_user_tag",
+                "ACTIVITY_TYPE_CREATE_USER_TAG",
+                Map.of("userTagName", userTagName, "userIds", userIds),
+                "createUserTagResult");
     }
 
     public Activity createSubOrganization(String name, List<Requests.RootUserParams> rootUsers, int threshold) {
-        return submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+        return submit(
+                "create_sub_organization",
+                "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
                 Map.of("subOrganizationName", name, "rootUsers", rootUsers, "rootQuorumThreshold", threshold),
                 "createSubOrganizationResultV8");
     }
 
     public Activity updateRootQuorum(int threshold, List<String> userIds) {
-        return submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM",
-                Map.of("threshold", threshold, "userIds", userIds), "updateRootQuorumResult");
+        return submit(
+                "update_root_quorum",
+                "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM",
+                Map.of("threshold", threshold, "userIds", userIds),
+                "updateRootQuorumResult");
     }
 
     public Activity createWallet(String walletName, List<Requests.WalletAccountParams> accounts) {
-        return submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
-                Map.of("walletName", walletName, "accounts", accounts), "createWalletResult");
+        return submit(
+                "create_wallet",
+                "ACTIVITY_TYPE_CREATE_WALLET",
+                Map.of("walletName", walletName, "accounts", accounts),
+                "createWalletResult");
     }
 
     public Activity createWalletAccounts(String walletId, List<Requests.WalletAccountParams> accounts) {
-        return submit("create_wallet_accounts", "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
-                Map.of("walletId", walletId, "accounts", accounts), "createWalletAccountsResult");
+        return submit(
+                "create_wallet_accounts",
+                "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
+                Map.of("walletId", walletId, "accounts", accounts),
+                "createWalletAccountsResult");
     }
 
     public Activity createPrivateKeys(List<Requests.PrivateKeyParams> privateKeys) {
-        return submit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
-                Map.of("privateKeys", privateKeys), "createPrivateKeysResultV2");
+        return submit(
+                "create_private_keys",
+                "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
+                Map.of("privateKeys", privateKeys),
+                "createPrivateKeysResultV2");
     }
 
     /** {@code sign_raw_payload} (V2); the result holds {@code r}, {@code s} and {@code v}. */
     public Activity signRawPayload(String signWith, String payload, String encoding, String hashFunction) {
-        return submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", Map.of("signWith", signWith,
-                "payload", payload, "encoding", encoding, "hashFunction", hashFunction), "signRawPayloadResult");
+        return submit(
+                "sign_raw_payload",
+                "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                Map.of("signWith", signWith, "payload", payload, "encoding", encoding, "hashFunction", hashFunction),
+                "signRawPayloadResult");
     }
 
     /**
@@ -238,16 +281,19 @@ public final class KeyhavenClient {
      * chain's unsigned transaction in hex; the result's {@code signedTransaction} is the signed form, in hex.
      */
     public Activity signTransaction(String signWith, String type, String unsignedTransaction) {
-        return submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Map.of("signWith", signWith,
-                "type", type, "unsignedTransaction", unsignedTransaction), "signTransactionResult");
+        return submit(
+                "sign_transaction",
+                "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+                Map.of("signWith", signWith, "type", type, "unsignedTransaction", unsignedTransaction),
+                "signTransactionResult");
     }
 
     /**
      * {@code create_policy} (V3). {@code condition}, {@code consensus} and {@code time} may be null (omitted: always
      * true / always active).
      */
-    public Activity createPolicy(String policyName, String effect, String condition, String consensus, String notes,
-            String time) {
+    public Activity createPolicy(
+            String policyName, String effect, String condition, String consensus, String notes, String time) {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("policyName", policyName);
         parameters.put("effect", effect);
@@ -259,8 +305,8 @@ public final class KeyhavenClient {
     }
 
     public Activity deletePolicy(String policyId) {
-        return submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", Map.of("policyId", policyId),
-                "deletePolicyResult");
+        return submit(
+                "delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", Map.of("policyId", policyId), "deletePolicyResult");
     }
 
     /**
@@ -268,14 +314,14 @@ public final class KeyhavenClient {
      * that activity; {@code resultKey} is its result key (e.g. {@code signRawPayloadResult}).
      */
     public Activity approveActivity(String fingerprint, String resultKey) {
-        return submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", Map.of("fingerprint", fingerprint),
-                resultKey);
+        return submit(
+                "approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", Map.of("fingerprint", fingerprint), resultKey);
     }
 
     /** {@code reject_activity}: this client's user rejects the activity with {@code fingerprint}. */
     public Activity rejectActivity(String fingerprint, String resultKey) {
-        return submit("reject_activity", "ACTIVITY_TYPE_REJECT_ACTIVITY", Map.of("fingerprint", fingerprint),
-                resultKey);
+        return submit(
+                "reject_activity", "ACTIVITY_TYPE_REJECT_ACTIVITY", Map.of("fingerprint", fingerprint), resultKey);
     }
 
     public JsonNode listPolicies() {
@@ -317,7 +363,8 @@ public final class KeyhavenClient {
     }
 
     public JsonNode getApiKeys(String userId) {
-        return query("get_api_keys", userId == null ? Map.of() : Map.of("userId", userId)).path("apiKeys");
+        return query("get_api_keys", userId == null ? Map.of() : Map.of("userId", userId))
+                .path("apiKeys");
     }
 
     public JsonNode getAuthenticators(String userId) {
@@ -325,7 +372,8 @@ public final class KeyhavenClient {
     }
 
     public JsonNode getAuthenticator(String authenticatorId) {
-        return query("get_authenticator", Map.of("authenticatorId", authenticatorId)).path("authenticator");
+        return query("get_authenticator", Map.of("authenticatorId", authenticatorId))
+                .path("authenticator");
     }
 
     public JsonNode listUserTags() {
@@ -338,19 +386,20 @@ public final class KeyhavenClient {
 
     /** {@code list_app_proofs}: the app proofs of an activity. */
     public List<AppProofs.AppProof> listAppProofs(String activityId) {
-        return AppProofs.list(query("list_app_proofs", Map.of("activityId", activityId)).path("appProofs"));
+        return AppProofs.list(
+                query("list_app_proofs", Map.of("activityId", activityId)).path("appProofs"));
     }
 
     /** {@code get_boot_proof}: the boot proof of the start that used this ephemeral key. */
     public AppProofs.BootProof getBootProof(String ephemeralKey) {
-        return AppProofs.BootProof.of(query("get_boot_proof", Map.of("ephemeralKey", ephemeralKey))
-                .path("bootProof"));
+        return AppProofs.BootProof.of(
+                query("get_boot_proof", Map.of("ephemeralKey", ephemeralKey)).path("bootProof"));
     }
 
     /** {@code get_latest_boot_proof}: the boot proof of the key the server signs with now. */
     public AppProofs.BootProof getLatestBootProof() {
-        return AppProofs.BootProof.of(query("get_latest_boot_proof", Map.of("appName", "keyhaven"))
-                .path("bootProof"));
+        return AppProofs.BootProof.of(
+                query("get_latest_boot_proof", Map.of("appName", "keyhaven")).path("bootProof"));
     }
 
     /** {@code get_activity}; the typed result is not extracted (any result key). */
@@ -359,8 +408,8 @@ public final class KeyhavenClient {
     }
 
     /** {@code list_activities} with optional filters and pagination (null to omit). */
-    public List<JsonNode> listActivities(List<String> statuses, List<String> types, String limit, String after,
-            String before) {
+    public List<JsonNode> listActivities(
+            List<String> statuses, List<String> types, String limit, String after, String before) {
         Map<String, Object> body = new LinkedHashMap<>();
         if (statuses != null) {
             body.put("filterByStatus", statuses);

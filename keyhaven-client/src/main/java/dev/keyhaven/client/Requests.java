@@ -5,8 +5,7 @@ import java.util.List;
 
 /** Request parameter shapes of the operations the typed client offers, mirroring the wire JSON. */
 public final class Requests {
-    private Requests() {
-    }
+    private Requests() {}
 
     /** {@code v1ApiKeyParamsV2}. {@code expirationSeconds} is null for a long-lived key. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -18,15 +17,20 @@ public final class Requests {
 
     /** {@code v1UserParamsV4}. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record UserParams(String userName, String userEmail, String userPhoneNumber, List<ApiKeyParams> apiKeys,
-            List<Object> authenticators, List<Object> oauthProviders, List<String> userTags) {
+    public record UserParams(
+            String userName,
+            String userEmail,
+            String userPhoneNumber,
+            List<ApiKeyParams> apiKeys,
+            List<Object> authenticators,
+            List<Object> oauthProviders,
+            List<String> userTags) {
         public static UserParams withApiKeys(String userName, List<ApiKeyParams> apiKeys) {
             return new UserParams(userName, null, null, apiKeys, List.of(), List.of(), List.of());
         }
 
         public static UserParams withAuthenticators(String userName, List<AuthenticatorParams> authenticators) {
-            return new UserParams(userName, null, null, List.of(), List.copyOf(authenticators), List.of(),
-                    List.of());
+            return new UserParams(userName, null, null, List.of(), List.copyOf(authenticators), List.of(), List.of());
         }
     }
 
@@ -34,21 +38,24 @@ public final class Requests {
      * {@code v1AuthenticatorParamsV2}: a passkey registration. {@code challenge} is the registration challenge as the
      * authenticator saw it (base64url), the one {@code attestation.clientDataJson} must carry.
      */
-    public record AuthenticatorParams(String authenticatorName, String challenge, Attestation attestation) {
-    }
+    public record AuthenticatorParams(String authenticatorName, String challenge, Attestation attestation) {}
 
     /**
      * {@code v1Attestation}: the browser's registration response, base64url; {@code transports} are
      * {@code AUTHENTICATOR_TRANSPORT_*} values.
      */
-    public record Attestation(String credentialId, String clientDataJson, String attestationObject,
-            List<String> transports) {
-    }
+    public record Attestation(
+            String credentialId, String clientDataJson, String attestationObject, List<String> transports) {}
 
     /** {@code v1RootUserParamsV5}. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record RootUserParams(String userName, String userEmail, String userPhoneNumber,
-            List<ApiKeyParams> apiKeys, List<Object> authenticators, List<Object> oauthProviders) {
+    public record RootUserParams(
+            String userName,
+            String userEmail,
+            String userPhoneNumber,
+            List<ApiKeyParams> apiKeys,
+            List<Object> authenticators,
+            List<Object> oauthProviders) {
         public static RootUserParams withApiKeys(String userName, List<ApiKeyParams> apiKeys) {
             return new RootUserParams(userName, null, null, apiKeys, List.of(), List.of());
         }
@@ -56,8 +63,7 @@ public final class Requests {
 
     /** {@code v1WalletAccountParams}; {@code name} may be null. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record WalletAccountParams(String curve, String pathFormat, String path, String addressFormat,
-            String name) {
+    public record WalletAccountParams(String curve, String pathFormat, String path, String addressFormat, String name) {
         /** A BIP-32 account without a name. */
         public static WalletAccountParams of(String curve, String path, String addressFormat) {
             return new WalletAccountParams(curve, "PATH_FORMAT_BIP32", path, addressFormat, null);
@@ -70,7 +76,6 @@ public final class Requests {
     }
 
     /** {@code v1PrivateKeyParams}. */
-    public record PrivateKeyParams(String privateKeyName, String curve, List<String> privateKeyTags,
-            List<String> addressFormats) {
-    }
+    public record PrivateKeyParams(
+            String privateKeyName, String curve, List<String> privateKeyTags, List<String> addressFormats) {}
 }

@@ -8,6 +8,5 @@ public interface Stamper {
     Stamp stamp(byte[] body);
 
     /** A header name and value. */
-    record Stamp(String headerName, String headerValue) {
-    }
+    record Stamp(String headerName, String headerValue) {}
 }

@@ -43,8 +43,7 @@ public final class WebhookKeys {
     }
 
     /** A fetched JWKS. */
-    public record Fetched(byte[] body, Optional<String> cacheControl) {
-    }
+    public record Fetched(byte[] body, Optional<String> cacheControl) {}
 
     /**
      * @param headerPrefix the deployment's {@code <svc>} ({@code Keyhaven}, or {@code Turnkey}): keys whose {@code
@@ -59,21 +58,28 @@ public final class WebhookKeys {
 
     /** Keys fetched over HTTP from {@code jwksUrl}. */
     public static WebhookKeys fetching(HttpClient http, URI jwksUrl, String headerPrefix, InstantSource clock) {
-        return new WebhookKeys(() -> {
-            try {
-                HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(jwksUrl).timeout(
-                        Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
-                if (response.statusCode() != 200) {
-                    throw new IllegalStateException("the JWKS answered HTTP " + response.statusCode());
-                }
-                return new Fetched(response.body(), response.headers().firstValue("Cache-Control"));
-            } catch (IOException e) {
-                throw new UncheckedIOException("fetching the JWKS failed", e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while fetching the JWKS", e);
-            }
-        }, headerPrefix, clock);
+        return new WebhookKeys(
+                () -> {
+                    try {
+                        HttpResponse<byte[]> response = http.send(
+                                HttpRequest.newBuilder(jwksUrl)
+                                        .timeout(Duration.ofSeconds(10))
+                                        .GET()
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofByteArray());
+                        if (response.statusCode() != 200) {
+                            throw new IllegalStateException("the JWKS answered HTTP " + response.statusCode());
+                        }
+                        return new Fetched(response.body(), response.headers().firstValue("Cache-Control"));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("fetching the JWKS failed", e);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted while fetching the JWKS", e);
+                    }
+                },
+                headerPrefix,
+                clock);
     }
 
     /**
@@ -108,9 +114,12 @@ public final class WebhookKeys {
     }
 
     private Optional<byte[]> usableKey(JsonNode key) {
-        if (!key.path("kid").isString() || !"OKP".equals(key.path("kty").asString(""))
+        if (!key.path("kid").isString()
+                || !"OKP".equals(key.path("kty").asString(""))
                 || !"Ed25519".equals(key.path("crv").asString(""))
-                || !key.path(fieldPrefix + "signature_algorithm").asString("ed25519").equals("ed25519")
+                || !key.path(fieldPrefix + "signature_algorithm")
+                        .asString("ed25519")
+                        .equals("ed25519")
                 || !key.path(fieldPrefix + "signature_version").asString("v1").equals("v1")) {
             return Optional.empty();
         }

@@ -26,8 +26,13 @@ public final class WebhookVerifier {
 
     /** Why a delivery was rejected (the reasons of {@code @turnkey/crypto}'s verifier). */
     public enum Reason {
-        MISSING_HEADER, INVALID_TIMESTAMP, STALE_TIMESTAMP, UNSUPPORTED_SIGNATURE_VERSION,
-        UNSUPPORTED_SIGNATURE_ALGORITHM, MISSING_KEY, INVALID_SIGNATURE
+        MISSING_HEADER,
+        INVALID_TIMESTAMP,
+        STALE_TIMESTAMP,
+        UNSUPPORTED_SIGNATURE_VERSION,
+        UNSUPPORTED_SIGNATURE_ALGORITHM,
+        MISSING_KEY,
+        INVALID_SIGNATURE
     }
 
     /** The outcome of {@link #verify}. */
@@ -64,14 +69,19 @@ public final class WebhookVerifier {
 
     /** Verifies with headers as a map of names (any letter case) to values. */
     public Result verify(Map<String, ? extends List<String>> headers, byte[] rawBody) {
-        return verify(name -> headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                .flatMap(e -> e.getValue().stream()).findFirst(), rawBody);
+        return verify(
+                name -> headers.entrySet().stream()
+                        .filter(e -> e.getKey().equalsIgnoreCase(name))
+                        .flatMap(e -> e.getValue().stream())
+                        .findFirst(),
+                rawBody);
     }
 
     /** Verifies with headers looked up by lower-case name. */
     public Result verify(Function<String, Optional<String>> header, byte[] rawBody) {
-        String[] names = {"timestamp", "event-id", "signature-key-id", "signature-algorithm", "signature-version",
-            "signature"};
+        String[] names = {
+            "timestamp", "event-id", "signature-key-id", "signature-algorithm", "signature-version", "signature"
+        };
         String[] values = new String[names.length];
         for (int i = 0; i < names.length; i++) {
             Optional<String> value = header.apply(prefix + names[i]).filter(v -> !v.isEmpty());
@@ -109,8 +119,8 @@ public final class WebhookVerifier {
         if (signature.length != 64) {
             return rejected(Reason.INVALID_SIGNATURE);
         }
-        byte[] prefixBytes = ("v1.ed25519." + keyId + "." + timestamp + "." + eventId + ".")
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] prefixBytes =
+                ("v1.ed25519." + keyId + "." + timestamp + "." + eventId + ".").getBytes(StandardCharsets.UTF_8);
         byte[] message = new byte[prefixBytes.length + rawBody.length];
         System.arraycopy(prefixBytes, 0, message, 0, prefixBytes.length);
         System.arraycopy(rawBody, 0, message, prefixBytes.length, rawBody.length);

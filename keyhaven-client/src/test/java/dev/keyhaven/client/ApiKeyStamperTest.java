@@ -25,7 +25,8 @@ class ApiKeyStamperTest {
             Stamper.Stamp stamp = stamper.stamp(BODY);
             assertThat(stamp.headerName()).isEqualTo("X-Stamp");
             assertThat(stamp.headerValue()).doesNotContain("=", "+", "/");
-            JsonNode json = JsonMapper.builder().build().readTree(Base64.getUrlDecoder().decode(stamp.headerValue()));
+            JsonNode json =
+                    JsonMapper.builder().build().readTree(Base64.getUrlDecoder().decode(stamp.headerValue()));
             assertThat(json.propertyNames()).containsExactlyInAnyOrder("publicKey", "scheme", "signature");
             assertThat(json.path("scheme").asString()).isEqualTo(curve.scheme());
             assertThat(json.path("publicKey").asString()).isEqualTo(stamper.publicKey());
@@ -37,7 +38,8 @@ class ApiKeyStamperTest {
             };
             byte[] signature = HexFormat.of().parseHex(json.path("signature").asString());
             assertThat(key.verify(BODY, signature)).isTrue();
-            assertThat(key.verify("{}".getBytes(StandardCharsets.UTF_8), signature)).isFalse();
+            assertThat(key.verify("{}".getBytes(StandardCharsets.UTF_8), signature))
+                    .isFalse();
         }
     }
 
@@ -55,7 +57,8 @@ class ApiKeyStamperTest {
     void aStamperFromAKnownPrivateKeyHasItsPublicKeyAndNeverPrintsThePrivateOne() {
         String privateKey = "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721";
         try (ApiKeyStamper stamper = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, privateKey)) {
-            assertThat(stamper.publicKey()).isEqualTo("0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6");
+            assertThat(stamper.publicKey())
+                    .isEqualTo("0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6");
             assertThat(stamper.toString()).doesNotContain(privateKey);
         }
     }

@@ -20,23 +20,27 @@ class KeyhavenApiExceptionTest {
     @Test
     void readsTheFieldViolationOutOfTheDetails() {
         String message = "bad request body: parameters.users[0].userName is required";
-        KeyhavenApiException e = new KeyhavenApiException(400, 3, message, "REQUEST_INVALID",
-                details("parameters.users[0].userName", message));
+        KeyhavenApiException e = new KeyhavenApiException(
+                400, 3, message, "REQUEST_INVALID", details("parameters.users[0].userName", message));
 
         assertThat(e.httpStatus()).isEqualTo(400);
         assertThat(e.code()).isEqualTo(3);
         assertThat(e.turnkeyErrorCode()).isEqualTo("REQUEST_INVALID");
         assertThat(e.serverMessage()).isEqualTo(message);
         assertThat(e.field()).contains("parameters.users[0].userName");
-        assertThat(e.fieldViolations()).containsExactly(
-                new KeyhavenApiException.FieldViolation("parameters.users[0].userName", message));
+        assertThat(e.fieldViolations())
+                .containsExactly(new KeyhavenApiException.FieldViolation("parameters.users[0].userName", message));
         assertThat(e.details()).hasSize(2);
         assertThat(e.getMessage()).isEqualTo("HTTP 400 (code 3, REQUEST_INVALID): " + message);
     }
 
     @Test
     void anErrorWithoutAFieldViolationBlamesNoField() {
-        KeyhavenApiException e = new KeyhavenApiException(404, 5, "no wallet found with id w", "UNSPECIFIED",
+        KeyhavenApiException e = new KeyhavenApiException(
+                404,
+                5,
+                "no wallet found with id w",
+                "UNSPECIFIED",
                 JSON.readTree("[{\"@type\":\"type.googleapis.com/errors.v1.TurnkeyErrorDetail\"}]"));
 
         assertThat(e.field()).isEmpty();
@@ -45,8 +49,8 @@ class KeyhavenApiExceptionTest {
 
     @Test
     void detailsThatAreNotAnArrayReadAsNone() {
-        KeyhavenApiException e = new KeyhavenApiException(500, 13, "internal error", "INTERNAL",
-                JSON.readTree("{\"unexpected\":true}"));
+        KeyhavenApiException e =
+                new KeyhavenApiException(500, 13, "internal error", "INTERNAL", JSON.readTree("{\"unexpected\":true}"));
 
         assertThat(e.details()).isEmpty();
         assertThat(e.field()).isEmpty();
@@ -54,11 +58,16 @@ class KeyhavenApiExceptionTest {
 
     @Test
     void toStringNamesStatusCodesFieldAndTheServersMessageOnly() {
-        KeyhavenApiException e = new KeyhavenApiException(400, 3, "bad request body: parameters.url is required",
-                "REQUEST_INVALID", details("parameters.url", "bad request body: parameters.url is required"));
+        KeyhavenApiException e = new KeyhavenApiException(
+                400,
+                3,
+                "bad request body: parameters.url is required",
+                "REQUEST_INVALID",
+                details("parameters.url", "bad request body: parameters.url is required"));
 
-        assertThat(e).hasToString("KeyhavenApiException[HTTP 400, code 3, REQUEST_INVALID, field parameters.url]: "
-                + "bad request body: parameters.url is required");
+        assertThat(e)
+                .hasToString("KeyhavenApiException[HTTP 400, code 3, REQUEST_INVALID, field parameters.url]: "
+                        + "bad request body: parameters.url is required");
         assertThat(new KeyhavenApiException(503, 14, "database unavailable", "UNSPECIFIED"))
                 .hasToString("KeyhavenApiException[HTTP 503, code 14, UNSPECIFIED]: database unavailable");
     }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /** Seed §6.3 verification, tampering, freshness, and the JWKS cache (Cache-Control, refetch on an unknown kid). */
 class WebhookVerifierTest {
     private static final long NOW = 1_760_000_000_000L;
-    private static final byte[] BODY = "{\"id\":\"a\",\"status\":\"ACTIVITY_STATUS_COMPLETED\"}"
-            .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] BODY =
+            "{\"id\":\"a\",\"status\":\"ACTIVITY_STATUS_COMPLETED\"}".getBytes(StandardCharsets.UTF_8);
 
     private final SecureRandom random = new SecureRandom();
     private final SigningKey first = SigningKey.generateEd25519(random);
@@ -33,22 +33,31 @@ class WebhookVerifierTest {
     private Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
 
     private WebhookKeys keys(String prefix) {
-        return new WebhookKeys(() -> new WebhookKeys.Fetched(jwks(prefix, served.getLast()).getBytes(
-                StandardCharsets.UTF_8), Optional.ofNullable(cacheControl)), prefix, () -> clock.instant());
+        return new WebhookKeys(
+                () -> new WebhookKeys.Fetched(
+                        jwks(prefix, served.getLast()).getBytes(StandardCharsets.UTF_8),
+                        Optional.ofNullable(cacheControl)),
+                prefix,
+                () -> clock.instant());
     }
 
     private static String jwks(String prefix, Map<String, SigningKey> keys) {
         StringBuilder out = new StringBuilder("{\"keys\":[");
-        keys.forEach((kid, key) -> out.append(out.charAt(out.length() - 1) == '[' ? "" : ",").append("{\"kid\":\"")
-                .append(kid).append("\",\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"alg\":\"EdDSA\",\"use\":\"sig\",\"x\":\"")
-                .append(Base64.getUrlEncoder().withoutPadding().encodeToString(key.publicKey())).append("\",\"")
-                .append(prefix.toLowerCase(Locale.ROOT)).append("_signature_algorithm\":\"ed25519\",\"")
-                .append(prefix.toLowerCase(Locale.ROOT)).append("_signature_version\":\"v1\"}"));
+        keys.forEach((kid, key) -> out.append(out.charAt(out.length() - 1) == '[' ? "" : ",")
+                .append("{\"kid\":\"")
+                .append(kid)
+                .append("\",\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"alg\":\"EdDSA\",\"use\":\"sig\",\"x\":\"")
+                .append(Base64.getUrlEncoder().withoutPadding().encodeToString(key.publicKey()))
+                .append("\",\"")
+                .append(prefix.toLowerCase(Locale.ROOT))
+                .append("_signature_algorithm\":\"ed25519\",\"")
+                .append(prefix.toLowerCase(Locale.ROOT))
+                .append("_signature_version\":\"v1\"}"));
         return out.append("]}").toString();
     }
 
-    private static Map<String, List<String>> delivery(String prefix, SigningKey key, String kid, long timestamp,
-            String eventId, byte[] body) {
+    private static Map<String, List<String>> delivery(
+            String prefix, SigningKey key, String kid, long timestamp, String eventId, byte[] body) {
         byte[] head = ("v1.ed25519." + kid + "." + timestamp + "." + eventId + ".").getBytes(StandardCharsets.UTF_8);
         byte[] message = new byte[head.length + body.length];
         System.arraycopy(head, 0, message, 0, head.length);
@@ -64,16 +73,16 @@ class WebhookVerifierTest {
     }
 
     private WebhookVerifier verifier(WebhookKeys keys, String prefix) {
-        return new WebhookVerifier(keys, prefix, Duration.ofMinutes(5), Clock.fixed(Instant.ofEpochMilli(NOW),
-                ZoneOffset.UTC));
+        return new WebhookVerifier(
+                keys, prefix, Duration.ofMinutes(5), Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
     }
 
     @Test
     void aGenuineDeliveryVerifies() {
         served.add(Map.of("k1", first));
         WebhookVerifier verifier = verifier(keys("Keyhaven"), "Keyhaven");
-        WebhookVerifier.Result result = verifier.verify(delivery("Keyhaven", first, "k1", NOW - 1000, "e1", BODY),
-                BODY);
+        WebhookVerifier.Result result =
+                verifier.verify(delivery("Keyhaven", first, "k1", NOW - 1000, "e1", BODY), BODY);
         assertThat(result).isEqualTo(new WebhookVerifier.Verified("e1", "k1", NOW - 1000));
     }
 
@@ -84,14 +93,18 @@ class WebhookVerifierTest {
         Map<String, List<String>> headers = delivery("Keyhaven", first, "k1", NOW, "e1", BODY);
         byte[] tampered = BODY.clone();
         tampered[10] ^= 1;
-        assertThat(verifier.verify(headers, tampered)).isEqualTo(new WebhookVerifier.Rejected(
-                WebhookVerifier.Reason.INVALID_SIGNATURE, Optional.empty()));
+        assertThat(verifier.verify(headers, tampered))
+                .isEqualTo(new WebhookVerifier.Rejected(WebhookVerifier.Reason.INVALID_SIGNATURE, Optional.empty()));
         Map<String, List<String>> otherEvent = with(headers, "X-Keyhaven-Event-Id", "e2");
         assertThat(verifier.verify(otherEvent, BODY).ok()).isFalse();
         Map<String, List<String>> otherTime = with(headers, "X-Keyhaven-Timestamp", Long.toString(NOW - 1));
         assertThat(verifier.verify(otherTime, BODY)).isInstanceOf(WebhookVerifier.Rejected.class);
-        assertThat(verifier.verify(headers, "{\"id\": \"a\",\"status\":\"ACTIVITY_STATUS_COMPLETED\"}"
-                .getBytes(StandardCharsets.UTF_8)).ok()).isFalse();
+        assertThat(verifier.verify(
+                                headers,
+                                "{\"id\": \"a\",\"status\":\"ACTIVITY_STATUS_COMPLETED\"}"
+                                        .getBytes(StandardCharsets.UTF_8))
+                        .ok())
+                .isFalse();
     }
 
     @Test
@@ -101,8 +114,9 @@ class WebhookVerifierTest {
         Map<String, List<String>> headers = delivery("Keyhaven", first, "k1", NOW, "e1", BODY);
         Map<String, List<String>> missing = new LinkedHashMap<>(headers);
         missing.remove("X-Keyhaven-Signature");
-        assertThat(verifier.verify(missing, BODY)).isEqualTo(new WebhookVerifier.Rejected(
-                WebhookVerifier.Reason.MISSING_HEADER, Optional.of("x-keyhaven-signature")));
+        assertThat(verifier.verify(missing, BODY))
+                .isEqualTo(new WebhookVerifier.Rejected(
+                        WebhookVerifier.Reason.MISSING_HEADER, Optional.of("x-keyhaven-signature")));
         assertThat(reason(verifier, delivery("Keyhaven", first, "k1", NOW - 300_001, "e1", BODY)))
                 .isEqualTo(WebhookVerifier.Reason.STALE_TIMESTAMP);
         assertThat(reason(verifier, delivery("Keyhaven", first, "k1", NOW + 300_001, "e1", BODY)))
@@ -124,14 +138,22 @@ class WebhookVerifierTest {
         served.add(Map.of("k1", first));
         WebhookKeys keys = keys("Turnkey");
         WebhookVerifier verifier = verifier(keys, "Turnkey");
-        assertThat(verifier.verify(delivery("Turnkey", first, "k1", NOW, "e1", BODY), BODY).ok()).isTrue();
-        assertThat(verifier.verify(delivery("Turnkey", first, "k1", NOW, "e2", BODY), BODY).ok()).isTrue();
+        assertThat(verifier.verify(delivery("Turnkey", first, "k1", NOW, "e1", BODY), BODY)
+                        .ok())
+                .isTrue();
+        assertThat(verifier.verify(delivery("Turnkey", first, "k1", NOW, "e2", BODY), BODY)
+                        .ok())
+                .isTrue();
         assertThat(keys.fetches()).isEqualTo(1);
 
         served.add(Map.of("k1", first, "k2", second)); // rotated: k2 signs, k1 stays
-        assertThat(verifier.verify(delivery("Turnkey", second, "k2", NOW, "e3", BODY), BODY).ok()).isTrue();
+        assertThat(verifier.verify(delivery("Turnkey", second, "k2", NOW, "e3", BODY), BODY)
+                        .ok())
+                .isTrue();
         assertThat(keys.fetches()).isEqualTo(2);
-        assertThat(verifier.verify(delivery("Turnkey", first, "k1", NOW, "e4", BODY), BODY).ok()).isTrue();
+        assertThat(verifier.verify(delivery("Turnkey", first, "k1", NOW, "e4", BODY), BODY)
+                        .ok())
+                .isTrue();
         assertThat(reason(verifier, delivery("Turnkey", second, "k3", NOW, "e5", BODY)))
                 .isEqualTo(WebhookVerifier.Reason.MISSING_KEY);
         assertThat(keys.fetches()).isEqualTo(3);
@@ -151,7 +173,8 @@ class WebhookVerifierTest {
         cacheControl = "no-store";
         assertThat(WebhookKeys.maxAge(Optional.of("no-store, max-age=60"))).isZero();
         assertThat(WebhookKeys.maxAge(Optional.empty())).isZero();
-        assertThat(WebhookKeys.maxAge(Optional.of("public, max-age=86400, s-maxage=86400"))).isEqualTo(86400);
+        assertThat(WebhookKeys.maxAge(Optional.of("public, max-age=86400, s-maxage=86400")))
+                .isEqualTo(86400);
     }
 
     private static Map<String, List<String>> with(Map<String, List<String>> headers, String name, String value) {

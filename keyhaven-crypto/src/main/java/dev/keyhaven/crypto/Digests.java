@@ -13,8 +13,7 @@ import org.bouncycastle.crypto.digests.RIPEMD160Digest;
  * which the JDK lacks, from BouncyCastle.
  */
 public final class Digests {
-    private Digests() {
-    }
+    private Digests() {}
 
     public static byte[] sha256(byte[] data) {
         return jdk("SHA-256", data);

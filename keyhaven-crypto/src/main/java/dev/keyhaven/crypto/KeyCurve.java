@@ -61,14 +61,18 @@ public enum KeyCurve {
             throw new IllegalArgumentException("private key must be 32 bytes");
         }
         if (ecCurve == null) {
-            return privateKey.apply(k -> new Ed25519PrivateKeyParameters(k).generatePublicKey().getEncoded());
+            return privateKey.apply(
+                    k -> new Ed25519PrivateKeyParameters(k).generatePublicKey().getEncoded());
         }
         return privateKey.apply(k -> {
             BigInteger d = new BigInteger(1, k);
             if (d.signum() == 0 || d.compareTo(ecCurve.order()) >= 0) {
                 throw new IllegalArgumentException("private key is out of range for " + this);
             }
-            return new FixedPointCombMultiplier().multiply(ecCurve.domain().getG(), d).normalize().getEncoded(true);
+            return new FixedPointCombMultiplier()
+                    .multiply(ecCurve.domain().getG(), d)
+                    .normalize()
+                    .getEncoded(true);
         });
     }
 

@@ -68,7 +68,9 @@ public sealed interface SigningKey extends AutoCloseable {
             this.curve = curve;
             this.scalar = scalar;
             this.publicKey = scalar.apply(d -> new FixedPointCombMultiplier()
-                    .multiply(curve.domain().getG(), new BigInteger(1, d)).normalize().getEncoded(true));
+                    .multiply(curve.domain().getG(), new BigInteger(1, d))
+                    .normalize()
+                    .getEncoded(true));
         }
 
         @Override
@@ -114,7 +116,8 @@ public sealed interface SigningKey extends AutoCloseable {
                 throw new IllegalArgumentException("Ed25519 private key must be 32 bytes");
             }
             this.seed = seed;
-            this.publicKey = seed.apply(s -> new Ed25519PrivateKeyParameters(s).generatePublicKey().getEncoded());
+            this.publicKey = seed.apply(
+                    s -> new Ed25519PrivateKeyParameters(s).generatePublicKey().getEncoded());
         }
 
         @Override

@@ -1,7 +1,7 @@
 package dev.keyhaven.crypto;
 
-import java.math.BigInteger;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.bouncycastle.crypto.params.ECPublicKeyParameters;
@@ -69,7 +69,8 @@ public sealed interface VerifyingKey {
             throw new IllegalArgumentException("a raw ECDSA signature is 64 bytes (r ‖ s)");
         }
         try {
-            return StandardDSAEncoding.INSTANCE.encode(curve.order(),
+            return StandardDSAEncoding.INSTANCE.encode(
+                    curve.order(),
                     new BigInteger(1, Arrays.copyOfRange(rawSignature, 0, 32)),
                     new BigInteger(1, Arrays.copyOfRange(rawSignature, 32, 64)));
         } catch (IOException e) {

@@ -24,8 +24,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class MnemonicAddressVectorsTest {
 
-    record Row(String id, String mnemonic, KeyCurve curve, String path, AddressFormat format, String expected,
-            String variant, String match) {
+    record Row(
+            String id,
+            String mnemonic,
+            KeyCurve curve,
+            String path,
+            AddressFormat format,
+            String expected,
+            String variant,
+            String match) {
         @Override
         public String toString() {
             return id + " " + format + " " + path + (variant.equals("primary") ? "" : " (" + variant + ")");
@@ -33,17 +40,22 @@ class MnemonicAddressVectorsTest {
     }
 
     static Stream<Row> rows() throws IOException {
-        try (InputStream in = MnemonicAddressVectorsTest.class.getResourceAsStream(
-                "/vectors/address/mnemonic-vectors.csv")) {
-            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .filter(l -> !l.isBlank() && !l.startsWith("#") && !l.startsWith("id,")).toList();
-            return lines.stream().map(l -> Arrays.copyOf(l.split(",", -1), 9)).map(f -> new Row(f[0], f[1],
-                    KeyCurve.valueOf(f[2]), f[3], AddressFormat.valueOf(f[4]), f[5], f[6], f[7]));
+        try (InputStream in =
+                MnemonicAddressVectorsTest.class.getResourceAsStream("/vectors/address/mnemonic-vectors.csv")) {
+            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .filter(l -> !l.isBlank() && !l.startsWith("#") && !l.startsWith("id,"))
+                    .toList();
+            return lines.stream()
+                    .map(l -> Arrays.copyOf(l.split(",", -1), 9))
+                    .map(f -> new Row(
+                            f[0], f[1], KeyCurve.valueOf(f[2]), f[3], AddressFormat.valueOf(f[4]), f[5], f[6], f[7]));
         }
     }
 
     private static String derive(Row row) {
-        try (Mnemonic mnemonic = Mnemonic.parse(SecretBytes.copyOf(row.mnemonic().getBytes(StandardCharsets.UTF_8)));
+        try (Mnemonic mnemonic =
+                        Mnemonic.parse(SecretBytes.copyOf(row.mnemonic().getBytes(StandardCharsets.UTF_8)));
                 SecretBytes seed = mnemonic.toSeed();
                 SecretBytes key = HdKeys.derivePrivateKey(row.curve(), seed, DerivationPath.parse(row.path()))) {
             return Addresses.encode(row.format(), row.curve(), row.curve().publicKey(key));
@@ -55,7 +67,8 @@ class MnemonicAddressVectorsTest {
     void theAccountAddressMatchesThePublishedVector(Row row) {
         String address = derive(row);
         if (!row.variant().equals("primary")) {
-            assertThat(address).as("Keyhaven keeps its documented choice, not this alternative")
+            assertThat(address)
+                    .as("Keyhaven keeps its documented choice, not this alternative")
                     .isNotEqualTo(row.expected());
         } else if (row.match().equals("lookupKey")) {
             assertThat(Addresses.lookupKey(address)).isEqualTo(Addresses.lookupKey(row.expected()));

@@ -17,7 +17,8 @@ class SecretBytesTest {
 
     @Test
     void toStringIsRedactedAndComparisonIsByContent() {
-        try (SecretBytes a = SecretBytes.copyOf(new byte[] {7, 7}); SecretBytes b = SecretBytes.copyOf(new byte[] {7, 7});
+        try (SecretBytes a = SecretBytes.copyOf(new byte[] {7, 7});
+                SecretBytes b = SecretBytes.copyOf(new byte[] {7, 7});
                 SecretBytes c = SecretBytes.copyOf(new byte[] {7, 8})) {
             assertThat(a.toString()).isEqualTo("SecretBytes[redacted]");
             assertThat(a.sameAs(b)).isTrue();

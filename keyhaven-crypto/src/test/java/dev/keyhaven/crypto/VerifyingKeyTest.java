@@ -15,12 +15,13 @@ class VerifyingKeyTest {
 
     @Test
     void verifiesSecp256k1DerSignatureMadeByNobleCurves() {
-        VerifyingKey key = VerifyingKey.ecdsaSha256(EcCurve.SECP256K1,
-                HEX.parseHex("030947751e3022ecf3016be03ec77ab0ce3c2662b4843898cb068d74f698ccc8ad"));
+        VerifyingKey key = VerifyingKey.ecdsaSha256(
+                EcCurve.SECP256K1, HEX.parseHex("030947751e3022ecf3016be03ec77ab0ce3c2662b4843898cb068d74f698ccc8ad"));
         byte[] der = HEX.parseHex("30440220689fb751b5273a61a7d847a1202b33a18b07c9b32c592a4a9bb89adf9b1b8b0b"
                 + "02201487008ccdc631fd1382579f3db0c6233bdc17930019ed24490c62a2d93463be");
         assertThat(key.verify(BODY, der)).isTrue();
-        assertThat(key.verify("{\"organizationId\":\"y\"}".getBytes(StandardCharsets.UTF_8), der)).isFalse();
+        assertThat(key.verify("{\"organizationId\":\"y\"}".getBytes(StandardCharsets.UTF_8), der))
+                .isFalse();
     }
 
     @Test
@@ -29,20 +30,23 @@ class VerifyingKeyTest {
         byte[] rsv = HEX.parseHex("b400f86c2dc17e59b5d6917d30179fa284a73802399002ea4a5f6fb4d7f75fd4"
                 + "5f33705682f6b1e7fcfbd3e5428535c3fbd81a5b313b8fc422b72f06b20dc2951c");
         byte[] der = derOf(rsv);
-        VerifyingKey key = VerifyingKey.ecdsaEip191(HEX.parseHex(
-                "040947751e3022ecf3016be03ec77ab0ce3c2662b4843898cb068d74f698ccc8ad75aa17564ae80a20bb044ee7a6d903e8e8df624b089c95d66a0570f051e5a05b"));
+        VerifyingKey key = VerifyingKey.ecdsaEip191(
+                HEX.parseHex(
+                        "040947751e3022ecf3016be03ec77ab0ce3c2662b4843898cb068d74f698ccc8ad75aa17564ae80a20bb044ee7a6d903e8e8df624b089c95d66a0570f051e5a05b"));
         assertThat(key.verify(BODY, der)).isTrue();
         // The same signature is not a plain SHA-256 ECDSA signature of the body.
-        VerifyingKey plain = VerifyingKey.ecdsaSha256(EcCurve.SECP256K1,
-                HEX.parseHex("030947751e3022ecf3016be03ec77ab0ce3c2662b4843898cb068d74f698ccc8ad"));
+        VerifyingKey plain = VerifyingKey.ecdsaSha256(
+                EcCurve.SECP256K1, HEX.parseHex("030947751e3022ecf3016be03ec77ab0ce3c2662b4843898cb068d74f698ccc8ad"));
         assertThat(plain.verify(BODY, der)).isFalse();
     }
 
     @Test
     void verifiesEd25519Rfc8032Vector() {
-        VerifyingKey key = VerifyingKey.ed25519(HEX.parseHex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"));
-        byte[] sig = HEX.parseHex("e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46b"
-                + "d25bf5f0595bbe24655141438e7a100b");
+        VerifyingKey key =
+                VerifyingKey.ed25519(HEX.parseHex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"));
+        byte[] sig = HEX.parseHex(
+                "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46b"
+                        + "d25bf5f0595bbe24655141438e7a100b");
         assertThat(key.verify(new byte[0], sig)).isTrue();
         assertThat(key.verify(new byte[] {1}, sig)).isFalse();
         assertThat(key.verify(new byte[0], new byte[63])).isFalse();
@@ -84,13 +88,15 @@ class VerifyingKeyTest {
     void compressAndDecompressRoundTrip() {
         byte[] compressed = HEX.parseHex("030947751e3022ecf3016be03ec77ab0ce3c2662b4843898cb068d74f698ccc8ad");
         byte[] uncompressed = EcCurve.SECP256K1.decompress(compressed);
-        assertThat(HEX.formatHex(uncompressed)).isEqualTo("040947751e3022ecf3016be03ec77ab0ce3c2662b4843898cb068d74f698ccc8ad"
-                + "75aa17564ae80a20bb044ee7a6d903e8e8df624b089c95d66a0570f051e5a05b");
+        assertThat(HEX.formatHex(uncompressed))
+                .isEqualTo("040947751e3022ecf3016be03ec77ab0ce3c2662b4843898cb068d74f698ccc8ad"
+                        + "75aa17564ae80a20bb044ee7a6d903e8e8df624b089c95d66a0570f051e5a05b");
         assertThat(EcCurve.SECP256K1.compress(uncompressed)).isEqualTo(compressed);
     }
 
     private static byte[] derOf(byte[] rsv) {
-        return encode(new java.math.BigInteger(1, java.util.Arrays.copyOfRange(rsv, 0, 32)),
+        return encode(
+                new java.math.BigInteger(1, java.util.Arrays.copyOfRange(rsv, 0, 32)),
                 new java.math.BigInteger(1, java.util.Arrays.copyOfRange(rsv, 32, 64)));
     }
 

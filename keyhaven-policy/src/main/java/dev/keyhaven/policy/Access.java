@@ -22,8 +22,12 @@ final class Access {
             case UnreadableValue unreadable -> throw unreadable(receiverNode, unreadable, column);
             case StructValue(Map<String, Value> fields) -> structField(fields, receiverNode, name, column);
             case ListValue(List<Value> elements) when name.equals("count") -> Value.of(elements.size());
-            default -> throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, "cannot read field '" + name
-                    + "' of '" + Printer.describe(receiverNode) + "', " + Printer.typeOf(receiver), column);
+            default ->
+                throw new EvaluationFailure(
+                        EvaluationError.Kind.TYPE_MISMATCH,
+                        "cannot read field '" + name + "' of '" + Printer.describe(receiverNode) + "', "
+                                + Printer.typeOf(receiver),
+                        column);
         };
     }
 
@@ -50,12 +54,13 @@ final class Access {
                 }
                 yield Value.of(text.substring(from, offset(text, from, 1)));
             }
-            case StructValue(Map<String, Value> fields) when index instanceof StringValue(String key) ->
-                    structField(fields, receiverNode, key, column);
+            case StructValue(Map<String, Value> fields)
+            when index instanceof StringValue(String key) -> structField(fields, receiverNode, key, column);
             case StructValue _ ->
-                    throw mismatch("a struct is indexed by a string, not " + Printer.typeOf(index), column);
-            default -> throw mismatch("cannot index '" + Printer.describe(receiverNode) + "', "
-                    + Printer.typeOf(receiver), column);
+                throw mismatch("a struct is indexed by a string, not " + Printer.typeOf(index), column);
+            default ->
+                throw mismatch(
+                        "cannot index '" + Printer.describe(receiverNode) + "', " + Printer.typeOf(receiver), column);
         };
     }
 
@@ -83,16 +88,19 @@ final class Access {
                 }
                 yield Value.of(text.substring(fromOffset, toOffset));
             }
-            default -> throw mismatch("cannot slice '" + Printer.describe(receiverNode) + "', "
-                    + Printer.typeOf(receiver), column);
+            default ->
+                throw mismatch(
+                        "cannot slice '" + Printer.describe(receiverNode) + "', " + Printer.typeOf(receiver), column);
         };
     }
 
     private static Value structField(Map<String, Value> fields, Node receiverNode, String name, int column) {
         Value value = fields.get(name);
         if (value == null) {
-            throw new EvaluationFailure(EvaluationError.Kind.MISSING_FIELD,
-                    "missing field '" + name + "' on '" + Printer.describe(receiverNode) + "'", column);
+            throw new EvaluationFailure(
+                    EvaluationError.Kind.MISSING_FIELD,
+                    "missing field '" + name + "' on '" + Printer.describe(receiverNode) + "'",
+                    column);
         }
         return value;
     }
@@ -104,8 +112,8 @@ final class Access {
     private static long position(Value index, int column) {
         BigInteger value = integer(index, column);
         if (value.signum() < 0) {
-            throw new EvaluationFailure(EvaluationError.Kind.INDEX_OUT_OF_RANGE,
-                    "index " + value + " is negative", column);
+            throw new EvaluationFailure(
+                    EvaluationError.Kind.INDEX_OUT_OF_RANGE, "index " + value + " is negative", column);
         }
         return value.bitLength() < Long.SIZE ? value.longValue() : Long.MAX_VALUE;
     }
@@ -120,8 +128,11 @@ final class Access {
             if (offset >= text.length()) {
                 return -1;
             }
-            offset += Character.isHighSurrogate(text.charAt(offset)) && offset + 1 < text.length()
-                    && Character.isLowSurrogate(text.charAt(offset + 1)) ? 2 : 1;
+            offset += Character.isHighSurrogate(text.charAt(offset))
+                            && offset + 1 < text.length()
+                            && Character.isLowSurrogate(text.charAt(offset + 1))
+                    ? 2
+                    : 1;
         }
         return offset;
     }
@@ -135,8 +146,10 @@ final class Access {
     }
 
     private static EvaluationFailure outOfRange(String what, Node receiverNode, int length, int column) {
-        return new EvaluationFailure(EvaluationError.Kind.INDEX_OUT_OF_RANGE, what + " is out of range for '"
-                + Printer.describe(receiverNode) + "' of length " + length, column);
+        return new EvaluationFailure(
+                EvaluationError.Kind.INDEX_OUT_OF_RANGE,
+                what + " is out of range for '" + Printer.describe(receiverNode) + "' of length " + length,
+                column);
     }
 
     private static BigInteger integer(Value index, int column) {

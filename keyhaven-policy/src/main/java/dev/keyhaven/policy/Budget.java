@@ -15,8 +15,10 @@ final class Budget {
     void charge(int count, int column) {
         steps += count;
         if (steps > Limits.MAX_EVALUATION_STEPS || steps < 0) {
-            throw new EvaluationFailure(EvaluationError.Kind.LIMIT_EXCEEDED,
-                    "evaluation exceeded " + Limits.MAX_EVALUATION_STEPS + " steps", column);
+            throw new EvaluationFailure(
+                    EvaluationError.Kind.LIMIT_EXCEEDED,
+                    "evaluation exceeded " + Limits.MAX_EVALUATION_STEPS + " steps",
+                    column);
         }
     }
 

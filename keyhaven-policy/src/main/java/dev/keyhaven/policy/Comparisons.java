@@ -40,8 +40,8 @@ final class Comparisons {
             throw EvaluationFailure.unreadable("the list", unreadable, column);
         }
         if (!(list instanceof ListValue(List<Value> elements))) {
-            throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, problemIfNotList + Printer.typeOf(list),
-                    column);
+            throw new EvaluationFailure(
+                    EvaluationError.Kind.TYPE_MISMATCH, problemIfNotList + Printer.typeOf(list), column);
         }
         // An element that cannot be read might be the one sought; a match elsewhere decides without it.
         Disjunction found = new Disjunction();
@@ -58,14 +58,15 @@ final class Comparisons {
             case BoolValue(boolean l) when right instanceof BoolValue(boolean r) -> l == r;
             case IntValue(var l) when right instanceof IntValue(var r) -> l.equals(r);
             case TimestampValue(var l) when right instanceof TimestampValue(var r) -> l.equals(r);
-            case StringValue(String l) when right instanceof StringValue(String r) -> {
+            case StringValue(String l)
+            when right instanceof StringValue(String r) -> {
                 budget.chargeCharacters(Math.min(l.length(), r.length()), column);
                 yield l.equals(r) || hexEqualIgnoringCase(l, r);
             }
-            case ListValue(List<Value> l) when right instanceof ListValue(List<Value> r) ->
-                    listsEqual(l, r, operator, column);
-            case StructValue(Map<String, Value> l) when right instanceof StructValue(Map<String, Value> r) ->
-                    structsEqual(l, r, operator, column);
+            case ListValue(List<Value> l)
+            when right instanceof ListValue(List<Value> r) -> listsEqual(l, r, operator, column);
+            case StructValue(Map<String, Value> l)
+            when right instanceof StructValue(Map<String, Value> r) -> structsEqual(l, r, operator, column);
             default -> throw mismatch(left, operator, right, column);
         };
     }
@@ -104,8 +105,8 @@ final class Comparisons {
         return all.result();
     }
 
-    private boolean structsEqual(Map<String, Value> left, Map<String, Value> right, Node.ComparisonOperator operator,
-            int column) {
+    private boolean structsEqual(
+            Map<String, Value> left, Map<String, Value> right, Node.ComparisonOperator operator, int column) {
         if (!left.keySet().equals(right.keySet())) {
             return false;
         }
@@ -135,7 +136,9 @@ final class Comparisons {
     }
 
     private static EvaluationFailure mismatch(Value left, Node.ComparisonOperator operator, Value right, int column) {
-        return new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH,
-                "cannot compare " + left.typeName() + " " + operator.symbol + " " + right.typeName(), column);
+        return new EvaluationFailure(
+                EvaluationError.Kind.TYPE_MISMATCH,
+                "cannot compare " + left.typeName() + " " + operator.symbol + " " + right.typeName(),
+                column);
     }
 }

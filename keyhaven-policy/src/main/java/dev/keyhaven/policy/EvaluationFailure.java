@@ -18,8 +18,8 @@ final class EvaluationFailure extends RuntimeException {
 
     /** Reading {@code value}, which {@code what} describes, cannot be done: see {@link UnreadableValue}. */
     static EvaluationFailure unreadable(String what, UnreadableValue value, int column) {
-        return new EvaluationFailure(EvaluationError.Kind.UNREADABLE, "cannot read " + what + ": " + value.reason(),
-                column);
+        return new EvaluationFailure(
+                EvaluationError.Kind.UNREADABLE, "cannot read " + what + ": " + value.reason(), column);
     }
 
     boolean isUnreadable() {

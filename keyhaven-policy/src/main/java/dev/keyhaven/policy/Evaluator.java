@@ -35,10 +35,13 @@ final class Evaluator {
                 return EvaluationResult.Decided.of(result);
             }
             if (value instanceof UnreadableValue unreadable) {
-                return EvaluationFailure.unreadable("the expression's value", unreadable, root.column()).error();
+                return EvaluationFailure.unreadable("the expression's value", unreadable, root.column())
+                        .error();
             }
-            return new EvaluationError(EvaluationError.Kind.NOT_BOOLEAN,
-                    "the expression evaluates to " + Printer.typeOf(value) + ", not a bool", root.column());
+            return new EvaluationError(
+                    EvaluationError.Kind.NOT_BOOLEAN,
+                    "the expression evaluates to " + Printer.typeOf(value) + ", not a bool",
+                    root.column());
         } catch (EvaluationFailure failure) {
             return failure.error();
         }
@@ -55,19 +58,21 @@ final class Evaluator {
                 }
                 yield Value.list(values);
             }
-            case Node.Keyword(String name, int column) -> environment.lookup(name).orElseThrow(() ->
-                    new EvaluationFailure(EvaluationError.Kind.MISSING_FIELD, "missing keyword '" + name + "'",
-                            column));
+            case Node.Keyword(String name, int column) ->
+                environment
+                        .lookup(name)
+                        .orElseThrow(() -> new EvaluationFailure(
+                                EvaluationError.Kind.MISSING_FIELD, "missing keyword '" + name + "'", column));
             case Node.Variable(String _, int slot, int _) -> variables[slot];
             case Node.Field(Node receiver, String name, int column) ->
-                    access.field(evaluate(receiver), receiver, name, column);
+                access.field(evaluate(receiver), receiver, name, column);
             case Node.Index(Node receiver, Node index, int column) ->
-                    access.index(evaluate(receiver), receiver, evaluate(index), column);
+                access.index(evaluate(receiver), receiver, evaluate(index), column);
             case Node.Slice(Node receiver, Node start, Node end, int column) ->
-                    access.slice(evaluate(receiver), receiver, evaluate(start), evaluate(end), column);
+                access.slice(evaluate(receiver), receiver, evaluate(start), evaluate(end), column);
             case Node.Not(Node operand, int column) -> Value.of(!bool(evaluate(operand), "'!'", column));
             case Node.Logical(Node.LogicalOperator operator, List<Node> operands, int column) ->
-                    Value.of(logical(operator, operands, column));
+                Value.of(logical(operator, operands, column));
             case Node.Comparison(Node.ComparisonOperator operator, Node left, Node right, int column) -> {
                 Value leftValue = evaluate(left);
                 Value rightValue = evaluate(right);
@@ -76,12 +81,15 @@ final class Evaluator {
                 yield Value.of(comparisons.compare(operator, leftValue, rightValue, column));
             }
             case Node.Predicate predicate -> predicate(predicate);
-            case Node.Contains(Node receiver, Node element, int column) -> Value.of(comparisons.contains(
-                    evaluate(receiver), evaluate(element), "'contains' needs a list, not ", column));
-            case Node.Count(Node receiver, int column) -> Value.of(list(evaluate(receiver), "count", column).size());
+            case Node.Contains(Node receiver, Node element, int column) ->
+                Value.of(comparisons.contains(
+                        evaluate(receiver), evaluate(element), "'contains' needs a list, not ", column));
+            case Node.Count(Node receiver, int column) ->
+                Value.of(list(evaluate(receiver), "count", column).size());
             case Node.InCronSpan(var span, int column) -> Value.of(span.contains(now(column)));
-            case Node.InvalidTimeCall(String call, String problem, int column) -> throw new EvaluationFailure(
-                    EvaluationError.Kind.INVALID_ARGUMENT, "invalid " + call + ": " + problem, column);
+            case Node.InvalidTimeCall(String call, String problem, int column) ->
+                throw new EvaluationFailure(
+                        EvaluationError.Kind.INVALID_ARGUMENT, "invalid " + call + ": " + problem, column);
         };
     }
 
@@ -113,12 +121,13 @@ final class Evaluator {
                 case ALL -> all.add(holds);
                 case ANY -> any.add(holds);
                 // A filter keeps what holds; an element that cannot be decided makes the list itself unknown.
-                case FILTER -> all.add(() -> {
-                    if (holds.getAsBoolean()) {
-                        kept.add(element);
-                    }
-                    return true;
-                });
+                case FILTER ->
+                    all.add(() -> {
+                        if (holds.getAsBoolean()) {
+                            kept.add(element);
+                        }
+                        return true;
+                    });
             }
         }
         return switch (predicate.function()) {
@@ -134,12 +143,16 @@ final class Evaluator {
     private boolean holdsFor(Node.Predicate predicate, String name) {
         Value result = evaluate(predicate.body());
         if (result instanceof UnreadableValue unreadable) {
-            throw EvaluationFailure.unreadable("the predicate of '" + name + "'", unreadable,
+            throw EvaluationFailure.unreadable(
+                    "the predicate of '" + name + "'",
+                    unreadable,
                     predicate.body().column());
         }
         if (!(result instanceof BoolValue(boolean holds))) {
-            throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH, "the predicate of '" + name
-                    + "' evaluates to " + Printer.typeOf(result) + ", not a bool", predicate.body().column());
+            throw new EvaluationFailure(
+                    EvaluationError.Kind.TYPE_MISMATCH,
+                    "the predicate of '" + name + "' evaluates to " + Printer.typeOf(result) + ", not a bool",
+                    predicate.body().column());
         }
         return holds;
     }
@@ -167,8 +180,10 @@ final class Evaluator {
         if (value instanceof UnreadableValue unreadable) {
             throw EvaluationFailure.unreadable("an operand of " + operator, unreadable, column);
         }
-        throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH,
-                operator + " needs bool operands, not " + Printer.typeOf(value), column);
+        throw new EvaluationFailure(
+                EvaluationError.Kind.TYPE_MISMATCH,
+                operator + " needs bool operands, not " + Printer.typeOf(value),
+                column);
     }
 
     private static List<Value> list(Value value, String function, int column) {
@@ -178,7 +193,9 @@ final class Evaluator {
         if (value instanceof UnreadableValue unreadable) {
             throw EvaluationFailure.unreadable("the receiver of '" + function + "'", unreadable, column);
         }
-        throw new EvaluationFailure(EvaluationError.Kind.TYPE_MISMATCH,
-                "'" + function + "' needs a list, not " + Printer.typeOf(value), column);
+        throw new EvaluationFailure(
+                EvaluationError.Kind.TYPE_MISMATCH,
+                "'" + function + "' needs a list, not " + Printer.typeOf(value),
+                column);
     }
 }

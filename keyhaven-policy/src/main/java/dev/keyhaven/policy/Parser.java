@@ -39,8 +39,9 @@ final class Parser {
     /** @throws PolicyParseException if the source is not one well-formed expression within the limits */
     static Parsed parse(String source) {
         if (source.length() > Limits.MAX_SOURCE_LENGTH) {
-            throw new PolicyParseException("expression is " + source.length() + " characters long; the limit is "
-                    + Limits.MAX_SOURCE_LENGTH, Limits.MAX_SOURCE_LENGTH + 1);
+            throw new PolicyParseException(
+                    "expression is " + source.length() + " characters long; the limit is " + Limits.MAX_SOURCE_LENGTH,
+                    Limits.MAX_SOURCE_LENGTH + 1);
         }
         Parser parser = new Parser(Lexer.tokenize(source));
         Node root = parser.expression(OR);
@@ -59,7 +60,8 @@ final class Parser {
                 left = logical(Node.LogicalOperator.OR, TokenKind.OR, OR, left);
             } else if (token.kind() == TokenKind.AND && minimumPrecedence <= AND) {
                 left = logical(Node.LogicalOperator.AND, TokenKind.AND, AND, left);
-            } else if (minimumPrecedence <= COMPARISON && comparisonOperator(token.kind()).isPresent()) {
+            } else if (minimumPrecedence <= COMPARISON
+                    && comparisonOperator(token.kind()).isPresent()) {
                 left = comparison(left);
             } else {
                 break;
@@ -101,9 +103,10 @@ final class Parser {
             case LEFT_PAREN -> parenthesized();
             case LEFT_BRACKET -> listLiteral(token);
             case IDENTIFIER -> peek().kind() == TokenKind.LEFT_PAREN ? timeFunction(token) : name(token);
-            default -> throw token.kind() == TokenKind.END
-                    ? new PolicyParseException("expected an expression", token.column())
-                    : unexpected(token);
+            default ->
+                throw token.kind() == TokenKind.END
+                        ? new PolicyParseException("expected an expression", token.column())
+                        : unexpected(token);
         };
         return postfix(node);
     }
@@ -124,7 +127,9 @@ final class Parser {
         expect(TokenKind.RIGHT_BRACKET);
         if (elements.stream().allMatch(Node.Literal.class::isInstance)) {
             // An allowlist such as ['AUTH', 'OTP'] is a constant: built once here, not on every evaluation.
-            List<Value> values = elements.stream().map(element -> ((Node.Literal) element).value()).toList();
+            List<Value> values = elements.stream()
+                    .map(element -> ((Node.Literal) element).value())
+                    .toList();
             return new Node.Literal(Value.list(values), open.column());
         }
         return new Node.ListLiteral(List.copyOf(elements), open.column());
@@ -183,8 +188,9 @@ final class Parser {
     private Node predicate(Node.PredicateFunction function, Node receiver, Token name) {
         Token variable = expect(TokenKind.IDENTIFIER, "a variable name as the first argument of '" + name.text() + "'");
         if (boundVariables.contains(variable.text())) {
-            throw new PolicyParseException("variable '" + variable.text() + "' is already bound by an enclosing "
-                    + "predicate", variable.column());
+            throw new PolicyParseException(
+                    "variable '" + variable.text() + "' is already bound by an enclosing " + "predicate",
+                    variable.column());
         }
         expect(TokenKind.COMMA);
         int slot = boundVariables.size();
@@ -226,8 +232,10 @@ final class Parser {
         } while (match(TokenKind.COMMA));
         expect(TokenKind.RIGHT_PAREN);
         if (arguments.size() != parameters) {
-            throw new PolicyParseException("'" + name.text() + "' takes " + parameters + " argument"
-                    + (parameters == 1 ? "" : "s") + ", not " + arguments.size(), name.column());
+            throw new PolicyParseException(
+                    "'" + name.text() + "' takes " + parameters + " argument" + (parameters == 1 ? "" : "s") + ", not "
+                            + arguments.size(),
+                    name.column());
         }
         String call = name.text() + arguments.stream().map(Printer::string).collect(Collectors.joining(", ", "(", ")"));
         try {
@@ -235,8 +243,8 @@ final class Parser {
                 return new Node.Literal(new TimestampValue(Rfc3339.parseUtc(arguments.getFirst())), name.column());
             }
             keywords.add("time");
-            return new Node.InCronSpan(CronSpan.parse(arguments.get(0), arguments.get(1), arguments.get(2)),
-                    name.column());
+            return new Node.InCronSpan(
+                    CronSpan.parse(arguments.get(0), arguments.get(1), arguments.get(2)), name.column());
         } catch (IllegalArgumentException e) {
             return new Node.InvalidTimeCall(call, e.getMessage(), name.column());
         }
@@ -251,22 +259,23 @@ final class Parser {
     }
 
     private static Optional<Node.ComparisonOperator> comparisonOperator(TokenKind kind) {
-        return Optional.ofNullable(switch (kind) {
-            case EQ -> Node.ComparisonOperator.EQ;
-            case NE -> Node.ComparisonOperator.NE;
-            case LT -> Node.ComparisonOperator.LT;
-            case GT -> Node.ComparisonOperator.GT;
-            case LE -> Node.ComparisonOperator.LE;
-            case GE -> Node.ComparisonOperator.GE;
-            case IN -> Node.ComparisonOperator.IN;
-            default -> null;
-        });
+        return Optional.ofNullable(
+                switch (kind) {
+                    case EQ -> Node.ComparisonOperator.EQ;
+                    case NE -> Node.ComparisonOperator.NE;
+                    case LT -> Node.ComparisonOperator.LT;
+                    case GT -> Node.ComparisonOperator.GT;
+                    case LE -> Node.ComparisonOperator.LE;
+                    case GE -> Node.ComparisonOperator.GE;
+                    case IN -> Node.ComparisonOperator.IN;
+                    default -> null;
+                });
     }
 
     private void enter() {
         if (++depth > Limits.MAX_NESTING_DEPTH) {
-            throw new PolicyParseException("expression nests deeper than " + Limits.MAX_NESTING_DEPTH + " levels",
-                    peek().column());
+            throw new PolicyParseException(
+                    "expression nests deeper than " + Limits.MAX_NESTING_DEPTH + " levels", peek().column());
         }
     }
 

@@ -17,25 +17,25 @@ final class Printer {
         return switch (node) {
             case Node.Literal(Value value, int _) -> value(value);
             case Node.ListLiteral(List<Node> elements, int _) ->
-                    elements.stream().map(Printer::print).collect(Collectors.joining(", ", "[", "]"));
+                elements.stream().map(Printer::print).collect(Collectors.joining(", ", "[", "]"));
             case Node.Keyword(String name, int _) -> name;
             case Node.Variable(String name, int _, int _) -> name;
             case Node.Field(Node receiver, String name, int _) -> receiver(receiver) + "." + name;
             case Node.Index(Node receiver, Node index, int _) -> receiver(receiver) + "[" + print(index) + "]";
             case Node.Slice(Node receiver, Node start, Node end, int _) ->
-                    receiver(receiver) + "[" + print(start) + ".." + print(end) + "]";
+                receiver(receiver) + "[" + print(start) + ".." + print(end) + "]";
             case Node.Not(Node operand, int _) -> "!" + operand(operand);
             case Node.Logical(Node.LogicalOperator operator, List<Node> operands, int _) ->
-                    operands.stream().map(Printer::operand).collect(Collectors.joining(" " + operator.symbol + " "));
+                operands.stream().map(Printer::operand).collect(Collectors.joining(" " + operator.symbol + " "));
             case Node.Comparison(Node.ComparisonOperator operator, Node left, Node right, int _) ->
-                    operand(left) + " " + operator.symbol + " " + operand(right);
+                operand(left) + " " + operator.symbol + " " + operand(right);
             case Node.Predicate(var function, Node receiver, String variable, int _, Node body, int _) ->
-                    receiver(receiver) + "." + function.methodName + "(" + variable + ", " + print(body) + ")";
+                receiver(receiver) + "." + function.methodName + "(" + variable + ", " + print(body) + ")";
             case Node.Contains(Node receiver, Node element, int _) ->
-                    receiver(receiver) + ".contains(" + print(element) + ")";
+                receiver(receiver) + ".contains(" + print(element) + ")";
             case Node.Count(Node receiver, int _) -> receiver(receiver) + ".count()";
-            case Node.InCronSpan(var span, int _) -> "CronSpan(" + string(span.cron()) + ", "
-                    + string(span.duration()) + ", " + string(span.zone()) + ")";
+            case Node.InCronSpan(var span, int _) ->
+                "CronSpan(" + string(span.cron()) + ", " + string(span.duration()) + ", " + string(span.zone()) + ")";
             case Node.InvalidTimeCall(String call, String _, int _) -> call;
         };
     }
@@ -54,12 +54,13 @@ final class Printer {
             case TimestampValue(var instant) -> "Timestamp(" + string(instant.toString()) + ")";
             case UnreadableValue(String reason) -> "<unreadable: " + reason + ">";
             case ListValue(List<Value> elements) ->
-                    elements.stream().map(Printer::value).collect(Collectors.joining(", ", "[", "]"));
+                elements.stream().map(Printer::value).collect(Collectors.joining(", ", "[", "]"));
             // Structs have no literal syntax; this is the notation of Turnkey's documentation.
-            case StructValue(Map<String, Value> fields) -> fields.entrySet().stream()
-                    .sorted(Map.Entry.comparingByKey())
-                    .map(field -> field.getKey() + ": " + value(field.getValue()))
-                    .collect(Collectors.joining(", ", "{", "}"));
+            case StructValue(Map<String, Value> fields) ->
+                fields.entrySet().stream()
+                        .sorted(Map.Entry.comparingByKey())
+                        .map(field -> field.getKey() + ": " + value(field.getValue()))
+                        .collect(Collectors.joining(", ", "{", "}"));
         };
     }
 

@@ -6,16 +6,17 @@ import java.util.Optional;
 
 /** {@link ValueType#mismatch}: walks a value beside its declared type. */
 final class Shapes {
-    private Shapes() {
-    }
+    private Shapes() {}
 
     static Optional<String> mismatch(ValueType type, Value value, String path) {
         if (value instanceof UnreadableValue || type instanceof ValueType.Any) {
             return Optional.empty();
         }
         return switch (type) {
-            case ValueType.Scalar scalar -> scalar.name().equals(value.typeName()) ? Optional.empty()
-                    : Optional.of(path + ": " + Printer.typeOf(value) + " is not a " + scalar.name());
+            case ValueType.Scalar scalar ->
+                scalar.name().equals(value.typeName())
+                        ? Optional.empty()
+                        : Optional.of(path + ": " + Printer.typeOf(value) + " is not a " + scalar.name());
             case ValueType.ListOf(ValueType element) -> {
                 if (!(value instanceof ListValue(List<Value> elements))) {
                     yield Optional.of(path + ": " + Printer.typeOf(value) + " is not a list");

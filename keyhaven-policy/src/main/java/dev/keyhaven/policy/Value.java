@@ -15,8 +15,8 @@ import java.util.Map;
  * Value.list(Value.struct(Map.of("id", Value.of(userId), "tags", Value.strings(tagIds))))
  * </pre>
  */
-public sealed interface Value permits BoolValue, IntValue, StringValue, ListValue, StructValue, TimestampValue,
-        UnreadableValue {
+public sealed interface Value
+        permits BoolValue, IntValue, StringValue, ListValue, StructValue, TimestampValue, UnreadableValue {
 
     /** The type's name as the language's documentation spells it, for error messages. */
     String typeName();

@@ -45,8 +45,7 @@ public sealed interface ValueType {
     }
 
     /** {@code bool}, {@code int}, {@code string} or {@code timestamp}. */
-    record Scalar(String name) implements ValueType {
-    }
+    record Scalar(String name) implements ValueType {}
 
     /** A {@code list<T>}. */
     record ListOf(ValueType element) implements ValueType {

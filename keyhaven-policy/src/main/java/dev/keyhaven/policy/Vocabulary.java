@@ -72,8 +72,8 @@ public final class Vocabulary {
                     yield type != null ? type : problem("unknown keyword '" + name + "'", column);
                 }
                 case Node.Variable(String _, int slot, int _) -> variables.get(slot);
-                case Node.Field(Node receiver, String name, int column) -> field(receiver, type(receiver), name,
-                        column);
+                case Node.Field(Node receiver, String name, int column) ->
+                    field(receiver, type(receiver), name, column);
                 case Node.Index(Node receiver, Node index, int column) -> index(receiver, index, column);
                 case Node.Slice(Node receiver, Node start, Node end, int column) -> {
                     ValueType type = type(receiver);
@@ -82,8 +82,8 @@ public final class Vocabulary {
                     yield switch (type) {
                         case ValueType.ListOf _, ValueType.Any _ -> type;
                         case ValueType.Scalar s when s.equals(ValueType.STRING) -> type;
-                        default -> problem("cannot slice '" + Printer.describe(receiver) + "', " + article(type),
-                                column);
+                        default ->
+                            problem("cannot slice '" + Printer.describe(receiver) + "', " + article(type), column);
                     };
                 }
                 case Node.Not(Node operand, int _) -> {
@@ -101,8 +101,11 @@ public final class Vocabulary {
                 case Node.Predicate predicate -> predicate(predicate);
                 case Node.Contains(Node receiver, Node element, int column) -> {
                     ValueType list = requireList(type(receiver), receiver, "contains", column);
-                    sameScalar(type(element), list instanceof ValueType.ListOf(ValueType e) ? e : ValueType.ANY,
-                            "==", column);
+                    sameScalar(
+                            type(element),
+                            list instanceof ValueType.ListOf(ValueType e) ? e : ValueType.ANY,
+                            "==",
+                            column);
                     yield ValueType.BOOL;
                 }
                 case Node.Count(Node receiver, int column) -> {
@@ -126,14 +129,18 @@ public final class Vocabulary {
             return switch (type) {
                 case ValueType.StructOf(Map<String, ValueType> fields) -> {
                     ValueType field = fields.get(name);
-                    yield field != null ? field : problem("'" + Printer.describe(receiver) + "' has no field '" + name
-                            + "'", column);
+                    yield field != null
+                            ? field
+                            : problem("'" + Printer.describe(receiver) + "' has no field '" + name + "'", column);
                 }
                 case ValueType.ListOf _ when name.equals("count") -> ValueType.INT;
                 case ValueType.MapOf(ValueType values) -> values;
                 case ValueType.Any _ -> ValueType.ANY;
-                default -> problem("cannot read field '" + name + "' of '" + Printer.describe(receiver) + "', "
-                        + article(type), column);
+                default ->
+                    problem(
+                            "cannot read field '" + name + "' of '" + Printer.describe(receiver) + "', "
+                                    + article(type),
+                            column);
             };
         }
 
@@ -145,15 +152,17 @@ public final class Vocabulary {
                     requireInt(key, index);
                     yield element;
                 }
-                case ValueType.StructOf _ when index instanceof Node.Literal(StringValue(String name), int _) ->
-                        field(receiver, type, name, column);
+                case ValueType.StructOf _
+                when index instanceof Node.Literal(StringValue(String name), int _) ->
+                    field(receiver, type, name, column);
                 case ValueType.StructOf _, ValueType.MapOf _ -> {
                     if (key instanceof ValueType.Scalar && !key.equals(ValueType.STRING)) {
                         problem("a struct is indexed by a string, not " + article(key), index.column());
                     }
                     yield type instanceof ValueType.MapOf(ValueType values) ? values : ValueType.ANY;
                 }
-                case ValueType.Scalar s when s.equals(ValueType.STRING) -> {
+                case ValueType.Scalar s
+                when s.equals(ValueType.STRING) -> {
                     requireInt(key, index);
                     yield ValueType.STRING;
                 }
@@ -164,14 +173,13 @@ public final class Vocabulary {
 
         private ValueType predicate(Node.Predicate predicate) {
             String function = predicate.function().methodName;
-            ValueType list = requireList(type(predicate.receiver()), predicate.receiver(), function,
-                    predicate.column());
+            ValueType list =
+                    requireList(type(predicate.receiver()), predicate.receiver(), function, predicate.column());
             ValueType element = list instanceof ValueType.ListOf(ValueType e) ? e : ValueType.ANY;
             variables.add(element);
             requireBool(type(predicate.body()), predicate.body());
             variables.removeLast();
-            return predicate.function() == Node.PredicateFunction.FILTER ? ValueType.listOf(element)
-                    : ValueType.BOOL;
+            return predicate.function() == Node.PredicateFunction.FILTER ? ValueType.listOf(element) : ValueType.BOOL;
         }
 
         private void comparison(Node.ComparisonOperator operator, ValueType left, ValueType right, int column) {
@@ -186,9 +194,11 @@ public final class Vocabulary {
                 }
                 case LT, GT, LE, GE -> {
                     for (ValueType side : List.of(left, right)) {
-                        if (!(side instanceof ValueType.Any) && !side.equals(ValueType.INT)
+                        if (!(side instanceof ValueType.Any)
+                                && !side.equals(ValueType.INT)
                                 && !side.equals(ValueType.TIMESTAMP)) {
-                            problem("'" + operator.symbol + "' orders ints and timestamps, not " + article(side),
+                            problem(
+                                    "'" + operator.symbol + "' orders ints and timestamps, not " + article(side),
                                     column);
                             return;
                         }
@@ -209,8 +219,9 @@ public final class Vocabulary {
             if (type instanceof ValueType.ListOf || type instanceof ValueType.Any) {
                 return type;
             }
-            return problem("'" + function + "' needs a list, and '" + Printer.describe(node) + "' is "
-                    + article(type), column);
+            return problem(
+                    "'" + function + "' needs a list, and '" + Printer.describe(node) + "' is " + article(type),
+                    column);
         }
 
         private void requireBool(ValueType type, Node node) {
@@ -221,7 +232,8 @@ public final class Vocabulary {
 
         private void requireInt(ValueType type, Node node) {
             if (!(type instanceof ValueType.Any) && !type.equals(ValueType.INT)) {
-                problem("an index must be an int, and '" + Printer.describe(node) + "' is " + article(type),
+                problem(
+                        "an index must be an int, and '" + Printer.describe(node) + "' is " + article(type),
                         node.column());
             }
         }

@@ -22,8 +22,7 @@ class EvaluationLimitsTest {
     @Test
     void nestedPredicatesThatMultiplyPastTheBudgetAreStopped() {
         // 100^3 = a million body evaluations.
-        assertError("l.any(a, l.any(b, l.any(c, a == c)))", HUNDRED, LIMIT_EXCEEDED,
-                "evaluation exceeded 50000 steps");
+        assertError("l.any(a, l.any(b, l.any(c, a == c)))", HUNDRED, LIMIT_EXCEEDED, "evaluation exceeded 50000 steps");
         assertError("l.all(a, l.all(b, l.all(c, l.all(d, true))))", HUNDRED, LIMIT_EXCEEDED);
         assertError("l.filter(a, l.filter(b, l.any(c, true)).count() > 0).count() > 0", HUNDRED, LIMIT_EXCEEDED);
     }
@@ -63,20 +62,29 @@ class EvaluationLimitsTest {
      */
     @Test
     void theDeepestAcceptedExpressionsParseAndEvaluateOnASmallStack() throws InterruptedException {
-        Environment one = Environment.of(Map.of("one", Value.list(Value.of(1)),
-                "s", Value.struct(Map.of("s", Value.struct(Map.of("s", Value.of(true)))))));
+        Environment one = Environment.of(Map.of(
+                "one",
+                Value.list(Value.of(1)),
+                "s",
+                Value.struct(Map.of("s", Value.struct(Map.of("s", Value.of(true)))))));
         List<String> deepest = List.of(
                 deepestAccepted(depth -> "!(", depth -> ")", "true"),
                 deepestAccepted(depth -> "one.any(v" + depth + ", ", depth -> ")", "true"),
                 deepestAccepted(depth -> "[", depth -> "][0]", "true"),
                 deepestAccepted(depth -> "(s.s.s == ", depth -> ")", "true"));
         List<EvaluationResult> results = new CopyOnWriteArrayList<>();
-        Thread thread = new Thread(null, () -> deepest.forEach(source ->
-                results.add(PolicyExpression.parse(source).evaluate(one))), "small-stack", 256 * 1024);
+        Thread thread = new Thread(
+                null,
+                () -> deepest.forEach(
+                        source -> results.add(PolicyExpression.parse(source).evaluate(one))),
+                "small-stack",
+                256 * 1024);
         thread.start();
         thread.join();
-        assertThat(results).hasSize(deepest.size()).allSatisfy(result -> assertThat(result)
-                .isInstanceOfAny(EvaluationResult.Decided.class, EvaluationError.class));
+        assertThat(results)
+                .hasSize(deepest.size())
+                .allSatisfy(result ->
+                        assertThat(result).isInstanceOfAny(EvaluationResult.Decided.class, EvaluationError.class));
     }
 
     /** The source nested as deep as the parser accepts: one more level is rejected. */

@@ -17,8 +17,7 @@ import org.junit.jupiter.params.provider.Arguments;
  * the fuzzer as its starting corpus when fuzzing (docs/fuzzing.md).
  */
 final class FuzzSeeds {
-    private FuzzSeeds() {
-    }
+    private FuzzSeeds() {}
 
     static Stream<Arguments> of(String target) {
         URL directory = FuzzSeeds.class.getResource("/fuzz/" + target);
@@ -30,7 +29,8 @@ final class FuzzSeeds {
             if (seeds.isEmpty()) {
                 throw new IllegalStateException("the seed corpus fuzz/" + target + " is empty");
             }
-            return seeds.stream().map(seed -> Arguments.of(Named.of(seed.getFileName().toString(), read(seed))));
+            return seeds.stream()
+                    .map(seed -> Arguments.of(Named.of(seed.getFileName().toString(), read(seed))));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (URISyntaxException e) {

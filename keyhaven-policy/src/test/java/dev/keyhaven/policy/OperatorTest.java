@@ -21,14 +21,16 @@ class OperatorTest {
             "n", Value.of(7),
             "s", Value.of("0xa9059cbb000000"),
             "tags", Value.strings(List.of("ops", "security")),
-            "users", Value.list(
-                    user("u1", "ops"),
-                    user("u2", "ops", "security"),
-                    user("u3")),
-            "tx", Value.struct(Map.of(
-                    "value", Value.of(new BigInteger("1000000000000000000001")),
-                    "args", Value.struct(Map.of("to", Value.of("0xabc"), "calls",
-                            Value.list(Value.list(Value.of("0xc0ffee"), Value.of(0))))))),
+            "users", Value.list(user("u1", "ops"), user("u2", "ops", "security"), user("u3")),
+            "tx",
+                    Value.struct(Map.of(
+                            "value", Value.of(new BigInteger("1000000000000000000001")),
+                            "args",
+                                    Value.struct(Map.of(
+                                            "to",
+                                            Value.of("0xabc"),
+                                            "calls",
+                                            Value.list(Value.list(Value.of("0xc0ffee"), Value.of(0))))))),
             "time", Value.struct(Map.of("now", Value.of(Instant.parse("2026-03-15T12:00:00Z"))))));
 
     private static Value user(String id, String... tags) {
@@ -65,8 +67,7 @@ class OperatorTest {
         assertError("true || missing.id == 'x'", ENV, MISSING_FIELD, "missing keyword 'missing'");
         assertError("false && missing.id == 'x'", ENV, MISSING_FIELD);
         assertError("missing.id == 'x' || true", ENV, MISSING_FIELD);
-        assertError("users.any(u, u.id == 'u1' || u.alias == 'x')", ENV, MISSING_FIELD,
-                "missing field 'alias' on 'u'");
+        assertError("users.any(u, u.id == 'u1' || u.alias == 'x')", ENV, MISSING_FIELD, "missing field 'alias' on 'u'");
         assertError("false && 1", ENV, TYPE_MISMATCH);
         assertError("users.all(u, u.id == 'nobody') && users.any(u, u.tags[0] == 'ops')", ENV, INDEX_OUT_OF_RANGE);
     }
@@ -108,8 +109,9 @@ class OperatorTest {
 
     @Test
     void hexComparesInAnyLetterCaseAndNothingElseDoes() {
-        assertHolds("'0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2' == "
-                + "'0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'", ENV);
+        assertHolds(
+                "'0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2' == " + "'0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'",
+                ENV);
         assertHolds("'0XA9059CBB' == '0xa9059cbb'", ENV);
         assertHolds("s[0..10] == '0xA9059CBB'", ENV);
         assertHolds("'0xABC' in ['0x1', '0xabc']", ENV);
@@ -267,8 +269,8 @@ class OperatorTest {
 
     @Test
     void predicateErrors() {
-        assertError("users.any(u, u.id)", ENV, TYPE_MISMATCH,
-                "the predicate of 'any' evaluates to a string, not a bool");
+        assertError(
+                "users.any(u, u.id)", ENV, TYPE_MISMATCH, "the predicate of 'any' evaluates to a string, not a bool");
         assertError("n.all(x, true)", ENV, TYPE_MISMATCH, "'all' needs a list, not an int");
         assertError("s.filter(c, true).count() == 0", ENV, TYPE_MISMATCH, "'filter' needs a list, not a string");
     }
@@ -276,8 +278,9 @@ class OperatorTest {
     @Test
     void predicateVariableHidesAKeywordOfTheSameNameOnlyInsideThePredicate() {
         Environment wallets = Environment.of(Map.of(
-                "wallets", Value.list(Value.struct(Map.of("id", Value.of("w1"))),
-                        Value.struct(Map.of("id", Value.of("w2")))),
+                "wallets",
+                        Value.list(
+                                Value.struct(Map.of("id", Value.of("w1"))), Value.struct(Map.of("id", Value.of("w2")))),
                 "wallet", Value.struct(Map.of("id", Value.of("w9")))));
         assertHolds("wallets.any(wallet, wallet.id == 'w2') && wallet.id == 'w9'", wallets);
         assertFails("wallets.any(wallet, wallet.id == 'w9')", wallets);
@@ -285,8 +288,8 @@ class OperatorTest {
 
     @Test
     void timestamps() {
-        assertHolds("time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')",
-                ENV);
+        assertHolds(
+                "time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')", ENV);
         assertFails("time.now < Timestamp('2026-03-15T12:00:00Z')", ENV);
         assertHolds("time.now == Timestamp('2026-03-15T12:00:00Z')", ENV);
         assertHolds("time.now == Timestamp('2026-03-15t12:00:00.000+00:00')", ENV);
@@ -299,7 +302,10 @@ class OperatorTest {
 
     @Test
     void invalidTimeArgumentsAreEvaluationErrors() {
-        assertError("time.now > Timestamp('2026-03-01T00:00:00-05:00')", ENV, EvaluationError.Kind.INVALID_ARGUMENT,
+        assertError(
+                "time.now > Timestamp('2026-03-01T00:00:00-05:00')",
+                ENV,
+                EvaluationError.Kind.INVALID_ARGUMENT,
                 "invalid Timestamp('2026-03-01T00:00:00-05:00'): '2026-03-01T00:00:00-05:00' has offset -05:00;"
                         + " timestamps must be in UTC (Z or +00:00)");
         assertError("time.now > Timestamp('2026-02-30T00:00:00Z')", ENV, EvaluationError.Kind.INVALID_ARGUMENT);
@@ -316,24 +322,37 @@ class OperatorTest {
         assertFails("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')", ENV);
         assertHolds("!CronSpan('0 9 * * 1-5', '8h', 'UTC') && time.now < Timestamp('2027-01-01T00:00:00Z')", ENV);
         assertHolds("CronSpan('0 9 * * 1-5', '8h', 'UTC') || CronSpan('0 0 * * 0,6', '1d', 'UTC')", ENV);
-        assertError("CronSpan('0 12 * * *', '1h', 'UTC')", Environment.empty(), MISSING_FIELD,
-                "missing keyword 'time'");
-        assertError("CronSpan('0 12 * * *', '1h', 'UTC')",
-                Environment.of(Map.of("time", Value.struct(Map.of("now", Value.of("noon"))))), TYPE_MISMATCH,
+        assertError(
+                "CronSpan('0 12 * * *', '1h', 'UTC')", Environment.empty(), MISSING_FIELD, "missing keyword 'time'");
+        assertError(
+                "CronSpan('0 12 * * *', '1h', 'UTC')",
+                Environment.of(Map.of("time", Value.struct(Map.of("now", Value.of("noon"))))),
+                TYPE_MISMATCH,
                 "'time.now' is not a timestamp");
     }
 
     @Test
     void invalidCronSpanArgumentsAreEvaluationErrors() {
-        assertError("CronSpan('*/15 9-17 * * 1-5', '15m', 'UTC')", ENV, EvaluationError.Kind.INVALID_ARGUMENT,
+        assertError(
+                "CronSpan('*/15 9-17 * * 1-5', '15m', 'UTC')",
+                ENV,
+                EvaluationError.Kind.INVALID_ARGUMENT,
                 "invalid CronSpan('*/15 9-17 * * 1-5', '15m', 'UTC'): minute field '*/15': step values are not"
                         + " supported");
-        assertError("CronSpan('0 9 * * 1-5', '8d', 'UTC')", ENV, EvaluationError.Kind.INVALID_ARGUMENT,
+        assertError(
+                "CronSpan('0 9 * * 1-5', '8d', 'UTC')",
+                ENV,
+                EvaluationError.Kind.INVALID_ARGUMENT,
                 "invalid CronSpan('0 9 * * 1-5', '8d', 'UTC'): duration '8d' is longer than 7 days");
-        assertError("CronSpan('0 9 * * 1-5', '8h', 'Eastern')", ENV, EvaluationError.Kind.INVALID_ARGUMENT,
+        assertError(
+                "CronSpan('0 9 * * 1-5', '8h', 'Eastern')",
+                ENV,
+                EvaluationError.Kind.INVALID_ARGUMENT,
                 "invalid CronSpan('0 9 * * 1-5', '8h', 'Eastern'): 'Eastern' is not an IANA time zone name like"
                         + " America/New_York");
-        assertError("CronSpan('0 9 * * 1-5', '8h', 'UTC') || CronSpan('0 9 * * 7', '8h', 'UTC')", ENV,
+        assertError(
+                "CronSpan('0 9 * * 1-5', '8h', 'UTC') || CronSpan('0 9 * * 7', '8h', 'UTC')",
+                ENV,
                 EvaluationError.Kind.INVALID_ARGUMENT);
     }
 
@@ -346,9 +365,10 @@ class OperatorTest {
 
     @Test
     void errorsCarryTheColumnOfTheFailingPart() {
-        EvaluationResult result = evaluate("activity.kind == 'X' && wallet.id == 'w'",
-                Environment.of(Map.of("activity", Value.struct(Map.of("kind", Value.of("X"))),
-                        "wallet", Value.struct(Map.of()))));
+        EvaluationResult result = evaluate(
+                "activity.kind == 'X' && wallet.id == 'w'",
+                Environment.of(Map.of(
+                        "activity", Value.struct(Map.of("kind", Value.of("X"))), "wallet", Value.struct(Map.of()))));
         assertThat(result).isEqualTo(new EvaluationError(MISSING_FIELD, "missing field 'id' on 'wallet'", 32));
     }
 }

@@ -91,7 +91,8 @@ class ParserTest {
     @Test
     void rejectsNestingOverTheDepthLimitWithoutOverflowingTheStack() {
         int limit = Limits.MAX_NESTING_DEPTH;
-        assertThat(PolicyExpression.parse("(".repeat(limit - 1) + "true" + ")".repeat(limit - 1))).isNotNull();
+        assertThat(PolicyExpression.parse("(".repeat(limit - 1) + "true" + ")".repeat(limit - 1)))
+                .isNotNull();
         assertThat(parseError("(".repeat(limit) + "true" + ")".repeat(limit)).problem())
                 .isEqualTo("expression nests deeper than 64 levels");
         assertThat(parseError("(".repeat(3_000)).problem()).isEqualTo("expression nests deeper than 64 levels");
@@ -124,17 +125,22 @@ class ParserTest {
 
     @Test
     void referencedKeywordsAreTheFreeTopLevelNames() {
-        assertThat(PolicyExpression.parse("activity.action == 'SIGN' && wallet.id == 'w'").referencedKeywords())
+        assertThat(PolicyExpression.parse("activity.action == 'SIGN' && wallet.id == 'w'")
+                        .referencedKeywords())
                 .containsExactlyInAnyOrder("activity", "wallet");
         assertThat(PolicyExpression.parse("approvers.any(user, user.id == 'u')").referencedKeywords())
                 .containsExactly("approvers");
-        assertThat(PolicyExpression.parse("eth.tx.to == 'x' && eth.eip_712.domain.name == 'y'").referencedKeywords())
+        assertThat(PolicyExpression.parse("eth.tx.to == 'x' && eth.eip_712.domain.name == 'y'")
+                        .referencedKeywords())
                 .containsExactly("eth");
-        assertThat(PolicyExpression.parse("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')").referencedKeywords())
+        assertThat(PolicyExpression.parse("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')")
+                        .referencedKeywords())
                 .containsExactly("time");
         assertThat(PolicyExpression.parse("Timestamp('2026-01-01T00:00:00Z') < Timestamp('2027-01-01T00:00:00Z')")
-                .referencedKeywords()).isEmpty();
-        assertThat(PolicyExpression.parse("approvers.any(u, u.id == 'x') && u.id == 'y'").referencedKeywords())
+                        .referencedKeywords())
+                .isEmpty();
+        assertThat(PolicyExpression.parse("approvers.any(u, u.id == 'x') && u.id == 'y'")
+                        .referencedKeywords())
                 .containsExactlyInAnyOrder("approvers", "u");
     }
 

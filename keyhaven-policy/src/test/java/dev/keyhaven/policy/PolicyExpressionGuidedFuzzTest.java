@@ -19,27 +19,67 @@ import org.junit.jupiter.params.provider.MethodSource;
  * point of printing and parsing.
  */
 class PolicyExpressionGuidedFuzzTest {
-    private static final ValueType TX = ValueType.struct(Map.of("to", ValueType.STRING, "data", ValueType.STRING,
-            "value", ValueType.INT, "chain_id", ValueType.INT, "function_name", ValueType.STRING,
-            "contract_call_args", ValueType.mapOf(ValueType.ANY)));
+    private static final ValueType TX = ValueType.struct(Map.of(
+            "to",
+            ValueType.STRING,
+            "data",
+            ValueType.STRING,
+            "value",
+            ValueType.INT,
+            "chain_id",
+            ValueType.INT,
+            "function_name",
+            ValueType.STRING,
+            "contract_call_args",
+            ValueType.mapOf(ValueType.ANY)));
     private static final Vocabulary VOCABULARY = Vocabulary.of(Map.of(
-            "activity", ValueType.struct(Map.of("type", ValueType.STRING, "action", ValueType.STRING,
-                    "resource", ValueType.STRING, "params", ValueType.mapOf(ValueType.ANY))),
-            "approvers", ValueType.listOf(ValueType.struct(Map.of("id", ValueType.STRING,
-                    "tags", ValueType.listOf(ValueType.STRING)))),
+            "activity",
+                    ValueType.struct(Map.of(
+                            "type",
+                            ValueType.STRING,
+                            "action",
+                            ValueType.STRING,
+                            "resource",
+                            ValueType.STRING,
+                            "params",
+                            ValueType.mapOf(ValueType.ANY))),
+            "approvers",
+                    ValueType.listOf(ValueType.struct(
+                            Map.of("id", ValueType.STRING, "tags", ValueType.listOf(ValueType.STRING)))),
             "eth", ValueType.struct(Map.of("tx", TX)),
             "wallet", ValueType.struct(Map.of("id", ValueType.STRING, "label", ValueType.STRING)),
             "time", ValueType.struct(Map.of("now", ValueType.TIMESTAMP))));
     private static final Environment ENVIRONMENT = Environment.of(Map.of(
-            "activity", Value.struct(Map.of("type", Value.of("ACTIVITY_TYPE_SIGN_TRANSACTION_V2"),
-                    "action", Value.of("SIGN"), "resource", Value.of("PRIVATE_KEY"),
-                    "params", Value.struct(Map.of("user_ids", Value.strings(List.of("u1", "u2")))))),
-            "approvers", Value.list(
-                    Value.struct(Map.of("id", Value.of("u1"), "tags", Value.strings(List.of("ops")))),
-                    Value.struct(Map.of("id", Value.of("u2"), "tags", Value.strings(List.of())))),
-            "eth", Value.struct(Map.of("tx", Value.struct(Map.of("to", Value.of("0xabc"),
-                    "data", Value.of("0xa9059cbb00000000"), "value", Value.of(10), "chain_id", Value.of(1),
-                    "function_name", Value.unreadable("no ABI"), "contract_call_args", Value.unreadable("no ABI"))))),
+            "activity",
+                    Value.struct(Map.of(
+                            "type",
+                            Value.of("ACTIVITY_TYPE_SIGN_TRANSACTION_V2"),
+                            "action",
+                            Value.of("SIGN"),
+                            "resource",
+                            Value.of("PRIVATE_KEY"),
+                            "params",
+                            Value.struct(Map.of("user_ids", Value.strings(List.of("u1", "u2")))))),
+            "approvers",
+                    Value.list(
+                            Value.struct(Map.of("id", Value.of("u1"), "tags", Value.strings(List.of("ops")))),
+                            Value.struct(Map.of("id", Value.of("u2"), "tags", Value.strings(List.of())))),
+            "eth",
+                    Value.struct(Map.of(
+                            "tx",
+                            Value.struct(Map.of(
+                                    "to",
+                                    Value.of("0xabc"),
+                                    "data",
+                                    Value.of("0xa9059cbb00000000"),
+                                    "value",
+                                    Value.of(10),
+                                    "chain_id",
+                                    Value.of(1),
+                                    "function_name",
+                                    Value.unreadable("no ABI"),
+                                    "contract_call_args",
+                                    Value.unreadable("no ABI"))))),
             "wallet", Value.struct(Map.of("id", Value.of("w1"), "label", Value.of("treasury"))),
             "time", Value.struct(Map.of("now", Value.of(Instant.parse("2026-03-10T15:00:00Z"))))));
 

@@ -27,27 +27,92 @@ class PolicyFuzzTest {
             "a", Value.of(1),
             "s", Value.of("0xa9059cbb00000000"),
             "tags", Value.strings(List.of("ops", "security", "dev")),
-            "users", Value.list(
-                    Value.struct(Map.of("id", Value.of("u1"), "tags", Value.strings(List.of("ops")))),
-                    Value.struct(Map.of("id", Value.of("u2"), "tags", Value.strings(List.of())))),
-            "activity", Value.struct(Map.of("type", Value.of("ACTIVITY_TYPE_SIGN_TRANSACTION_V2"),
-                    "action", Value.of("SIGN"), "params", Value.struct(Map.of("user_ids",
-                            Value.strings(List.of("u1", "u2")))))),
-            "eth", Value.struct(Map.of("tx", Value.struct(Map.of("to", Value.of("0xabc"), "data", Value.of("0x"),
-                    "chain_id", Value.of(1), "value", Value.unreadable("unknown amount"),
-                    "function_name", Value.unreadable("no ABI"))))),
+            "users",
+                    Value.list(
+                            Value.struct(Map.of("id", Value.of("u1"), "tags", Value.strings(List.of("ops")))),
+                            Value.struct(Map.of("id", Value.of("u2"), "tags", Value.strings(List.of())))),
+            "activity",
+                    Value.struct(Map.of(
+                            "type",
+                            Value.of("ACTIVITY_TYPE_SIGN_TRANSACTION_V2"),
+                            "action",
+                            Value.of("SIGN"),
+                            "params",
+                            Value.struct(Map.of("user_ids", Value.strings(List.of("u1", "u2")))))),
+            "eth",
+                    Value.struct(Map.of(
+                            "tx",
+                            Value.struct(Map.of(
+                                    "to",
+                                    Value.of("0xabc"),
+                                    "data",
+                                    Value.of("0x"),
+                                    "chain_id",
+                                    Value.of(1),
+                                    "value",
+                                    Value.unreadable("unknown amount"),
+                                    "function_name",
+                                    Value.unreadable("no ABI"))))),
             "time", Value.struct(Map.of("now", Value.of(Instant.parse("2026-03-10T15:00:00Z"))))));
 
-    private static final String CHARACTERS =
-            "abcsuxy_.,()[]'\"\\!&|=<> \t\n0123456789-+*/#é😀\u0000\u202e";
+    private static final String CHARACTERS = "abcsuxy_.,()[]'\"\\!&|=<> \t\n0123456789-+*/#é😀\u0000\u202e";
 
     private static final List<String> TOKENS = List.of(
-            "a", "s", "tags", "users", "u", "v", "activity", "eth", "time", "missing", "true", "false", "in",
-            ".", "..", ",", "(", ")", "[", "]", "!", "&&", "||", "==", "!=", "<", ">", "<=", ">=",
-            "0", "1", "2", "10", "115792089237316195423570985008687907853269984665640564039457584007913129639935",
-            "'ops'", "'u1'", "''", "'\\''", ".id", ".tags", ".tx", ".data", ".now", ".type", ".count", ".count()",
-            ".any(", ".all(", ".filter(", ".contains(", "u,", "v,", "Timestamp('2026-01-01T00:00:00Z')",
-            "Timestamp('bad')", "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')",
+            "a",
+            "s",
+            "tags",
+            "users",
+            "u",
+            "v",
+            "activity",
+            "eth",
+            "time",
+            "missing",
+            "true",
+            "false",
+            "in",
+            ".",
+            "..",
+            ",",
+            "(",
+            ")",
+            "[",
+            "]",
+            "!",
+            "&&",
+            "||",
+            "==",
+            "!=",
+            "<",
+            ">",
+            "<=",
+            ">=",
+            "0",
+            "1",
+            "2",
+            "10",
+            "115792089237316195423570985008687907853269984665640564039457584007913129639935",
+            "'ops'",
+            "'u1'",
+            "''",
+            "'\\''",
+            ".id",
+            ".tags",
+            ".tx",
+            ".data",
+            ".now",
+            ".type",
+            ".count",
+            ".count()",
+            ".any(",
+            ".all(",
+            ".filter(",
+            ".contains(",
+            "u,",
+            "v,",
+            "Timestamp('2026-01-01T00:00:00Z')",
+            "Timestamp('bad')",
+            "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')",
             "CronSpan('*/5 * * * *', '8h', 'UTC')");
 
     @Test
@@ -103,7 +168,9 @@ class PolicyFuzzTest {
             PolicyExpression expression = parseAndEvaluate(source);
             assertThat(expression).as(source).isNotNull();
             String canonical = Printer.print(expression.root());
-            assertThat(Printer.print(PolicyExpression.parse(canonical).root())).as(source).isEqualTo(canonical);
+            assertThat(Printer.print(PolicyExpression.parse(canonical).root()))
+                    .as(source)
+                    .isEqualTo(canonical);
         }
     }
 

@@ -17,8 +17,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  * variable is mistaken for one).
  */
 class TurnkeyDocsExpressionsTest {
-    private static final Set<String> TURNKEY_KEYWORDS = Set.of("approvers", "credentials", "activity", "wallet",
-            "wallets", "wallet_account", "private_key", "secret", "eth", "solana", "tron", "bitcoin", "tempo", "time");
+    private static final Set<String> TURNKEY_KEYWORDS = Set.of(
+            "approvers",
+            "credentials",
+            "activity",
+            "wallet",
+            "wallets",
+            "wallet_account",
+            "private_key",
+            "secret",
+            "eth",
+            "solana",
+            "tron",
+            "bitcoin",
+            "tempo",
+            "time");
 
     static List<String> expressions() throws IOException {
         try (InputStream in = TurnkeyDocsExpressionsTest.class.getResourceAsStream("/turnkey-docs-expressions.txt")) {

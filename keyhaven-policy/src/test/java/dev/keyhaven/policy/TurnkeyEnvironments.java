@@ -20,25 +20,58 @@ final class TurnkeyEnvironments {
     static TurnkeyEnvironments activity(String type, String resource, String action, Map<String, Value> params) {
         String kind = type.replaceFirst("^ACTIVITY_TYPE_", "").replaceFirst("_V\\d+$", "");
         TurnkeyEnvironments environment = new TurnkeyEnvironments();
-        environment.keywords.put("activity", Value.struct(Map.of("type", Value.of(type), "kind", Value.of(kind),
-                "resource", Value.of(resource), "action", Value.of(action), "params", Value.struct(params))));
+        environment.keywords.put(
+                "activity",
+                Value.struct(Map.of(
+                        "type",
+                        Value.of(type),
+                        "kind",
+                        Value.of(kind),
+                        "resource",
+                        Value.of(resource),
+                        "action",
+                        Value.of(action),
+                        "params",
+                        Value.struct(params))));
         return environment;
     }
 
     static Value user(String id, String... tags) {
-        return Value.struct(Map.of("id", Value.of(id), "tags", Value.strings(List.of(tags)),
-                "email", Value.of(id + "@example.com"), "alias", Value.of("alias-" + id)));
+        return Value.struct(Map.of(
+                "id",
+                Value.of(id),
+                "tags",
+                Value.strings(List.of(tags)),
+                "email",
+                Value.of(id + "@example.com"),
+                "alias",
+                Value.of("alias-" + id)));
     }
 
     static Value apiKey(String id, String userId, String publicKey) {
-        return Value.struct(Map.of("id", Value.of(id), "user_id", Value.of(userId),
-                "type", Value.of("CREDENTIAL_TYPE_API_KEY_P256"), "public_key", Value.of(publicKey)));
+        return Value.struct(Map.of(
+                "id",
+                Value.of(id),
+                "user_id",
+                Value.of(userId),
+                "type",
+                Value.of("CREDENTIAL_TYPE_API_KEY_P256"),
+                "public_key",
+                Value.of(publicKey)));
     }
 
     static Value passkey(String id, String userId, String credentialId, String publicKey) {
-        return Value.struct(Map.of("id", Value.of(id), "user_id", Value.of(userId),
-                "type", Value.of("CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR"), "credential_id", Value.of(credentialId),
-                "public_key", Value.of(publicKey)));
+        return Value.struct(Map.of(
+                "id",
+                Value.of(id),
+                "user_id",
+                Value.of(userId),
+                "type",
+                Value.of("CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR"),
+                "credential_id",
+                Value.of(credentialId),
+                "public_key",
+                Value.of(publicKey)));
     }
 
     TurnkeyEnvironments approvers(Value... users) {
@@ -52,8 +85,17 @@ final class TurnkeyEnvironments {
     }
 
     TurnkeyEnvironments wallet(String id) {
-        keywords.put("wallet", Value.struct(Map.of("id", Value.of(id), "imported", Value.of(false),
-                "exported", Value.of(false), "label", Value.of("wallet " + id))));
+        keywords.put(
+                "wallet",
+                Value.struct(Map.of(
+                        "id",
+                        Value.of(id),
+                        "imported",
+                        Value.of(false),
+                        "exported",
+                        Value.of(false),
+                        "label",
+                        Value.of("wallet " + id))));
         return this;
     }
 
@@ -63,8 +105,19 @@ final class TurnkeyEnvironments {
     }
 
     TurnkeyEnvironments privateKey(String id, String... tags) {
-        keywords.put("private_key", Value.struct(Map.of("id", Value.of(id), "tags", Value.strings(List.of(tags)),
-                "imported", Value.of(false), "exported", Value.of(false), "label", Value.of("key " + id))));
+        keywords.put(
+                "private_key",
+                Value.struct(Map.of(
+                        "id",
+                        Value.of(id),
+                        "tags",
+                        Value.strings(List.of(tags)),
+                        "imported",
+                        Value.of(false),
+                        "exported",
+                        Value.of(false),
+                        "label",
+                        Value.of("key " + id))));
         return this;
     }
 

@@ -20,10 +20,11 @@ import org.junit.jupiter.api.Test;
 class UnreadableValueTest {
     private static final String WHY = "no smart contract interface for 0xabc";
     private static final Environment ENV = Environment.of(Map.of(
-            "tx", Value.struct(Map.of(
-                    "to", Value.of("0xabc"),
-                    "function_name", Value.unreadable(WHY),
-                    "contract_call_args", Value.unreadable(WHY))),
+            "tx",
+                    Value.struct(Map.of(
+                            "to", Value.of("0xabc"),
+                            "function_name", Value.unreadable(WHY),
+                            "contract_call_args", Value.unreadable(WHY))),
             "calls", Value.list(Value.of(1), Value.unreadable(WHY), Value.of(3)),
             "n", Value.of(7)));
 

@@ -20,7 +20,8 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages(ROOT);
     }
 
@@ -31,58 +32,109 @@ class ArchitectureTest {
 
     @Test
     void onlyTheApplicationKnowsTheStore() {
-        noClasses().that().resideOutsideOfPackages(ROOT + ".app..", ROOT + ".store..")
-                .should().dependOnClassesThat().resideInAPackage(ROOT + ".store..").check(classes);
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(ROOT + ".app..", ROOT + ".store..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(ROOT + ".store..")
+                .check(classes);
     }
 
     @Test
     void nothingButTheApplicationDependsOnTheApplication() {
-        noClasses().that().resideOutsideOfPackage(ROOT + ".app..")
-                .should().dependOnClassesThat().resideInAPackage(ROOT + ".app..").check(classes);
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(ROOT + ".app..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(ROOT + ".app..")
+                .check(classes);
     }
 
     @Test
     void onlyTheApplicationAssemblesFeatures() {
         // Each feature's *Feature class builds its handlers and queries from what it is given; features never
         // assemble one another, so the wiring's order is the one place their dependencies show.
-        noClasses().that().resideOutsideOfPackage(ROOT + ".app..")
-                .should().dependOnClassesThat(simpleNameEndingWith("Feature").and(resideInAPackage(ROOT + "..")))
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(ROOT + ".app..")
+                .should()
+                .dependOnClassesThat(simpleNameEndingWith("Feature").and(resideInAPackage(ROOT + "..")))
                 .check(classes);
     }
 
     @Test
     void theApplicationReachesFeatureHandlersOnlyThroughTheirFeature() {
         // The activity engine's own handlers (votes) and the handler interface are not a feature's.
-        noClasses().that().resideInAPackage(ROOT + ".app..")
-                .should().dependOnClassesThat(simpleNameEndingWith("Handler")
-                        .and(resideInAPackage(ROOT + "..")).and(resideOutsideOfPackage(ROOT + ".activity..")))
+        noClasses()
+                .that()
+                .resideInAPackage(ROOT + ".app..")
+                .should()
+                .dependOnClassesThat(simpleNameEndingWith("Handler")
+                        .and(resideInAPackage(ROOT + ".."))
+                        .and(resideOutsideOfPackage(ROOT + ".activity..")))
                 .check(classes);
     }
 
     @Test
     void theHttpLayerTouchesNeitherStorageNorKeys() {
-        noClasses().that().resideInAPackage(ROOT + ".http..").should().dependOnClassesThat()
-                .resideInAnyPackage(ROOT + ".store..", ROOT + ".tx..", "java.sql..", "dev.keyhaven.crypto..",
+        noClasses()
+                .that()
+                .resideInAPackage(ROOT + ".http..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        ROOT + ".store..",
+                        ROOT + ".tx..",
+                        "java.sql..",
+                        "dev.keyhaven.crypto..",
                         "dev.keyhaven.chains..")
                 .check(classes);
     }
 
     @Test
     void handlersAndFeaturesNeverSeeHttp() {
-        noClasses().that().resideOutsideOfPackages(ROOT + ".http..", ROOT + ".app..")
-                .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".http..", "io.helidon..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(ROOT + ".http..", ROOT + ".app..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".http..", "io.helidon..")
                 .check(classes);
     }
 
     @Test
     void theActivityEngineKnowsNoFeature() {
-        noClasses().that().resideInAPackage(ROOT + ".activity..").should().dependOnClassesThat()
-                .resideInAnyPackage(ROOT + ".user..", ROOT + ".organization..", ROOT + ".policy..",
-                        ROOT + ".webauthn..", ROOT + ".auth..", ROOT + ".wallet..", ROOT + ".privatekey..",
-                        ROOT + ".signing..", ROOT + ".custody..", ROOT + ".export..", ROOT + ".keyimport..",
-                        ROOT + ".recovery..", ROOT + ".mail..", ROOT + ".webhook..", ROOT + ".otp..",
-                        ROOT + ".session..", ROOT + ".authproxy..", ROOT + ".sms..", ROOT + ".oidc..",
-                        ROOT + ".oauthlogin..", ROOT + ".oauth2..", ROOT + ".proof..", ROOT + ".tvc..",
+        noClasses()
+                .that()
+                .resideInAPackage(ROOT + ".activity..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        ROOT + ".user..",
+                        ROOT + ".organization..",
+                        ROOT + ".policy..",
+                        ROOT + ".webauthn..",
+                        ROOT + ".auth..",
+                        ROOT + ".wallet..",
+                        ROOT + ".privatekey..",
+                        ROOT + ".signing..",
+                        ROOT + ".custody..",
+                        ROOT + ".export..",
+                        ROOT + ".keyimport..",
+                        ROOT + ".recovery..",
+                        ROOT + ".mail..",
+                        ROOT + ".webhook..",
+                        ROOT + ".otp..",
+                        ROOT + ".session..",
+                        ROOT + ".authproxy..",
+                        ROOT + ".sms..",
+                        ROOT + ".oidc..",
+                        ROOT + ".oauthlogin..",
+                        ROOT + ".oauth2..",
+                        ROOT + ".proof..",
+                        ROOT + ".tvc..",
                         ROOT + ".smartcontract..")
                 .check(classes);
     }
@@ -91,36 +143,70 @@ class ArchitectureTest {
     void onlySigningContractInterfacesAndThePolicyVocabularyReadTransactions() {
         // keyhaven-chains parses hostile bytes; its callers are the features whose inputs are transactions and
         // contract interfaces, and the policy vocabulary that declares what policies may read of them.
-        noClasses().that().resideOutsideOfPackages(ROOT + ".signing..", ROOT + ".smartcontract..",
-                ROOT + ".policy..").should().dependOnClassesThat().resideInAPackage("dev.keyhaven.chains..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(ROOT + ".signing..", ROOT + ".smartcontract..", ROOT + ".policy..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.keyhaven.chains..")
                 .check(classes);
     }
 
     @Test
     void smsKnowsNoFeature() {
-        classes().that().resideInAPackage(ROOT + ".sms..").should().onlyDependOnClassesThat()
-                .resideInAnyPackage(ROOT + ".sms..", "java..").check(classes);
+        classes()
+                .that()
+                .resideInAPackage(ROOT + ".sms..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".sms..", "java..")
+                .check(classes);
     }
 
     @Test
     void mailKnowsNoFeature() {
-        classes().that().resideInAPackage(ROOT + ".mail..").should().onlyDependOnClassesThat()
-                .resideInAnyPackage(ROOT + ".mail..", "java..", "jakarta.mail..", "org.slf4j..").check(classes);
+        classes()
+                .that()
+                .resideInAPackage(ROOT + ".mail..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".mail..", "java..", "jakarta.mail..", "org.slf4j..")
+                .check(classes);
     }
 
     @Test
     void rememberedStateBuildsOnTransactionsAlone() {
-        classes().that().resideInAPackage(ROOT + ".state..").should().onlyDependOnClassesThat()
-                .resideInAnyPackage(ROOT + ".state..", ROOT + ".tx..", "java..").check(classes);
+        classes()
+                .that()
+                .resideInAPackage(ROOT + ".state..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".state..", ROOT + ".tx..", "java..")
+                .check(classes);
     }
 
     @Test
     void theSharedVocabularyDependsOnNothingElseInTheServer() {
-        noClasses().that().resideInAPackage(ROOT + ".api..").should().dependOnClassesThat()
-                .resideInAnyPackage(ROOT + ".activity..", ROOT + ".auth..", ROOT + ".user..",
-                        ROOT + ".organization..", ROOT + ".policy..", ROOT + ".store..", ROOT + ".http..",
-                        ROOT + ".webauthn..", ROOT + ".tx..", ROOT + ".custody..", ROOT + ".wallet..",
-                        ROOT + ".privatekey..", ROOT + ".signing..", ROOT + ".webhook..")
+        noClasses()
+                .that()
+                .resideInAPackage(ROOT + ".api..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        ROOT + ".activity..",
+                        ROOT + ".auth..",
+                        ROOT + ".user..",
+                        ROOT + ".organization..",
+                        ROOT + ".policy..",
+                        ROOT + ".store..",
+                        ROOT + ".http..",
+                        ROOT + ".webauthn..",
+                        ROOT + ".tx..",
+                        ROOT + ".custody..",
+                        ROOT + ".wallet..",
+                        ROOT + ".privatekey..",
+                        ROOT + ".signing..",
+                        ROOT + ".webhook..")
                 .check(classes);
     }
 
@@ -128,18 +214,35 @@ class ArchitectureTest {
     void onlyCustodyHandlesPrivateKeyMaterial() {
         // Features hold public keys and sealed blobs; opening, deriving and signing happen in custody. The app's
         // key files (the root user's API key pair, written once at bootstrap) are the one other holder.
-        noClasses().that().resideOutsideOfPackages(ROOT + ".custody..", ROOT + ".app..").should()
-                .dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.SecretBytes")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.hd.Mnemonic")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.hd.HdKeys")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.sign.PayloadSigner")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.keyhaven.crypto.bundle.TurnkeyHpke")
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(ROOT + ".custody..", ROOT + ".app..")
+                .should()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("dev.keyhaven.crypto.SecretBytes")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("dev.keyhaven.crypto.hd.Mnemonic")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("dev.keyhaven.crypto.hd.HdKeys")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("dev.keyhaven.crypto.sign.PayloadSigner")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("dev.keyhaven.crypto.bundle.TurnkeyHpke")
                 .check(classes);
     }
 
     @Test
     void onlyTheStoreUsesJdbc() {
-        noClasses().that().resideOutsideOfPackage(ROOT + ".store..").should().dependOnClassesThat()
-                .resideInAnyPackage("java.sql..", "javax.sql..", "com.zaxxer..", "org.flywaydb..").check(classes);
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(ROOT + ".store..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.sql..", "javax.sql..", "com.zaxxer..", "org.flywaydb..")
+                .check(classes);
     }
 }

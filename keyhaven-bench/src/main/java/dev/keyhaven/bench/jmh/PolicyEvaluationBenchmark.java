@@ -85,8 +85,12 @@ public class PolicyEvaluationBenchmark {
             Policy policy = new Policy(compile(fields[0]), compile(fields[1]), compile(fields[2]));
             policies.add(policy);
             // Shapes 3 and 17 are the documented DENY examples; the rest allow.
-            compiled.add(new CompiledPolicy("policy-" + i, i % 20 == 3 || i % 20 == 17 ? Effect.DENY : Effect.ALLOW,
-                    orTrue(policy.condition), orTrue(policy.consensus), orTrue(policy.time)));
+            compiled.add(new CompiledPolicy(
+                    "policy-" + i,
+                    i % 20 == 3 || i % 20 == 17 ? Effect.DENY : Effect.ALLOW,
+                    orTrue(policy.condition),
+                    orTrue(policy.consensus),
+                    orTrue(policy.time)));
         }
         ballot = new Ballot() {
             @Override
@@ -151,7 +155,8 @@ public class PolicyEvaluationBenchmark {
 
     private int holds(PolicyExpression expression) {
         return expression != null && expression.evaluate(activity) instanceof EvaluationResult.Decided(boolean b) && b
-                ? 1 : 0;
+                ? 1
+                : 0;
     }
 
     private static PolicyExpression orTrue(PolicyExpression expression) {
@@ -172,66 +177,139 @@ public class PolicyEvaluationBenchmark {
         String byUser = "approvers.any(user, user.id == " + user + ")";
         return switch (shape) {
             case 0 -> new String[] {byUser, "activity.resource == 'WALLET' && activity.action == 'CREATE'", null};
-            case 1 -> new String[] {"approvers.any(user, user.tags.contains('tag-ops'))",
-                "activity.kind == 'SIGN_TRANSACTION'", null};
-            case 2 -> new String[] {"approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2",
-                "activity.resource == 'POLICY' && activity.action == 'CREATE'", null};
-            case 3 -> new String[] {"approvers.any(user, user.tags.contains('tag-security'))",
-                "activity.action == 'DELETE'", null};
-            case 4 -> new String[] {
-                "credentials.any(credential, credential.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR')",
-                "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'", null};
+            case 1 ->
+                new String[] {
+                    "approvers.any(user, user.tags.contains('tag-ops'))", "activity.kind == 'SIGN_TRANSACTION'", null
+                };
+            case 2 ->
+                new String[] {
+                    "approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2",
+                    "activity.resource == 'POLICY' && activity.action == 'CREATE'",
+                    null
+                };
+            case 3 ->
+                new String[] {
+                    "approvers.any(user, user.tags.contains('tag-security'))", "activity.action == 'DELETE'", null
+                };
+            case 4 ->
+                new String[] {
+                    "credentials.any(credential, credential.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR')",
+                    "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'",
+                    null
+                };
             case 5 -> new String[] {byUser, "activity.action == 'SIGN' && wallet.id == 'wallet-" + n + "'", null};
             case 6 -> new String[] {byUser, "activity.action == 'SIGN' && private_key.id == 'key-" + n + "'", null};
-            case 7 -> new String[] {byUser, "activity.action == 'EXPORT' && wallet_account.address == '" + SIGNER
-                    + "'", null};
-            case 8 -> new String[] {null, "eth.tx.to == '" + TREASURY + "' && eth.tx.data[0..10] == '0xa9059cbb'",
-                null};
-            case 9 -> new String[] {null, "eth.tx.chain_id == " + (n == 0 ? 1 : 11155111)
-                    + " && eth.tx.value <= 1000000000000000000000", null};
-            case 10 -> new String[] {null, "eth.eip_712.domain.name == 'USD Coin' && eth.eip_712.primary_type == "
-                    + "'Permit' && activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'", null};
-            case 11 -> new String[] {byUser,
-                "activity.resource in ['AUTH', 'OTP'] && activity.action in ['CREATE','VERIFY']", null};
-            case 12 -> new String[] {byUser, "(activity.resource == 'AUTH' && activity.action == 'CREATE') || "
-                    + "(activity.resource == 'ORGANIZATION' && activity.action == 'CREATE')", null};
-            case 13 -> new String[] {byUser, "activity.kind == 'SIGN_TRANSACTION'",
-                "time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')"};
-            case 14 -> new String[] {"approvers.any(user, user.tags.contains('tag-ops'))",
-                "activity.kind == 'SIGN_TRANSACTION' && eth.tx.to == '" + TREASURY + "'",
-                "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')"};
-            case 15 -> new String[] {"approvers.any(user, user.tags.contains('tag-security') || "
-                    + "user.tags.contains('tag-ops')) && (approvers.filter(user, user.tags.contains('tag-security'))"
-                    + ".count() >= 1 && approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2)",
-                "activity.resource == 'POLICY' && (activity.action == 'CREATE' || activity.action == 'UPDATE' || "
-                        + "activity.action == 'DELETE')", null};
-            case 16 -> new String[] {null, "eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['to'] in "
-                    + "['0x1111111111111111111111111111111111111111', '" + SIGNER + "', '" + TREASURY + "']", null};
-            case 17 -> new String[] {null, "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && "
-                    + "activity.params.hash_function == 'HASH_FUNCTION_NO_OP' && "
-                    + "activity.params.encoding != 'PAYLOAD_ENCODING_EIP712'", null};
-            case 18 -> new String[] {byUser, "wallet.label == 'treasury' && wallet_account.address == '" + SIGNER
-                    + "'", null};
-            default -> new String[] {"credentials.any(credential, credential.public_key == '02a1b2c3d4')",
-                "activity.action == 'SIGN' && activity.params.type == 'TRANSACTION_TYPE_ETHEREUM'", null};
+            case 7 ->
+                new String[] {byUser, "activity.action == 'EXPORT' && wallet_account.address == '" + SIGNER + "'", null
+                };
+            case 8 ->
+                new String[] {null, "eth.tx.to == '" + TREASURY + "' && eth.tx.data[0..10] == '0xa9059cbb'", null};
+            case 9 ->
+                new String[] {
+                    null,
+                    "eth.tx.chain_id == " + (n == 0 ? 1 : 11155111) + " && eth.tx.value <= 1000000000000000000000",
+                    null
+                };
+            case 10 ->
+                new String[] {
+                    null,
+                    "eth.eip_712.domain.name == 'USD Coin' && eth.eip_712.primary_type == "
+                            + "'Permit' && activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'",
+                    null
+                };
+            case 11 ->
+                new String[] {
+                    byUser, "activity.resource in ['AUTH', 'OTP'] && activity.action in ['CREATE','VERIFY']", null
+                };
+            case 12 ->
+                new String[] {
+                    byUser,
+                    "(activity.resource == 'AUTH' && activity.action == 'CREATE') || "
+                            + "(activity.resource == 'ORGANIZATION' && activity.action == 'CREATE')",
+                    null
+                };
+            case 13 ->
+                new String[] {
+                    byUser,
+                    "activity.kind == 'SIGN_TRANSACTION'",
+                    "time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')"
+                };
+            case 14 ->
+                new String[] {
+                    "approvers.any(user, user.tags.contains('tag-ops'))",
+                    "activity.kind == 'SIGN_TRANSACTION' && eth.tx.to == '" + TREASURY + "'",
+                    "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')"
+                };
+            case 15 ->
+                new String[] {
+                    "approvers.any(user, user.tags.contains('tag-security') || "
+                            + "user.tags.contains('tag-ops')) && (approvers.filter(user, user.tags.contains('tag-security'))"
+                            + ".count() >= 1 && approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2)",
+                    "activity.resource == 'POLICY' && (activity.action == 'CREATE' || activity.action == 'UPDATE' || "
+                            + "activity.action == 'DELETE')",
+                    null
+                };
+            case 16 ->
+                new String[] {
+                    null,
+                    "eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['to'] in "
+                            + "['0x1111111111111111111111111111111111111111', '" + SIGNER + "', '" + TREASURY + "']",
+                    null
+                };
+            case 17 ->
+                new String[] {
+                    null,
+                    "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && "
+                            + "activity.params.hash_function == 'HASH_FUNCTION_NO_OP' && "
+                            + "activity.params.encoding != 'PAYLOAD_ENCODING_EIP712'",
+                    null
+                };
+            case 18 ->
+                new String[] {byUser, "wallet.label == 'treasury' && wallet_account.address == '" + SIGNER + "'", null};
+            default ->
+                new String[] {
+                    "credentials.any(credential, credential.public_key == '02a1b2c3d4')",
+                    "activity.action == 'SIGN' && activity.params.type == 'TRANSACTION_TYPE_ETHEREUM'",
+                    null
+                };
         };
     }
 
     /** An ERC-20 transfer from the treasury wallet, approved by 3 users, on a Tuesday at 10:00 in New York. */
     private static Environment signTransactionFromWallet() {
         return Environment.of(Map.of(
-                "approvers", Value.list(user("user-0", "tag-ops", "tag-security"), user("user-1", "tag-ops"),
-                        user("user-2", "tag-finance")),
-                "credentials", Value.list(
-                        credential("cred-0", "user-0", "CREDENTIAL_TYPE_API_KEY_P256", "03ffee0011"),
-                        credential("cred-1", "user-1", "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR", "02a1b2c3d4"),
-                        credential("cred-2", "user-2", "CREDENTIAL_TYPE_API_KEY_SECP256K1", "02beef0022")),
-                "activity", Value.struct(Map.of(
-                        "type", Value.of("ACTIVITY_TYPE_SIGN_TRANSACTION_V2"), "kind", Value.of("SIGN_TRANSACTION"),
-                        "resource", Value.of("PRIVATE_KEY"), "action", Value.of("SIGN"),
-                        "params", Value.struct(Map.of("type", Value.of("TRANSACTION_TYPE_ETHEREUM"))))),
-                "wallet", Value.struct(Map.of("id", Value.of("wallet-0"), "imported", Value.of(false),
-                        "exported", Value.of(false), "label", Value.of("treasury"))),
+                "approvers",
+                        Value.list(
+                                user("user-0", "tag-ops", "tag-security"),
+                                user("user-1", "tag-ops"),
+                                user("user-2", "tag-finance")),
+                "credentials",
+                        Value.list(
+                                credential("cred-0", "user-0", "CREDENTIAL_TYPE_API_KEY_P256", "03ffee0011"),
+                                credential("cred-1", "user-1", "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR", "02a1b2c3d4"),
+                                credential("cred-2", "user-2", "CREDENTIAL_TYPE_API_KEY_SECP256K1", "02beef0022")),
+                "activity",
+                        Value.struct(Map.of(
+                                "type",
+                                Value.of("ACTIVITY_TYPE_SIGN_TRANSACTION_V2"),
+                                "kind",
+                                Value.of("SIGN_TRANSACTION"),
+                                "resource",
+                                Value.of("PRIVATE_KEY"),
+                                "action",
+                                Value.of("SIGN"),
+                                "params",
+                                Value.struct(Map.of("type", Value.of("TRANSACTION_TYPE_ETHEREUM"))))),
+                "wallet",
+                        Value.struct(Map.of(
+                                "id",
+                                Value.of("wallet-0"),
+                                "imported",
+                                Value.of(false),
+                                "exported",
+                                Value.of(false),
+                                "label",
+                                Value.of("treasury"))),
                 "wallet_account", Value.struct(Map.of("address", Value.of(SIGNER))),
                 "eth", Value.struct(Map.of("tx", ethereumTransfer())),
                 "time", Value.struct(Map.of("now", Value.of(Instant.parse("2026-03-10T14:00:00Z"))))));
@@ -241,24 +319,44 @@ public class PolicyEvaluationBenchmark {
         String calldata = "0xa9059cbb000000000000000000000000" + SIGNER.substring(2)
                 + "0000000000000000000000000000000000000000000000000de0b6b3a7640000";
         return Value.struct(Map.ofEntries(
-                Map.entry("from", Value.of(SIGNER)), Map.entry("to", Value.of(TREASURY)),
-                Map.entry("data", Value.of(calldata)), Map.entry("value", Value.of(0)),
-                Map.entry("gas", Value.of(65_000)), Map.entry("chain_id", Value.of(1)),
-                Map.entry("nonce", Value.of(42)), Map.entry("type", Value.of(2)),
+                Map.entry("from", Value.of(SIGNER)),
+                Map.entry("to", Value.of(TREASURY)),
+                Map.entry("data", Value.of(calldata)),
+                Map.entry("value", Value.of(0)),
+                Map.entry("gas", Value.of(65_000)),
+                Map.entry("chain_id", Value.of(1)),
+                Map.entry("nonce", Value.of(42)),
+                Map.entry("type", Value.of(2)),
                 Map.entry("max_fee_per_gas", Value.of(new BigInteger("30000000000"))),
                 Map.entry("function_name", Value.of("transfer")),
                 Map.entry("function_signature", Value.of("0xa9059cbb")),
-                Map.entry("contract_call_args", Value.struct(Map.of("to", Value.of(SIGNER),
-                        "value", Value.of(new BigInteger("1000000000000000000")))))));
+                Map.entry(
+                        "contract_call_args",
+                        Value.struct(Map.of(
+                                "to", Value.of(SIGNER), "value", Value.of(new BigInteger("1000000000000000000")))))));
     }
 
     private static Value user(String id, String... tags) {
-        return Value.struct(Map.of("id", Value.of(id), "tags", Value.strings(List.of(tags)),
-                "email", Value.of(id + "@example.com"), "alias", Value.of(id)));
+        return Value.struct(Map.of(
+                "id",
+                Value.of(id),
+                "tags",
+                Value.strings(List.of(tags)),
+                "email",
+                Value.of(id + "@example.com"),
+                "alias",
+                Value.of(id)));
     }
 
     private static Value credential(String id, String userId, String type, String publicKey) {
-        return Value.struct(Map.of("id", Value.of(id), "user_id", Value.of(userId), "type", Value.of(type),
-                "public_key", Value.of(publicKey)));
+        return Value.struct(Map.of(
+                "id",
+                Value.of(id),
+                "user_id",
+                Value.of(userId),
+                "type",
+                Value.of(type),
+                "public_key",
+                Value.of(publicKey)));
     }
 }

@@ -88,9 +88,9 @@ public class RawCryptoBenchmark {
         digest = Digests.keccak256(payload);
         // The body the end-to-end scenario sends (about 330 bytes), so SHA-256 hashes as much as the server does.
         body = ("{\"type\":\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\",\"timestampMs\":\"" + System.currentTimeMillis()
-                + "\",\"organizationId\":\"" + organizationId + "\",\"parameters\":{\"signWith\":\"0x"
-                + HEX.formatHex(Arrays.copyOf(payload, 20)) + "\",\"payload\":\"" + HEX.formatHex(payload)
-                + "\",\"encoding\":\"PAYLOAD_ENCODING_HEXADECIMAL\",\"hashFunction\":\"HASH_FUNCTION_KECCAK256\"}}")
+                        + "\",\"organizationId\":\"" + organizationId + "\",\"parameters\":{\"signWith\":\"0x"
+                        + HEX.formatHex(Arrays.copyOf(payload, 20)) + "\",\"payload\":\"" + HEX.formatHex(payload)
+                        + "\",\"encoding\":\"PAYLOAD_ENCODING_HEXADECIMAL\",\"hashFunction\":\"HASH_FUNCTION_KECCAK256\"}}")
                 .getBytes(StandardCharsets.UTF_8);
         try (SigningKey stamper = SigningKey.generateEcdsa(EcCurve.P256, random)) {
             apiKey = VerifyingKey.ecdsaSha256(EcCurve.P256, stamper.publicKey());
@@ -169,8 +169,12 @@ public class RawCryptoBenchmark {
                 throw new IllegalStateException(e);
             }
         });
-        return Base64.getEncoder().encodeToString(ByteBuffer.allocate(1 + NONCE_BYTES + ciphertext.length)
-                .put(SEAL_VERSION).put(nonce).put(ciphertext).array());
+        return Base64.getEncoder()
+                .encodeToString(ByteBuffer.allocate(1 + NONCE_BYTES + ciphertext.length)
+                        .put(SEAL_VERSION)
+                        .put(nonce)
+                        .put(ciphertext)
+                        .array());
     }
 
     private Cipher cipher(int mode, byte[] nonce) throws GeneralSecurityException {
@@ -182,9 +186,12 @@ public class RawCryptoBenchmark {
 
     /** {@code KeySealer.aad}: length-prefixed tag, purpose, organization and resource. */
     private byte[] aad() {
-        byte[][] fields = {"keyhaven-seal-v1".getBytes(StandardCharsets.UTF_8),
-            "wallet-account-key".getBytes(StandardCharsets.UTF_8), organizationId.getBytes(StandardCharsets.UTF_8),
-            accountId.getBytes(StandardCharsets.UTF_8)};
+        byte[][] fields = {
+            "keyhaven-seal-v1".getBytes(StandardCharsets.UTF_8),
+            "wallet-account-key".getBytes(StandardCharsets.UTF_8),
+            organizationId.getBytes(StandardCharsets.UTF_8),
+            accountId.getBytes(StandardCharsets.UTF_8)
+        };
         int length = 0;
         for (byte[] field : fields) {
             length += 4 + field.length;

@@ -29,31 +29,34 @@ final class BitcoinTxValue {
     static final ValueType TYPE = ValueType.struct(Map.of(
             "version", STRING,
             "inputs", ValueType.listOf(ValueType.struct(Map.of("tx_id", STRING, "vout", INT, "sequence", INT))),
-            "outputs", ValueType.listOf(ValueType.struct(Map.of(
-                    "value", INT, "script_pubkey", STRING, "address", STRING, "address_type", STRING))),
+            "outputs",
+                    ValueType.listOf(ValueType.struct(
+                            Map.of("value", INT, "script_pubkey", STRING, "address", STRING, "address_type", STRING))),
             "locktime", ValueType.struct(Map.of("amount", INT, "type", STRING)),
             "fee", INT));
 
     /** Below this a locktime is a block height, from it a Unix time (Bitcoin Core's LOCKTIME_THRESHOLD). */
     private static final long LOCKTIME_THRESHOLD = 500_000_000L;
+
     private static final String NETWORK_UNKNOWN = "the network of signWith is unknown";
-    private static final String NO_ADDRESS = "the output script has no address: it pays a key or script Keyhaven "
-            + "cannot name";
+    private static final String NO_ADDRESS =
+            "the output script has no address: it pays a key or script Keyhaven " + "cannot name";
     private static final HexFormat HEX = HexFormat.of();
 
-    private BitcoinTxValue() {
-    }
+    private BitcoinTxValue() {}
 
     static Value of(Transaction tx, Value fee, Optional<BitcoinNetwork> network) {
         List<Value> inputs = tx.txIn.stream().map(BitcoinTxValue::input).toList();
-        List<Value> outputs = tx.txOut.stream().map(output -> output(output, network)).toList();
+        List<Value> outputs =
+                tx.txOut.stream().map(output -> output(output, network)).toList();
         return Value.struct(Map.of(
                 "version", Value.of(Long.toString(tx.version)),
                 "inputs", Value.list(inputs),
                 "outputs", Value.list(outputs),
-                "locktime", Value.struct(Map.of(
-                        "amount", Value.of(tx.lockTime),
-                        "type", Value.of(tx.lockTime < LOCKTIME_THRESHOLD ? "Blocks" : "Seconds"))),
+                "locktime",
+                        Value.struct(Map.of(
+                                "amount", Value.of(tx.lockTime),
+                                "type", Value.of(tx.lockTime < LOCKTIME_THRESHOLD ? "Blocks" : "Seconds"))),
                 "fee", fee));
     }
 

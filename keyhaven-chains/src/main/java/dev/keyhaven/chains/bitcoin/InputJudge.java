@@ -70,7 +70,8 @@ final class InputJudge {
         if (isFinalised(input)) {
             throw new TransactionFormatException(at(index) + "is already finalised");
         }
-        if (!OutputScript.P2TR.equals(OutputScript.of(spent.get(index).publicKeyScript.toByteArray()).type())) {
+        if (!OutputScript.P2TR.equals(
+                OutputScript.of(spent.get(index).publicKeyScript.toByteArray()).type())) {
             throw new TransactionFormatException(at(index) + "does not spend a P2TR output");
         }
         PsbtLayout.KeyValueMap map = layout.input(index);
@@ -94,8 +95,10 @@ final class InputJudge {
         OutputScript inner = OutputScript.of(redeemBytes);
         if (inner.witnessVersion() >= 0) {
             List<ScriptElt> witnessScript = input.getWitnessScript();
-            if (key.isP2wpkh(redeemBytes) || (OutputScript.P2WSH.equals(inner.type()) && witnessScript != null
-                    && Scripts.pushes(witnessScript, key.publicKey()))) {
+            if (key.isP2wpkh(redeemBytes)
+                    || (OutputScript.P2WSH.equals(inner.type())
+                            && witnessScript != null
+                            && Scripts.pushes(witnessScript, key.publicKey()))) {
                 throw wrappedSegwit(index, inner.type());
             }
             return Optional.empty();
@@ -112,8 +115,8 @@ final class InputJudge {
     private Optional<InputToSign> p2wpkh(int index, Input input, SignerKey key) {
         requireWitnessUtxo(index, OutputScript.P2WPKH);
         requireSighashType(index, input, Sighashes.SIGHASH_ALL);
-        return ecdsa(index, Sighashes.segwitV0(tx(), index, key.p2wpkhScriptCode(), amount(index),
-                Sighashes.SIGHASH_ALL));
+        return ecdsa(
+                index, Sighashes.segwitV0(tx(), index, key.p2wpkhScriptCode(), amount(index), Sighashes.SIGHASH_ALL));
     }
 
     private Optional<InputToSign> p2wsh(int index, Input input, SignerKey key) {
@@ -124,8 +127,9 @@ final class InputJudge {
         requireWitnessUtxo(index, OutputScript.P2WSH);
         requireNoCodeSeparator(index, witnessScript, "witness script");
         requireSighashType(index, input, Sighashes.SIGHASH_ALL);
-        return ecdsa(index, Sighashes.segwitV0(tx(), index, Script.write(witnessScript), amount(index),
-                Sighashes.SIGHASH_ALL));
+        return ecdsa(
+                index,
+                Sighashes.segwitV0(tx(), index, Script.write(witnessScript), amount(index), Sighashes.SIGHASH_ALL));
     }
 
     private Optional<InputToSign> p2tr(int index, Input input, SignerKey key, byte[] script) {
@@ -139,8 +143,8 @@ final class InputJudge {
             return Optional.empty();
         }
         if (internalKey != null && !internalIsKey) {
-            throw new TransactionFormatException(at(index) + "spends the key's BIP-86 output, but tap_internal_key "
-                    + "names another key");
+            throw new TransactionFormatException(
+                    at(index) + "spends the key's BIP-86 output, but tap_internal_key " + "names another key");
         }
         return Optional.of(new InputToSign(index, Scheme.TAPROOT_KEY_PATH, taprootKeyPathSighash(index)));
     }
@@ -170,8 +174,12 @@ final class InputJudge {
     private static void requireSighashType(int index, Input input, int signed) {
         Integer asked = input.getSighashType();
         if (asked != null && asked != signed) {
-            throw new TransactionFormatException(String.format("%sasks for sighash type 0x%x; Keyhaven signs %s only",
-                    at(index), asked, signed == Sighashes.SIGHASH_ALL ? "SIGHASH_ALL (ECDSA inputs)"
+            throw new TransactionFormatException(String.format(
+                    "%sasks for sighash type 0x%x; Keyhaven signs %s only",
+                    at(index),
+                    asked,
+                    signed == Sighashes.SIGHASH_ALL
+                            ? "SIGHASH_ALL (ECDSA inputs)"
                             : "SIGHASH_DEFAULT (taproot inputs)"));
         }
     }

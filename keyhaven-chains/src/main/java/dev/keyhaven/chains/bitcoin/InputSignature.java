@@ -31,12 +31,16 @@ public record InputSignature(int index, Scheme scheme, byte[] publicKey33, byte[
         }
         boolean ecdsa = scheme == Scheme.ECDSA;
         if (ecdsa ? publicKey33.length != 33 : publicKey33.length != 0) {
-            throw new IllegalArgumentException(ecdsa ? "an ECDSA signature names its 33-byte compressed key"
-                    : "a taproot signature names no key: it is checked against the input's output key");
+            throw new IllegalArgumentException(
+                    ecdsa
+                            ? "an ECDSA signature names its 33-byte compressed key"
+                            : "a taproot signature names no key: it is checked against the input's output key");
         }
         if (ecdsa ? value.length < 9 || (value[value.length - 1] & 0xff) != SIGHASH_ALL : value.length != 64) {
-            throw new IllegalArgumentException(ecdsa ? "an ECDSA signature is DER followed by SIGHASH_ALL (0x01)"
-                    : "a taproot key-path signature is 64 bytes (SIGHASH_DEFAULT)");
+            throw new IllegalArgumentException(
+                    ecdsa
+                            ? "an ECDSA signature is DER followed by SIGHASH_ALL (0x01)"
+                            : "a taproot key-path signature is 64 bytes (SIGHASH_DEFAULT)");
         }
         publicKey33 = publicKey33.clone();
         value = value.clone();
@@ -87,8 +91,11 @@ public record InputSignature(int index, Scheme scheme, byte[] publicKey33, byte[
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof InputSignature other && index == other.index && scheme == other.scheme
-                && Arrays.equals(publicKey33, other.publicKey33) && Arrays.equals(value, other.value);
+        return o instanceof InputSignature other
+                && index == other.index
+                && scheme == other.scheme
+                && Arrays.equals(publicKey33, other.publicKey33)
+                && Arrays.equals(value, other.value);
     }
 
     @Override

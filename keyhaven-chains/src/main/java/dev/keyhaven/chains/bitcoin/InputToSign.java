@@ -38,7 +38,9 @@ public record InputToSign(int index, Scheme scheme, byte[] sighash) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof InputToSign other && index == other.index && scheme == other.scheme
+        return o instanceof InputToSign other
+                && index == other.index
+                && scheme == other.scheme
                 && Arrays.equals(sighash, other.sighash);
     }
 
@@ -49,7 +51,7 @@ public record InputToSign(int index, Scheme scheme, byte[] sighash) {
 
     @Override
     public String toString() {
-        return "InputToSign[index=" + index + ", scheme=" + scheme + ", sighash=" + HexFormat.of().formatHex(sighash)
-                + "]";
+        return "InputToSign[index=" + index + ", scheme=" + scheme + ", sighash="
+                + HexFormat.of().formatHex(sighash) + "]";
     }
 }

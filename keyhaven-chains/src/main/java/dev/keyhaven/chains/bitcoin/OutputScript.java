@@ -36,8 +36,12 @@ record OutputScript(String type, int witnessVersion, byte[] payload) {
 
     static OutputScript of(byte[] script) {
         int n = script.length;
-        if (n == 25 && (script[0] & 0xff) == 0x76 && (script[1] & 0xff) == 0xa9 && script[2] == 20
-                && (script[23] & 0xff) == 0x88 && (script[24] & 0xff) == 0xac) {
+        if (n == 25
+                && (script[0] & 0xff) == 0x76
+                && (script[1] & 0xff) == 0xa9
+                && script[2] == 20
+                && (script[23] & 0xff) == 0x88
+                && (script[24] & 0xff) == 0xac) {
             return new OutputScript(P2PKH, -1, Arrays.copyOfRange(script, 3, 23));
         }
         if (n == 23 && (script[0] & 0xff) == 0xa9 && script[1] == 20 && (script[22] & 0xff) == 0x87) {

@@ -51,10 +51,12 @@ public final class PartiallySignedTransaction {
         TransactionRules.requireWellFormed(layout.unsignedTransaction());
         SpentOutputs.requireConsistentUtxos(layout);
         Psbt decoded = PsbtCodec.read(psbt);
-        layout.differenceFrom(PsbtLayout.read(PsbtCodec.write(decoded)), Map.of()).ifPresent(difference -> {
-            throw new TransactionFormatException(difference + " would not be written back unchanged by bitcoin-kmp, "
-                    + "so Keyhaven cannot return this PSBT as it was given");
-        });
+        layout.differenceFrom(PsbtLayout.read(PsbtCodec.write(decoded)), Map.of())
+                .ifPresent(difference -> {
+                    throw new TransactionFormatException(
+                            difference + " would not be written back unchanged by bitcoin-kmp, "
+                                    + "so Keyhaven cannot return this PSBT as it was given");
+                });
         List<TxOut> spent = SpentOutputs.of(decoded);
         SpentOutputs.requireMatchingScripts(layout, spent);
         long fee = TransactionRules.fee(decoded.global.tx, spent);
@@ -106,8 +108,9 @@ public final class PartiallySignedTransaction {
      */
     public Value policyValue(Optional<BitcoinNetwork> network) {
         Objects.requireNonNull(network, "network");
-        Value feeValue = SpentOutputs.firstUnprovenAmount(psbt, spent).<Value>map(input -> Value.unreadable(
-                "the fee depends on the amount of input " + input + ", which only its witness_utxo gives and nothing "
+        Value feeValue = SpentOutputs.firstUnprovenAmount(psbt, spent)
+                .<Value>map(input -> Value.unreadable("the fee depends on the amount of input " + input
+                        + ", which only its witness_utxo gives and nothing "
                         + "proves (BIP-174's fee attack on segwit v0 inputs): give that input's non_witness_utxo"))
                 .orElseGet(() -> Value.of(fee));
         return BitcoinTxValue.of(psbt.global.tx, feeValue, network);

@@ -13,8 +13,7 @@ final class PsbtCodec {
     /** kmp's reasons are its own fixed texts or a parser's complaint about lengths; long ones are cut. */
     private static final int MAX_REASON_LENGTH = 200;
 
-    private PsbtCodec() {
-    }
+    private PsbtCodec() {}
 
     static Psbt read(byte[] psbt) {
         Either<ParseFailure, Psbt> result;
@@ -22,8 +21,8 @@ final class PsbtCodec {
             result = Psbt.read(psbt);
         } catch (RuntimeException e) {
             // kmp lets some parsers throw (e.g. a taproot derivation path), instead of answering a ParseFailure.
-            throw new TransactionFormatException("the PSBT has an entry that cannot be read ("
-                    + e.getClass().getSimpleName() + ")", e);
+            throw new TransactionFormatException(
+                    "the PSBT has an entry that cannot be read (" + e.getClass().getSimpleName() + ")", e);
         }
         if (result.isLeft()) {
             throw new TransactionFormatException("the PSBT is not valid BIP-174: " + reason(result.getLeft()));
@@ -42,8 +41,8 @@ final class PsbtCodec {
             case ParseFailure.InvalidGlobalTx tx -> "the unsigned transaction: " + tx.getReason();
             case ParseFailure.InvalidExtendedPublicKey xpub -> "a global xpub: " + xpub.getReason();
             case ParseFailure.InvalidPsbtVersion version -> "the version: " + version.getReason();
-            case ParseFailure.UnsupportedPsbtVersion version -> "version " + version.getVersion()
-                    + " (Keyhaven reads version 0)";
+            case ParseFailure.UnsupportedPsbtVersion version ->
+                "version " + version.getVersion() + " (Keyhaven reads version 0)";
             default -> failure.getClass().getSimpleName();
         };
         return reason.length() <= MAX_REASON_LENGTH ? reason : reason.substring(0, MAX_REASON_LENGTH) + "…";

@@ -30,6 +30,7 @@ final class PsbtLayout {
     static final int MAX_ENTRIES_PER_MAP = 1_000;
     /** Bitcoin Core relays no transaction over 400 000 weight units, which is 100 000 bytes without witnesses. */
     static final int MAX_UNSIGNED_TX_BYTES = 100_000;
+
     private static final byte[] MAGIC = {0x70, 0x73, 0x62, 0x74, (byte) 0xff};
     private static final ByteBuffer UNSIGNED_TX_KEY = ByteBuffer.wrap(new byte[] {0x00});
 
@@ -50,8 +51,8 @@ final class PsbtLayout {
     private final List<KeyValueMap> outputs;
     private final Transaction unsignedTransaction;
 
-    private PsbtLayout(KeyValueMap global, List<KeyValueMap> inputs, List<KeyValueMap> outputs,
-            Transaction unsignedTransaction) {
+    private PsbtLayout(
+            KeyValueMap global, List<KeyValueMap> inputs, List<KeyValueMap> outputs, Transaction unsignedTransaction) {
         this.global = global;
         this.inputs = List.copyOf(inputs);
         this.outputs = List.copyOf(outputs);
@@ -100,7 +101,8 @@ final class PsbtLayout {
         }
         Optional<String> difference = difference(global, global.entries(), rewritten.global);
         for (int i = 0; i < inputs.size() && difference.isEmpty(); i++) {
-            Map<ByteBuffer, ByteBuffer> expected = new LinkedHashMap<>(inputs.get(i).entries());
+            Map<ByteBuffer, ByteBuffer> expected =
+                    new LinkedHashMap<>(inputs.get(i).entries());
             expected.putAll(addedToInputs.getOrDefault(i, Map.of()));
             difference = difference(inputs.get(i), expected, rewritten.inputs.get(i));
         }
@@ -110,8 +112,8 @@ final class PsbtLayout {
         return difference;
     }
 
-    private static Optional<String> difference(KeyValueMap original, Map<ByteBuffer, ByteBuffer> expected,
-            KeyValueMap rewritten) {
+    private static Optional<String> difference(
+            KeyValueMap original, Map<ByteBuffer, ByteBuffer> expected, KeyValueMap rewritten) {
         Map<ByteBuffer, ByteBuffer> actual = rewritten.entries();
         if (expected.equals(actual)) {
             return Optional.empty();
@@ -120,7 +122,9 @@ final class PsbtLayout {
                 .filter(e -> !e.getValue().equals(actual.get(e.getKey())))
                 .map(Map.Entry::getKey)
                 .findFirst()
-                .orElseGet(() -> actual.keySet().stream().filter(k -> !expected.containsKey(k)).findFirst()
+                .orElseGet(() -> actual.keySet().stream()
+                        .filter(k -> !expected.containsKey(k))
+                        .findFirst()
                         .orElseThrow());
         return Optional.of(String.format("%s: the entry of key type 0x%02x", original.name(), key.get(0) & 0xff));
     }
@@ -138,18 +142,19 @@ final class PsbtLayout {
         byte[] bytes = bytes(value);
         Transaction tx;
         try {
-            tx = Transaction.read(new ByteArrayInput(bytes),
+            tx = Transaction.read(
+                    new ByteArrayInput(bytes),
                     Protocol.PROTOCOL_VERSION | Transaction.SERIALIZE_TRANSACTION_NO_WITNESS);
         } catch (RuntimeException e) {
-            throw new TransactionFormatException("global map: the unsigned transaction cannot be read as a "
-                    + "transaction without witnesses", e);
+            throw new TransactionFormatException(
+                    "global map: the unsigned transaction cannot be read as a " + "transaction without witnesses", e);
         }
         ByteArrayOutput written = new ByteArrayOutput();
         Transaction.write(tx, written, Protocol.PROTOCOL_VERSION | Transaction.SERIALIZE_TRANSACTION_NO_WITNESS);
         int used = written.toByteArray().length;
         if (used != bytes.length) {
-            throw new TransactionFormatException("global map: " + (bytes.length - used)
-                    + " bytes follow the unsigned transaction in its value");
+            throw new TransactionFormatException(
+                    "global map: " + (bytes.length - used) + " bytes follow the unsigned transaction in its value");
         }
         return tx;
     }
@@ -176,7 +181,8 @@ final class PsbtLayout {
         }
 
         void requireMagic() {
-            if (data.length < MAGIC.length || !ByteBuffer.wrap(data, 0, MAGIC.length).equals(ByteBuffer.wrap(MAGIC))) {
+            if (data.length < MAGIC.length
+                    || !ByteBuffer.wrap(data, 0, MAGIC.length).equals(ByteBuffer.wrap(MAGIC))) {
                 throw new TransactionFormatException("not a PSBT: it does not start with the magic bytes 'psbt' 0xff");
             }
             position = MAGIC.length;
@@ -199,16 +205,16 @@ final class PsbtLayout {
                             + " entries (the map starts at byte " + start + ")");
                 }
                 if (entries.putIfAbsent(key, value) != null) {
-                    throw new TransactionFormatException(name + ": the key at byte " + keyOffset
-                            + " repeats an earlier key of the same map");
+                    throw new TransactionFormatException(
+                            name + ": the key at byte " + keyOffset + " repeats an earlier key of the same map");
                 }
             }
         }
 
         void requireEnd() {
             if (position != data.length) {
-                throw new TransactionFormatException("byte " + position + ": " + (data.length - position)
-                        + " bytes follow the last output map");
+                throw new TransactionFormatException(
+                        "byte " + position + ": " + (data.length - position) + " bytes follow the last output map");
             }
         }
 
@@ -221,8 +227,8 @@ final class PsbtLayout {
             int first = data[position++] & 0xff;
             int size = first < 0xfd ? 0 : first == 0xfd ? 2 : first == 0xfe ? 4 : 8;
             if (data.length - position < size) {
-                throw new TransactionFormatException(name + ": the " + what + " length at byte " + at
-                        + " is cut off by the end of the PSBT");
+                throw new TransactionFormatException(
+                        name + ": the " + what + " length at byte " + at + " is cut off by the end of the PSBT");
             }
             long value = first < 0xfd ? first : 0;
             for (int i = 0; i < size; i++) {
@@ -230,8 +236,8 @@ final class PsbtLayout {
             }
             long minimum = size == 0 ? 0 : size == 2 ? 0xfd : size == 4 ? 0x1_0000L : 0x1_0000_0000L;
             if (value < minimum) {
-                throw new TransactionFormatException(name + ": the " + what + " length at byte " + at
-                        + " is not in its shortest encoding");
+                throw new TransactionFormatException(
+                        name + ": the " + what + " length at byte " + at + " is not in its shortest encoding");
             }
             if (value < 0 || value > data.length - position) {
                 throw new TransactionFormatException(name + ": the " + what + " at byte " + at + " declares "

@@ -12,8 +12,7 @@ import java.util.List;
  * witness script: does it push a given key, and does it hold an OP_CODESEPARATOR.
  */
 final class Scripts {
-    private Scripts() {
-    }
+    private Scripts() {}
 
     static byte[] p2pkh(byte[] keyHash20) {
         return Script.write(Script.pay2pkh(keyHash20));
@@ -50,8 +49,9 @@ final class Scripts {
 
     /** Whether a script (already parsed by kmp when the PSBT was read) pushes exactly {@code data}. */
     static boolean pushes(List<ScriptElt> script, byte[] data) {
-        return script.stream().anyMatch(element -> element instanceof OP_PUSHDATA push
-                && Arrays.equals(push.data.toByteArray(), data));
+        return script.stream()
+                .anyMatch(
+                        element -> element instanceof OP_PUSHDATA push && Arrays.equals(push.data.toByteArray(), data));
     }
 
     /**

@@ -16,8 +16,7 @@ final class Sighashes {
     static final int SIGHASH_DEFAULT = 0x00;
     static final int SIGHASH_ALL = 0x01;
 
-    private Sighashes() {
-    }
+    private Sighashes() {}
 
     /** Legacy (P2PKH, P2SH): the script code is the output script or the redeem script. */
     static byte[] legacy(Transaction tx, int index, byte[] scriptCode, int hashType) {

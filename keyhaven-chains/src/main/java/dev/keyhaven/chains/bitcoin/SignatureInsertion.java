@@ -82,11 +82,11 @@ final class SignatureInsertion {
         try {
             target = judge.judge(index, SignerKey.of(publicKey33))
                     .filter(t -> t.scheme() == Scheme.ECDSA)
-                    .orElseThrow(() -> new IllegalArgumentException("input " + index
-                            + " is not one the key signs with ECDSA"));
+                    .orElseThrow(() ->
+                            new IllegalArgumentException("input " + index + " is not one the key signs with ECDSA"));
         } catch (TransactionFormatException e) {
-            throw new IllegalArgumentException("input " + index + " cannot take the key's signature: "
-                    + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "input " + index + " cannot take the key's signature: " + e.getMessage(), e);
         }
         BigInteger n = EcCurve.SECP256K1.order();
         BigInteger[] rs;
@@ -100,11 +100,12 @@ final class SignatureInsertion {
             throw new IllegalArgumentException("the signature for input " + index + " has a high s");
         }
         ECDSASigner verifier = new ECDSASigner();
-        verifier.init(false, new ECPublicKeyParameters(EcCurve.SECP256K1.decodePoint(publicKey33),
-                EcCurve.SECP256K1.domain()));
+        verifier.init(
+                false,
+                new ECPublicKeyParameters(EcCurve.SECP256K1.decodePoint(publicKey33), EcCurve.SECP256K1.domain()));
         if (!verifier.verifySignature(target.sighash(), rs[0], rs[1])) {
-            throw new IllegalArgumentException("the signature for input " + index
-                    + " does not verify against the input's sighash and the key");
+            throw new IllegalArgumentException(
+                    "the signature for input " + index + " does not verify against the input's sighash and the key");
         }
     }
 
@@ -113,13 +114,14 @@ final class SignatureInsertion {
         try {
             sighash = judge.taprootKeyPathSighash(index);
         } catch (TransactionFormatException e) {
-            throw new IllegalArgumentException("input " + index + " cannot take a taproot key-path signature: "
-                    + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "input " + index + " cannot take a taproot key-path signature: " + e.getMessage(), e);
         }
-        byte[] outputKey = OutputScript.of(spent.get(index).publicKeyScript.toByteArray()).payload();
+        byte[] outputKey =
+                OutputScript.of(spent.get(index).publicKeyScript.toByteArray()).payload();
         if (!Bip340Schnorr.verify(outputKey, sighash, signature64)) {
-            throw new IllegalArgumentException("the signature for input " + index
-                    + " does not verify against the input's sighash and output key");
+            throw new IllegalArgumentException(
+                    "the signature for input " + index + " does not verify against the input's sighash and output key");
         }
     }
 
@@ -127,14 +129,36 @@ final class SignatureInsertion {
         Map<PublicKey, ByteVector> sigs = new LinkedHashMap<>(input.getPartialSigs());
         sigs.put(key, signature);
         return switch (input) {
-            case PartiallySignedWitnessInput in -> new PartiallySignedWitnessInput(in.getTxOut(),
-                    in.getNonWitnessUtxo(), in.getSighashType(), sigs, in.getDerivationPaths(), in.getRedeemScript(),
-                    in.getWitnessScript(), in.getRipemd160(), in.getSha256(), in.getHash160(), in.getHash256(),
-                    in.getTaprootKeySignature(), in.getTaprootDerivationPaths(), in.getTaprootInternalKey(),
-                    in.getUnknown());
-            case PartiallySignedNonWitnessInput in -> new PartiallySignedNonWitnessInput(in.getInputTx(),
-                    in.getOutputIndex(), in.getSighashType(), sigs, in.getDerivationPaths(), in.getRedeemScript(),
-                    in.getRipemd160(), in.getSha256(), in.getHash160(), in.getHash256(), in.getUnknown());
+            case PartiallySignedWitnessInput in ->
+                new PartiallySignedWitnessInput(
+                        in.getTxOut(),
+                        in.getNonWitnessUtxo(),
+                        in.getSighashType(),
+                        sigs,
+                        in.getDerivationPaths(),
+                        in.getRedeemScript(),
+                        in.getWitnessScript(),
+                        in.getRipemd160(),
+                        in.getSha256(),
+                        in.getHash160(),
+                        in.getHash256(),
+                        in.getTaprootKeySignature(),
+                        in.getTaprootDerivationPaths(),
+                        in.getTaprootInternalKey(),
+                        in.getUnknown());
+            case PartiallySignedNonWitnessInput in ->
+                new PartiallySignedNonWitnessInput(
+                        in.getInputTx(),
+                        in.getOutputIndex(),
+                        in.getSighashType(),
+                        sigs,
+                        in.getDerivationPaths(),
+                        in.getRedeemScript(),
+                        in.getRipemd160(),
+                        in.getSha256(),
+                        in.getHash160(),
+                        in.getHash256(),
+                        in.getUnknown());
             default -> throw new IllegalArgumentException("the input cannot take a partial signature");
         };
     }
@@ -143,10 +167,22 @@ final class SignatureInsertion {
         if (!(input instanceof PartiallySignedWitnessInput in)) {
             throw new IllegalArgumentException("the input cannot take a taproot key-path signature");
         }
-        return new PartiallySignedWitnessInput(in.getTxOut(), in.getNonWitnessUtxo(), in.getSighashType(),
-                in.getPartialSigs(), in.getDerivationPaths(), in.getRedeemScript(), in.getWitnessScript(),
-                in.getRipemd160(), in.getSha256(), in.getHash160(), in.getHash256(), signature,
-                in.getTaprootDerivationPaths(), in.getTaprootInternalKey(), in.getUnknown());
+        return new PartiallySignedWitnessInput(
+                in.getTxOut(),
+                in.getNonWitnessUtxo(),
+                in.getSighashType(),
+                in.getPartialSigs(),
+                in.getDerivationPaths(),
+                in.getRedeemScript(),
+                in.getWitnessScript(),
+                in.getRipemd160(),
+                in.getSha256(),
+                in.getHash160(),
+                in.getHash256(),
+                signature,
+                in.getTaprootDerivationPaths(),
+                in.getTaprootInternalKey(),
+                in.getUnknown());
     }
 
     private static ByteBuffer entryKey(int keyType, byte[] keyData) {

@@ -25,8 +25,7 @@ final class SpentOutputs {
     static final int REDEEM_SCRIPT = 0x04;
     static final int WITNESS_SCRIPT = 0x05;
 
-    private SpentOutputs() {
-    }
+    private SpentOutputs() {}
 
     /**
      * Checks, before bitcoin-kmp reads the PSBT (which refuses the same things without saying which input), that each
@@ -51,12 +50,12 @@ final class SpentOutputs {
                         + "input spends from (its txid is not the outpoint's)");
             }
             if (outPoint.index >= tx.txOut.size()) {
-                throw new TransactionFormatException("input " + i + ": non_witness_utxo has no output "
-                        + outPoint.index);
+                throw new TransactionFormatException(
+                        "input " + i + ": non_witness_utxo has no output " + outPoint.index);
             }
             Optional<byte[]> witnessUtxo = PsbtLayout.value(layout.input(i), WITNESS_UTXO);
-            if (witnessUtxo.isPresent() && !Arrays.equals(witnessUtxo.get(),
-                    TxOut.write(tx.txOut.get((int) outPoint.index)))) {
+            if (witnessUtxo.isPresent()
+                    && !Arrays.equals(witnessUtxo.get(), TxOut.write(tx.txOut.get((int) outPoint.index)))) {
                 throw new TransactionFormatException("input " + i + ": witness_utxo is not the output that "
                         + "non_witness_utxo holds at the outpoint");
             }
@@ -70,8 +69,9 @@ final class SpentOutputs {
      * every input's amount and script.
      */
     static Optional<Integer> firstUnprovenAmount(Psbt psbt, List<TxOut> spent) {
-        boolean allTaproot = spent.stream().allMatch(output -> OutputScript.P2TR.equals(
-                OutputScript.of(output.publicKeyScript.toByteArray()).type()));
+        boolean allTaproot = spent.stream()
+                .allMatch(output -> OutputScript.P2TR.equals(
+                        OutputScript.of(output.publicKeyScript.toByteArray()).type()));
         if (allTaproot) {
             return Optional.empty();
         }
@@ -113,15 +113,15 @@ final class SpentOutputs {
             byte[] spentScript = spent.get(i).publicKeyScript.toByteArray();
             Optional<byte[]> redeem = PsbtLayout.value(layout.input(i), REDEEM_SCRIPT);
             if (redeem.isPresent() && !Arrays.equals(spentScript, Scripts.p2sh(redeem.get()))) {
-                throw new TransactionFormatException("input " + i + ": redeem_script is not the script of the P2SH "
-                        + "output it spends");
+                throw new TransactionFormatException(
+                        "input " + i + ": redeem_script is not the script of the P2SH " + "output it spends");
             }
             Optional<byte[]> witnessScript = PsbtLayout.value(layout.input(i), WITNESS_SCRIPT);
             if (witnessScript.isPresent()) {
                 byte[] program = redeem.orElse(spentScript);
                 if (!Arrays.equals(program, Scripts.p2wsh(Digests.sha256(witnessScript.get())))) {
-                    throw new TransactionFormatException("input " + i + ": witness_script is not the script of the "
-                            + "P2WSH program it spends");
+                    throw new TransactionFormatException(
+                            "input " + i + ": witness_script is not the script of the " + "P2WSH program it spends");
                 }
             }
         }

@@ -22,10 +22,10 @@ final class TransactionRules {
      * and 500 outputs take about a second here, 2 400 inputs (the most a standard transaction holds) minutes.
      */
     static final int MAX_INPUTS = 500;
+
     static final int MAX_OUTPUTS = 500;
 
-    private TransactionRules() {
-    }
+    private TransactionRules() {}
 
     static void requireWellFormed(Transaction tx) {
         if (tx.txIn.isEmpty()) {
@@ -80,8 +80,8 @@ final class TransactionRules {
             out += output.amount.toLong();
         }
         if (out > in) {
-            throw new TransactionFormatException("the outputs (" + out + " sats) spend more than the inputs hold ("
-                    + in + " sats)");
+            throw new TransactionFormatException(
+                    "the outputs (" + out + " sats) spend more than the inputs hold (" + in + " sats)");
         }
         return in - out;
     }

@@ -45,15 +45,16 @@ record AbiFunction(int entryIndex, Function function, List<String> keys) {
         } catch (RuntimeException e) {
             // headlong reports bad types and names with IllegalArgumentException, and JSON it does not expect
             // with Gson's or IllegalStateException; all mean the same to the uploader.
-            throw new TransactionFormatException("ABI entry " + index + " is not a function Keyhaven can read: "
-                    + clip(String.valueOf(e.getMessage())), e);
+            throw new TransactionFormatException(
+                    "ABI entry " + index + " is not a function Keyhaven can read: "
+                            + clip(String.valueOf(e.getMessage())),
+                    e);
         }
         TupleType<?> inputs = function.getInputs();
         for (int i = 0; i < inputs.size(); i++) {
             Optional<String> refused = InputTypeRules.problem(inputs.get(i));
             if (refused.isPresent()) {
-                throw new TransactionFormatException("ABI entry " + index + ", input " + i + ": "
-                        + refused.get());
+                throw new TransactionFormatException("ABI entry " + index + ", input " + i + ": " + refused.get());
             }
         }
         return new AbiFunction(index, function, argumentKeys(inputs, index));
@@ -97,8 +98,8 @@ record AbiFunction(int entryIndex, Function function, List<String> keys) {
 
     private ContractCall unreadable(String why) {
         // Both quote types from the ABI, which may be long: cut them, the start says enough.
-        return new ContractCall.Unreadable("the call data does not decode as "
-                + clip(function.getCanonicalSignature()) + ": " + clip(why));
+        return new ContractCall.Unreadable(
+                "the call data does not decode as " + clip(function.getCanonicalSignature()) + ": " + clip(why));
     }
 
     /** Names, or positions for unnamed inputs; two inputs under one key could not both be read, so refuse. */

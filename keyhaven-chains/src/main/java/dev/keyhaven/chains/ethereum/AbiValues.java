@@ -21,8 +21,7 @@ import java.util.List;
 final class AbiValues {
     private static final int ADDRESS_LENGTH = 20;
 
-    private AbiValues() {
-    }
+    private AbiValues() {}
 
     /** The value of {@code decoded}, which headlong decoded as {@code type}. */
     static Value of(ABIType<?> type, Object decoded) {
@@ -31,18 +30,20 @@ final class AbiValues {
             case ABIType.TYPE_CODE_INT -> Value.of((Integer) decoded);
             case ABIType.TYPE_CODE_LONG -> Value.of((Long) decoded);
             case ABIType.TYPE_CODE_BIG_INTEGER -> integer((BigInteger) decoded);
-            case ABIType.TYPE_CODE_BIG_DECIMAL -> Value.unreadable("a " + type.getCanonicalType()
-                    + " argument: Keyhaven does not read fixed-point numbers");
+            case ABIType.TYPE_CODE_BIG_DECIMAL ->
+                Value.unreadable(
+                        "a " + type.getCanonicalType() + " argument: Keyhaven does not read fixed-point numbers");
             case ABIType.TYPE_CODE_ADDRESS -> Value.of(address((Address) decoded));
             case ABIType.TYPE_CODE_ARRAY -> array(type.asArrayType(), decoded);
             case ABIType.TYPE_CODE_TUPLE -> tuple(type.asTupleType(), (Tuple) decoded);
-            default -> throw new IllegalStateException("headlong decoded an unexpected type "
-                    + type.getCanonicalType());
+            default ->
+                throw new IllegalStateException("headlong decoded an unexpected type " + type.getCanonicalType());
         };
     }
 
     private static Value integer(BigInteger value) {
-        return IntValue.inRange(value) ? Value.of(value)
+        return IntValue.inRange(value)
+                ? Value.of(value)
                 : Value.unreadable("an integer below -2^127, outside the policy language's int and uint");
     }
 

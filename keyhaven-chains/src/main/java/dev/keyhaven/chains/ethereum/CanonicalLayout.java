@@ -34,8 +34,7 @@ final class CanonicalLayout {
         try {
             int end = new CanonicalLayout(calldata).tuple(inputs, SELECTOR_LENGTH);
             if (end != calldata.length) {
-                return Optional.of((calldata.length - end) + " bytes follow the arguments, from byte offset "
-                        + end);
+                return Optional.of((calldata.length - end) + " bytes follow the arguments, from byte offset " + end);
             }
             return Optional.empty();
         } catch (Misplaced e) {
@@ -123,7 +122,9 @@ final class CanonicalLayout {
                 throw new Misplaced("the " + what + " at byte " + at + " is larger than any calldata");
             }
         }
-        int value = ((data[at + 28] & 0xff) << 24) | ((data[at + 29] & 0xff) << 16) | ((data[at + 30] & 0xff) << 8)
+        int value = ((data[at + 28] & 0xff) << 24)
+                | ((data[at + 29] & 0xff) << 16)
+                | ((data[at + 30] & 0xff) << 8)
                 | (data[at + 31] & 0xff);
         if (value < 0) {
             throw new Misplaced("the " + what + " at byte " + at + " is larger than any calldata");
@@ -149,7 +150,8 @@ final class CanonicalLayout {
             case ABIType.TYPE_CODE_ARRAY -> {
                 ArrayType<?, ?, ?> array = type.asArrayType();
                 // bytes1..bytes32 are arrays of bytes that take one word
-                yield array.getElementType().typeCode() == ABIType.TYPE_CODE_BYTE ? WORD
+                yield array.getElementType().typeCode() == ABIType.TYPE_CODE_BYTE
+                        ? WORD
                         : saturatedMultiply(array.getLength(), staticSize(array.getElementType()));
             }
             default -> WORD;

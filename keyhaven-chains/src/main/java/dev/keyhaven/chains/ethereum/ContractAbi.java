@@ -20,6 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ContractAbi {
     /** The server refuses larger uploads; this bound keeps the parser's work bounded whoever calls it. */
     public static final int MAX_CHARS = 400 * 1024;
+
     private static final int SELECTOR_LENGTH = 4;
     private static final JsonMapper JSON = JsonMapper.builder()
             // A repeated key is read differently by different parsers (first or last wins); refuse it.
@@ -42,8 +43,8 @@ public final class ContractAbi {
      */
     public static ContractAbi parse(String json) {
         if (json.length() > MAX_CHARS) {
-            throw new TransactionFormatException("the ABI has " + json.length() + " characters, more than "
-                    + MAX_CHARS);
+            throw new TransactionFormatException(
+                    "the ABI has " + json.length() + " characters, more than " + MAX_CHARS);
         }
         JsonNode root = readTree(json);
         if (!root.isArray()) {
@@ -53,8 +54,8 @@ public final class ContractAbi {
         for (int index = 0; index < root.size(); index++) {
             JsonNode entry = root.get(index);
             if (!entry.isObject()) {
-                throw new TransactionFormatException("ABI entry " + index + " must be a JSON object, not "
-                        + kind(entry));
+                throw new TransactionFormatException(
+                        "ABI entry " + index + " must be a JSON object, not " + kind(entry));
             }
             if (EntryType.of(entry, index) != EntryType.FUNCTION) {
                 continue;
@@ -83,8 +84,8 @@ public final class ContractAbi {
         byte[] selector = Arrays.copyOf(calldata, SELECTOR_LENGTH);
         AbiFunction function = functions.get(new Selector(selector));
         if (function == null) {
-            return new ContractCall.Unreadable("the contract's ABI has no function with selector "
-                    + Hex.prefixed(selector));
+            return new ContractCall.Unreadable(
+                    "the contract's ABI has no function with selector " + Hex.prefixed(selector));
         }
         return function.read(calldata);
     }
@@ -94,10 +95,12 @@ public final class ContractAbi {
             return JSON.readTree(json);
         } catch (JacksonException e) {
             // Jackson's own message quotes the offending token; the position is enough to find it.
-            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr();
-            throw new TransactionFormatException("the ABI is not valid JSON" + where
-                    + " (or repeats a key within an object)", e);
+            String where = e.getLocation() == null
+                    ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr();
+            throw new TransactionFormatException(
+                    "the ABI is not valid JSON" + where + " (or repeats a key within an object)", e);
         }
     }
 
@@ -108,7 +111,9 @@ public final class ContractAbi {
     /** A 4-byte selector as a map key (arrays compare by identity). */
     private record Selector(int bits) {
         Selector(byte[] selector) {
-            this(((selector[0] & 0xff) << 24) | ((selector[1] & 0xff) << 16) | ((selector[2] & 0xff) << 8)
+            this(((selector[0] & 0xff) << 24)
+                    | ((selector[1] & 0xff) << 16)
+                    | ((selector[2] & 0xff) << 8)
                     | (selector[3] & 0xff));
         }
     }

@@ -5,7 +5,12 @@ import tools.jackson.databind.JsonNode;
 
 /** The {@code type} of a JSON ABI entry. Anything else is refused: an unknown kind of entry cannot be judged. */
 enum EntryType {
-    FUNCTION, CONSTRUCTOR, RECEIVE, FALLBACK, EVENT, ERROR;
+    FUNCTION,
+    CONSTRUCTOR,
+    RECEIVE,
+    FALLBACK,
+    EVENT,
+    ERROR;
 
     /** The entry's type; a function when it has none, as the Solidity ABI specification says. */
     static EntryType of(JsonNode entry, int index) {
@@ -23,8 +28,9 @@ enum EntryType {
             case "fallback" -> FALLBACK;
             case "event" -> EVENT;
             case "error" -> ERROR;
-            default -> throw new TransactionFormatException("ABI entry " + index + " has an unknown type (expected "
-                    + "function, constructor, receive, fallback, event or error)");
+            default ->
+                throw new TransactionFormatException("ABI entry " + index + " has an unknown type (expected "
+                        + "function, constructor, receive, fallback, event or error)");
         };
     }
 }

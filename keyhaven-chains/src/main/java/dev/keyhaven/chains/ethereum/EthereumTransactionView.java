@@ -46,8 +46,7 @@ public final class EthereumTransactionView {
     private static final int SELECTOR_LENGTH = 4;
     private static final int ADDRESS_HEX_DIGITS = 40;
 
-    private EthereumTransactionView() {
-    }
+    private EthereumTransactionView() {}
 
     /**
      * Parses an unsigned transaction (legacy, EIP-155 or types 1–4) as {@code sign_transaction} receives it.
@@ -79,8 +78,13 @@ public final class EthereumTransactionView {
         fields.put("value", Value.of(tx.value()));
         fields.put("gas", Value.of(tx.gasLimit()));
         fields.put("nonce", Value.of(tx.nonce()));
-        fields.put("chain_id", tx.chainId().<Value>map(Value::of).orElse(Value.unreadable(
-                "a legacy transaction without EIP-155 replay protection has no chain id: it is valid on every chain")));
+        fields.put(
+                "chain_id",
+                tx.chainId()
+                        .<Value>map(Value::of)
+                        .orElse(
+                                Value.unreadable(
+                                        "a legacy transaction without EIP-155 replay protection has no chain id: it is valid on every chain")));
         fields.put("type", Value.of(typeName(tx.type())));
         fields.putAll(fees(tx));
         if (!to.isEmpty() && data.length >= SELECTOR_LENGTH) {
@@ -103,17 +107,20 @@ public final class EthereumTransactionView {
 
     /** The call's three fields: read with the ABI, or unreadable (the call exists; a DENY about it fails closed). */
     private static Map<String, Value> call(byte[] data, String to, Optional<ContractAbi> abi) {
-        ContractCall call = abi.map(contract -> contract.read(data)).orElseGet(() -> new ContractCall.Unreadable(
-                "no smart contract interface (ABI) was uploaded for " + to));
+        ContractCall call = abi.map(contract -> contract.read(data))
+                .orElseGet(
+                        () -> new ContractCall.Unreadable("no smart contract interface (ABI) was uploaded for " + to));
         return switch (call) {
-            case ContractCall.Decoded(String name, String selector, Map<String, Value> arguments) -> Map.of(
-                    "function_name", Value.of(name),
-                    "function_signature", Value.of(selector),
-                    "contract_call_args", Value.struct(arguments));
-            case ContractCall.Unreadable(String reason) -> Map.of(
-                    "function_name", Value.unreadable(reason),
-                    "function_signature", Value.unreadable(reason),
-                    "contract_call_args", Value.unreadable(reason));
+            case ContractCall.Decoded(String name, String selector, Map<String, Value> arguments) ->
+                Map.of(
+                        "function_name", Value.of(name),
+                        "function_signature", Value.of(selector),
+                        "contract_call_args", Value.struct(arguments));
+            case ContractCall.Unreadable(String reason) ->
+                Map.of(
+                        "function_name", Value.unreadable(reason),
+                        "function_signature", Value.unreadable(reason),
+                        "contract_call_args", Value.unreadable(reason));
         };
     }
 

@@ -6,8 +6,7 @@ import java.util.HexFormat;
 final class Hex {
     private static final HexFormat LOWERCASE = HexFormat.of();
 
-    private Hex() {
-    }
+    private Hex() {}
 
     static String prefixed(byte[] bytes) {
         return "0x" + LOWERCASE.formatHex(bytes);

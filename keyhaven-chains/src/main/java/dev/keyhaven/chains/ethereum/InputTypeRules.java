@@ -16,8 +16,7 @@ import java.util.Optional;
 final class InputTypeRules {
     static final int MAX_DEPTH = 32;
 
-    private InputTypeRules() {
-    }
+    private InputTypeRules() {}
 
     /** Why {@code type} is refused, or empty. */
     static Optional<String> problem(ABIType<?> type) {

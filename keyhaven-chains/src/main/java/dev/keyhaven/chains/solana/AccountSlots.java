@@ -16,8 +16,7 @@ import tools.jackson.databind.JsonNode;
  * ({@code pool.authority}), so that no name is ambiguous.
  */
 final class AccountSlots {
-    private AccountSlots() {
-    }
+    private AccountSlots() {}
 
     private record Leaf(List<String> groups, String name, boolean optional) {
         String path() {

@@ -36,7 +36,9 @@ public final class AnchorIdl {
 
     /** The instruction whose discriminator {@code data} starts with; at most one does (checked when parsed). */
     Optional<IdlInstruction> instructionFor(byte[] data) {
-        return instructions.stream().filter(instruction -> instruction.matches(data)).findFirst();
+        return instructions.stream()
+                .filter(instruction -> instruction.matches(data))
+                .findFirst();
     }
 
     Optional<IdlTypeDef> type(String name) {

@@ -34,22 +34,22 @@ final class AnchorIdlReader {
 
     /** Duplicate keys are refused: two readers of the same IDL could otherwise take different values. */
     private static final JsonMapper JSON = JsonMapper.builder(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(MAX_NESTING)
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_NESTING)
+                            .build())
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                     .build())
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build()).build();
+            .build();
 
     private final IdlTypeReader typeReader = new IdlTypeReader();
 
-    private AnchorIdlReader() {
-    }
+    private AnchorIdlReader() {}
 
     static AnchorIdl read(String json) {
         Objects.requireNonNull(json, "json");
         if (json.length() > MAX_LENGTH) {
-            throw new TransactionFormatException("the IDL is " + json.length() + " characters; Keyhaven reads IDLs of "
-                    + "at most " + MAX_LENGTH);
+            throw new TransactionFormatException(
+                    "the IDL is " + json.length() + " characters; Keyhaven reads IDLs of " + "at most " + MAX_LENGTH);
         }
         return new AnchorIdlReader().idl(tree(json));
     }
@@ -95,8 +95,8 @@ final class AnchorIdlReader {
             IdlInstruction instruction = instruction(IdlJson.object(instructionList.get(i), path), path);
             Integer earlier = names.putIfAbsent(instruction.name(), i);
             if (earlier != null) {
-                throw new TransactionFormatException("IDL " + path + ": instructions[" + earlier
-                        + "] has the same name");
+                throw new TransactionFormatException(
+                        "IDL " + path + ": instructions[" + earlier + "] has the same name");
             }
             instructions.add(instruction);
         }
@@ -130,8 +130,8 @@ final class AnchorIdlReader {
 
     private static byte[] discriminator(JsonNode node, String path) {
         if (!node.isArray() || node.isEmpty() || node.size() > MAX_DISCRIMINATOR) {
-            throw new TransactionFormatException("IDL " + path + ": a discriminator is a list of 1 to "
-                    + MAX_DISCRIMINATOR + " bytes");
+            throw new TransactionFormatException(
+                    "IDL " + path + ": a discriminator is a list of 1 to " + MAX_DISCRIMINATOR + " bytes");
         }
         byte[] out = new byte[node.size()];
         for (int i = 0; i < out.length; i++) {

@@ -14,8 +14,7 @@ import java.util.Optional;
  * unreadable, so a DENY policy reading it fails closed.
  */
 final class AnchorInstructionReader {
-    private AnchorInstructionReader() {
-    }
+    private AnchorInstructionReader() {}
 
     static Value read(AnchorIdl idl, String programKey, List<MessageAccount> accounts, byte[] data) {
         Optional<IdlInstruction> match = idl.instructionFor(data);
@@ -48,8 +47,8 @@ final class AnchorInstructionReader {
      * The IDL's account names and the keys in their positions. Anchor's clients pass the program's own id for an
      * absent optional account, and trailing optional accounts may be left off: either way, it is omitted.
      */
-    private static Optional<StructValue> namedAccounts(IdlInstruction instruction, String programKey,
-            List<MessageAccount> accounts) {
+    private static Optional<StructValue> namedAccounts(
+            IdlInstruction instruction, String programKey, List<MessageAccount> accounts) {
         Map<String, Value> named = new HashMap<>();
         List<IdlAccountSlot> slots = instruction.accounts();
         for (int i = 0; i < slots.size(); i++) {

@@ -102,8 +102,8 @@ final class BorshDecoder {
                 count(depth);
                 yield sequence(element, length, depth);
             }
-            case IdlType.Unsupported(String construct) -> throw failure("the IDL uses " + construct
-                    + ", which Keyhaven does not decode");
+            case IdlType.Unsupported(String construct) ->
+                throw failure("the IDL uses " + construct + ", which Keyhaven does not decode");
         };
     }
 
@@ -205,8 +205,9 @@ final class BorshDecoder {
             case I128 -> signed(16);
             case I256 -> signed(32);
             case F32 -> Value.of(decimal(Float.intBitsToFloat((int) u32("f32"))));
-            case F64 -> Value.of(decimal(Double.longBitsToDouble(LittleEndian.unsigned(take(8, "f64"), 0, 8)
-                    .longValue())));
+            case F64 ->
+                Value.of(decimal(Double.longBitsToDouble(
+                        LittleEndian.unsigned(take(8, "f64"), 0, 8).longValue())));
             case STRING -> Value.of(utf8(take(u32("string length"), "string")));
             case BYTES -> Value.of(HexFormat.of().formatHex(take(u32("bytes length"), "bytes")));
             case PUBKEY -> Value.of(SolanaKeys.base58(take(SolanaKeys.SIZE, "pubkey")));
@@ -227,13 +228,15 @@ final class BorshDecoder {
 
     private Value signed(int size) {
         BigInteger value = LittleEndian.signed(take(size, "i" + size * 8), 0, size);
-        return IntValue.inRange(value) ? Value.of(value)
+        return IntValue.inRange(value)
+                ? Value.of(value)
                 : Value.unreadable("an i" + size * 8 + " below the policy language's smallest integer");
     }
 
     private String utf8(byte[] bytes) {
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))

@@ -7,5 +7,4 @@ package dev.keyhaven.chains.solana;
  *     the same name
  * @param optional whether Anchor accepts it absent (the client then passes the program's own id in its place)
  */
-record IdlAccountSlot(String name, boolean optional) {
-}
+record IdlAccountSlot(String name, boolean optional) {}

@@ -19,6 +19,5 @@ sealed interface IdlFields {
     }
 
     /** No fields: a unit enum variant, or a struct declared without any. */
-    record Unit() implements IdlFields {
-    }
+    record Unit() implements IdlFields {}
 }

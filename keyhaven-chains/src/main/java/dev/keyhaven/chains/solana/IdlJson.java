@@ -11,8 +11,7 @@ final class IdlJson {
     /** Rust identifiers are short; a bound keeps the names Keyhaven repeats in values and reasons small. */
     static final int MAX_NAME_LENGTH = 256;
 
-    private IdlJson() {
-    }
+    private IdlJson() {}
 
     static JsonNode object(JsonNode node, String path) {
         if (node == null || !node.isObject()) {
@@ -45,9 +44,11 @@ final class IdlJson {
 
     static String text(JsonNode object, String key, String path) {
         JsonNode node = required(object, key, path);
-        if (!node.isString() || node.stringValue().isEmpty() || node.stringValue().length() > MAX_NAME_LENGTH) {
-            throw new TransactionFormatException(at(join(path, key)) + "not a string of 1 to " + MAX_NAME_LENGTH
-                    + " characters");
+        if (!node.isString()
+                || node.stringValue().isEmpty()
+                || node.stringValue().length() > MAX_NAME_LENGTH) {
+            throw new TransactionFormatException(
+                    at(join(path, key)) + "not a string of 1 to " + MAX_NAME_LENGTH + " characters");
         }
         return node.stringValue();
     }

@@ -21,8 +21,7 @@ final class IdlTypeReader {
      *
      * @param owner the definition it appears in, or null in an instruction's arguments
      */
-    private record Reference(String name, String path, String owner) {
-    }
+    private record Reference(String name, String path, String owner) {}
 
     private final List<Reference> references = new ArrayList<>();
     private String owner;
@@ -37,8 +36,8 @@ final class IdlTypeReader {
             String name = IdlJson.name(field, itemPath);
             Integer earlier = names.putIfAbsent(name, i);
             if (earlier != null) {
-                throw new TransactionFormatException("IDL " + itemPath + ": has the name of " + path + "[" + earlier
-                        + "]");
+                throw new TransactionFormatException(
+                        "IDL " + itemPath + ": has the name of " + path + "[" + earlier + "]");
             }
             out.add(new IdlField(name, type(IdlJson.required(field, "type", itemPath), itemPath + ".type")));
         }
@@ -85,17 +84,18 @@ final class IdlTypeReader {
         String kind = IdlJson.text(type, "kind", typePath);
         IdlTypeDef read = switch (kind) {
             case "struct" -> new IdlTypeDef.StructDef(fields(type.get("fields"), typePath + ".fields"));
-            case "enum" -> new IdlTypeDef.EnumDef(variants(IdlJson.array(type, "variants", typePath),
-                    typePath + ".variants"));
-            case "type" -> new IdlTypeDef.AliasDef(type(IdlJson.required(type, "alias", typePath),
-                    typePath + ".alias"));
-            case "alias" -> new IdlTypeDef.AliasDef(type(IdlJson.required(type, "value", typePath),
-                    typePath + ".value"));
-            default -> throw new TransactionFormatException("IDL " + typePath + ".kind: not struct, enum, type or "
-                    + "alias");
+            case "enum" ->
+                new IdlTypeDef.EnumDef(variants(IdlJson.array(type, "variants", typePath), typePath + ".variants"));
+            case "type" ->
+                new IdlTypeDef.AliasDef(type(IdlJson.required(type, "alias", typePath), typePath + ".alias"));
+            case "alias" ->
+                new IdlTypeDef.AliasDef(type(IdlJson.required(type, "value", typePath), typePath + ".value"));
+            default ->
+                throw new TransactionFormatException("IDL " + typePath + ".kind: not struct, enum, type or " + "alias");
         };
         JsonNode serialization = definition.get("serialization");
-        if (serialization != null && !(serialization.isString() && serialization.stringValue().equals("borsh"))) {
+        if (serialization != null
+                && !(serialization.isString() && serialization.stringValue().equals("borsh"))) {
             return new IdlTypeDef.Undecodable("its values are not stored with Borsh");
         }
         JsonNode generics = definition.get("generics");
@@ -117,11 +117,13 @@ final class IdlTypeReader {
         while (!pending.isEmpty()) {
             Reference reference = pending.poll();
             if (!defined.contains(reference.name())) {
-                throw new TransactionFormatException("IDL " + reference.path() + ": names a type the IDL does not "
-                        + "define");
+                throw new TransactionFormatException(
+                        "IDL " + reference.path() + ": names a type the IDL does not " + "define");
             }
             if (reached.add(reference.name())) {
-                references.stream().filter(inner -> reference.name().equals(inner.owner())).forEach(pending::add);
+                references.stream()
+                        .filter(inner -> reference.name().equals(inner.owner()))
+                        .forEach(pending::add);
             }
         }
     }
@@ -162,8 +164,8 @@ final class IdlTypeReader {
             String name = IdlJson.name(variant, itemPath);
             Integer earlier = names.putIfAbsent(name, i);
             if (earlier != null) {
-                throw new TransactionFormatException("IDL " + itemPath + ": has the name of " + path + "[" + earlier
-                        + "]");
+                throw new TransactionFormatException(
+                        "IDL " + itemPath + ": has the name of " + path + "[" + earlier + "]");
             }
             out.add(new IdlTypeDef.Variant(name, fields(variant.get("fields"), itemPath + ".fields")));
         }
@@ -181,8 +183,8 @@ final class IdlTypeReader {
             return new IdlType.Unsupported("an array of generic length");
         }
         if (!length.isIntegralNumber() || !length.canConvertToInt() || length.intValue() < 0) {
-            throw new TransactionFormatException("IDL " + path + "[1]: an array's length is an integer from 0 to "
-                    + Integer.MAX_VALUE);
+            throw new TransactionFormatException(
+                    "IDL " + path + "[1]: an array's length is an integer from 0 to " + Integer.MAX_VALUE);
         }
         return new IdlType.ArrayOf(element, length.intValue());
     }
@@ -193,8 +195,8 @@ final class IdlTypeReader {
         if (node.isString()) {
             name = node.stringValue();
             if (name.isEmpty() || name.length() > IdlJson.MAX_NAME_LENGTH) {
-                throw new TransactionFormatException("IDL " + path + ": not a string of 1 to "
-                        + IdlJson.MAX_NAME_LENGTH + " characters");
+                throw new TransactionFormatException(
+                        "IDL " + path + ": not a string of 1 to " + IdlJson.MAX_NAME_LENGTH + " characters");
             }
         } else if (node.isObject()) {
             name = IdlJson.name(node, path);

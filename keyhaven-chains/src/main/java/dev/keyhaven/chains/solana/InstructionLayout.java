@@ -5,8 +5,7 @@ import java.util.List;
 
 /** The checks that a known instruction of a native program has the data and accounts its layout needs. */
 final class InstructionLayout {
-    private InstructionLayout() {
-    }
+    private InstructionLayout() {}
 
     /**
      * @param index the instruction's position in the message

@@ -4,8 +4,7 @@ import java.math.BigInteger;
 
 /** Integers as Solana's programs store them (bincode, Borsh, SPL's packed layouts): little-endian, fixed width. */
 final class LittleEndian {
-    private LittleEndian() {
-    }
+    private LittleEndian() {}
 
     /** The {@code length} bytes at {@code offset} as an unsigned integer; the caller has checked they exist. */
     static BigInteger unsigned(byte[] data, int offset, int length) {

@@ -21,8 +21,7 @@ final class MessageParser {
     /** A table key and two empty index lists. */
     private static final int MIN_LOOKUP_SIZE = SolanaKeys.SIZE + 2;
 
-    private MessageParser() {
-    }
+    private MessageParser() {}
 
     /** The message that starts at {@code offset} of {@code wire} and runs to its end. */
     static SolanaMessage parse(byte[] wire, int offset) {
@@ -35,8 +34,10 @@ final class MessageParser {
                         + " at byte offset " + offset + " (Keyhaven reads legacy and v0 messages)");
             }
         }
-        MessageHeader header = new MessageHeader(reader.u8("header: required signatures"),
-                reader.u8("header: read-only signed accounts"), reader.u8("header: read-only unsigned accounts"));
+        MessageHeader header = new MessageHeader(
+                reader.u8("header: required signatures"),
+                reader.u8("header: read-only signed accounts"),
+                reader.u8("header: read-only unsigned accounts"));
         int keyCount = reader.count("account keys", SolanaKeys.SIZE);
         List<String> keys = new ArrayList<>(keyCount);
         for (int i = 0; i < keyCount; i++) {
@@ -97,7 +98,8 @@ final class MessageParser {
             throw new TransactionFormatException("the message header makes all " + header.requiredSignatures()
                     + " signers read-only; the fee payer must be a writable signer");
         }
-        if (header.requiredSignatures() + header.readonlyUnsigned() > message.staticKeys().size()) {
+        if (header.requiredSignatures() + header.readonlyUnsigned()
+                > message.staticKeys().size()) {
             throw new TransactionFormatException("the message header counts " + header.requiredSignatures()
                     + " signers and " + header.readonlyUnsigned() + " read-only unsigned accounts, more than its "
                     + message.staticKeys().size() + " account keys");

@@ -9,5 +9,4 @@ import java.math.BigInteger;
  *     {@link MessageAccount#LOOKUP}
  * @param to the credited account
  */
-record NativeTransfer(String from, String to, BigInteger lamports) {
-}
+record NativeTransfer(String from, String to, BigInteger lamports) {}

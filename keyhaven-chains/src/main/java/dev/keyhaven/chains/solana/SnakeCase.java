@@ -10,10 +10,13 @@ import java.util.Locale;
  * joined with underscores.
  */
 final class SnakeCase {
-    private enum Mode { BOUNDARY, LOWERCASE, UPPERCASE }
-
-    private SnakeCase() {
+    private enum Mode {
+        BOUNDARY,
+        LOWERCASE,
+        UPPERCASE
     }
+
+    private SnakeCase() {}
 
     static String of(String name) {
         StringBuilder out = new StringBuilder(name.length() + 8);
@@ -27,8 +30,8 @@ final class SnakeCase {
                     break;
                 }
                 char next = word.charAt(i + 1);
-                Mode nextMode = Character.isLowerCase(c) ? Mode.LOWERCASE
-                        : Character.isUpperCase(c) ? Mode.UPPERCASE : mode;
+                Mode nextMode =
+                        Character.isLowerCase(c) ? Mode.LOWERCASE : Character.isUpperCase(c) ? Mode.UPPERCASE : mode;
                 if (nextMode == Mode.LOWERCASE && Character.isUpperCase(next)) {
                     append(out, word.substring(start, i + 1));
                     start = i + 1;

@@ -13,8 +13,7 @@ final class SolanaKeys {
     static final String TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
     static final String TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 
-    private SolanaKeys() {
-    }
+    private SolanaKeys() {}
 
     static String base58(byte[] key) {
         return Base58Text.encode(key);

@@ -12,8 +12,13 @@ import java.util.SequencedSet;
  *     address lookup tables)
  * @param staticKeys the account keys written in the message, Base58
  */
-record SolanaMessage(boolean versioned, MessageHeader header, List<String> staticKeys, String recentBlockhash,
-        List<CompiledInstruction> instructions, List<AddressTableLookup> lookups) {
+record SolanaMessage(
+        boolean versioned,
+        MessageHeader header,
+        List<String> staticKeys,
+        String recentBlockhash,
+        List<CompiledInstruction> instructions,
+        List<AddressTableLookup> lookups) {
 
     SolanaMessage {
         staticKeys = List.copyOf(staticKeys);
@@ -36,15 +41,18 @@ record SolanaMessage(boolean versioned, MessageHeader header, List<String> stati
      */
     MessageAccount account(int index) {
         if (index < staticKeys.size()) {
-            return new MessageAccount(staticKeys.get(index), header.signer(index),
-                    header.writable(index, staticKeys.size()));
+            return new MessageAccount(
+                    staticKeys.get(index), header.signer(index), header.writable(index, staticKeys.size()));
         }
-        int loadedWritable = lookups.stream().mapToInt(lookup -> lookup.writableIndexes().size()).sum();
+        int loadedWritable = lookups.stream()
+                .mapToInt(lookup -> lookup.writableIndexes().size())
+                .sum();
         return new MessageAccount(MessageAccount.LOOKUP, false, index - staticKeys.size() < loadedWritable);
     }
 
     List<MessageAccount> accounts(CompiledInstruction instruction) {
-        List<MessageAccount> accounts = new ArrayList<>(instruction.accountIndexes().size());
+        List<MessageAccount> accounts =
+                new ArrayList<>(instruction.accountIndexes().size());
         for (int index : instruction.accountIndexes()) {
             accounts.add(account(index));
         }

@@ -27,8 +27,8 @@ import java.util.function.Function;
  * documented name.
  */
 final class SolanaPolicyView {
-    private static final ValueType LOOKUP = struct(Map.of(
-            "address_table_key", STRING, "writable_indexes", listOf(INT), "readonly_indexes", listOf(INT)));
+    private static final ValueType LOOKUP = struct(
+            Map.of("address_table_key", STRING, "writable_indexes", listOf(INT), "readonly_indexes", listOf(INT)));
     private static final ValueType ACCOUNT = struct(Map.of("account_key", STRING, "signer", BOOL, "writable", BOOL));
     private static final ValueType PARSED_INSTRUCTION = struct(Map.of(
             "instruction_name", STRING,
@@ -44,8 +44,18 @@ final class SolanaPolicyView {
             "parsed_instruction_data", PARSED_INSTRUCTION));
     private static final ValueType TRANSFER = struct(Map.of("from", STRING, "to", STRING, "amount", INT));
     private static final ValueType SPL_TRANSFER = struct(Map.of(
-            "from", STRING, "to", STRING, "amount", INT, "owner", STRING, "signers", listOf(STRING),
-            "token_mint", STRING));
+            "from",
+            STRING,
+            "to",
+            STRING,
+            "amount",
+            INT,
+            "owner",
+            STRING,
+            "signers",
+            listOf(STRING),
+            "token_mint",
+            STRING));
     static final ValueType TYPE = struct(Map.of(
             "account_keys", listOf(STRING),
             "program_keys", listOf(STRING),
@@ -55,20 +65,23 @@ final class SolanaPolicyView {
             "spl_transfers", listOf(SPL_TRANSFER),
             "address_table_lookups", listOf(LOOKUP)));
 
-    private SolanaPolicyView() {
-    }
+    private SolanaPolicyView() {}
 
-    static Value of(SolanaMessage message, List<NativeTransfer> transfers, List<TokenTransfer> tokenTransfers,
+    static Value of(
+            SolanaMessage message,
+            List<NativeTransfer> transfers,
+            List<TokenTransfer> tokenTransfers,
             Function<String, Optional<AnchorIdl>> idls) {
         List<String> accountKeys = new ArrayList<>(message.staticKeys());
         accountKeys.addAll(Collections.nCopies(message.loadedCount(), MessageAccount.LOOKUP));
-        Value lookups = Value.list(message.lookups().stream().map(SolanaPolicyView::lookup).toList());
+        Value lookups = Value.list(
+                message.lookups().stream().map(SolanaPolicyView::lookup).toList());
         Map<String, Optional<AnchorIdl>> idlOf = new HashMap<>();
         List<Value> instructions = new ArrayList<>();
         for (CompiledInstruction instruction : message.instructions()) {
             String program = message.programKey(instruction);
-            Optional<AnchorIdl> idl = idlOf.computeIfAbsent(program,
-                    key -> Objects.requireNonNullElse(idls.apply(key), Optional.empty()));
+            Optional<AnchorIdl> idl = idlOf.computeIfAbsent(
+                    program, key -> Objects.requireNonNullElse(idls.apply(key), Optional.empty()));
             instructions.add(instruction(message, instruction, lookups, idl));
         }
         return Value.struct(Map.of(
@@ -76,13 +89,19 @@ final class SolanaPolicyView {
                 "program_keys", Value.strings(message.programKeys()),
                 "recent_blockhash", Value.of(message.recentBlockhash()),
                 "instructions", Value.list(instructions),
-                "transfers", Value.list(transfers.stream().map(SolanaPolicyView::transfer).toList()),
-                "spl_transfers", Value.list(tokenTransfers.stream().map(SolanaPolicyView::tokenTransfer).toList()),
+                "transfers",
+                        Value.list(transfers.stream()
+                                .map(SolanaPolicyView::transfer)
+                                .toList()),
+                "spl_transfers",
+                        Value.list(tokenTransfers.stream()
+                                .map(SolanaPolicyView::tokenTransfer)
+                                .toList()),
                 "address_table_lookups", lookups));
     }
 
-    private static Value instruction(SolanaMessage message, CompiledInstruction instruction, Value lookups,
-            Optional<AnchorIdl> idl) {
+    private static Value instruction(
+            SolanaMessage message, CompiledInstruction instruction, Value lookups, Optional<AnchorIdl> idl) {
         String program = message.programKey(instruction);
         List<MessageAccount> accounts = message.accounts(instruction);
         byte[] data = instruction.data();
@@ -90,7 +109,9 @@ final class SolanaPolicyView {
                 .orElseGet(() -> Value.unreadable("no IDL uploaded for program " + program));
         return Value.struct(Map.of(
                 "program_key", Value.of(program),
-                "accounts", Value.list(accounts.stream().map(SolanaPolicyView::account).toList()),
+                "accounts",
+                        Value.list(
+                                accounts.stream().map(SolanaPolicyView::account).toList()),
                 "instruction_data_hex", Value.of(HexFormat.of().formatHex(data)),
                 "address_table_lookups", lookups,
                 "parsed_instruction_data", parsed));
@@ -111,7 +132,8 @@ final class SolanaPolicyView {
     }
 
     private static Value ints(List<Integer> values) {
-        return Value.list(values.stream().<Value>map(index -> Value.of(index.longValue())).toList());
+        return Value.list(
+                values.stream().<Value>map(index -> Value.of(index.longValue())).toList());
     }
 
     private static Value transfer(NativeTransfer transfer) {

@@ -22,6 +22,7 @@ import java.util.function.Function;
 public final class SolanaTransaction {
     /** The largest transaction the network accepts: an IPv6 packet's 1280 bytes less 48 of headers. */
     static final int MAX_SIZE = 1232;
+
     static final int SIGNATURE_SIZE = 64;
 
     /** The shape of {@code solana.tx}, see {@link #policyValue}. */
@@ -104,12 +105,12 @@ public final class SolanaTransaction {
      */
     public byte[] withSignature(byte[] publicKey32, byte[] signature64) {
         if (publicKey32.length != SolanaKeys.SIZE) {
-            throw new TransactionFormatException("a Solana public key is " + SolanaKeys.SIZE + " bytes, not "
-                    + publicKey32.length);
+            throw new TransactionFormatException(
+                    "a Solana public key is " + SolanaKeys.SIZE + " bytes, not " + publicKey32.length);
         }
         if (signature64.length != SIGNATURE_SIZE) {
-            throw new TransactionFormatException("an Ed25519 signature is " + SIGNATURE_SIZE + " bytes, not "
-                    + signature64.length);
+            throw new TransactionFormatException(
+                    "an Ed25519 signature is " + SIGNATURE_SIZE + " bytes, not " + signature64.length);
         }
         String key = SolanaKeys.base58(publicKey32);
         int slot = message.requiredSigners().indexOf(key);

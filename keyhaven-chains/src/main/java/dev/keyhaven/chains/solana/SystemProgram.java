@@ -19,8 +19,7 @@ final class SystemProgram {
     /** Variant, lamports, and the seed's u64 length; the seed and its owner program follow. */
     private static final int SEED_OFFSET = 20;
 
-    private SystemProgram() {
-    }
+    private SystemProgram() {}
 
     /**
      * The lamports a System Program instruction moves, if it is a Transfer or TransferWithSeed.
@@ -37,7 +36,8 @@ final class SystemProgram {
         if (variant == TRANSFER) {
             InstructionLayout.requireLength(index, "a System Program Transfer", data, TRANSFER_SIZE);
             InstructionLayout.requireAccounts(index, "a System Program Transfer", accounts, 2);
-            return Optional.of(new NativeTransfer(accounts.get(0).key(), accounts.get(1).key(), lamports(data)));
+            return Optional.of(
+                    new NativeTransfer(accounts.get(0).key(), accounts.get(1).key(), lamports(data)));
         }
         if (variant == TRANSFER_WITH_SEED) {
             if (data.length < SEED_OFFSET) {
@@ -52,7 +52,8 @@ final class SystemProgram {
             }
             // Accounts: the derived account debited, its base (which signs), the recipient.
             InstructionLayout.requireAccounts(index, "a System Program TransferWithSeed", accounts, 3);
-            return Optional.of(new NativeTransfer(accounts.get(0).key(), accounts.get(2).key(), lamports(data)));
+            return Optional.of(
+                    new NativeTransfer(accounts.get(0).key(), accounts.get(2).key(), lamports(data)));
         }
         return Optional.empty();
     }

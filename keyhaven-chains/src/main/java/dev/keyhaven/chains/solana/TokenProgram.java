@@ -23,8 +23,7 @@ final class TokenProgram {
     /** Tag, sub-instruction tag, u64 amount, u8 decimals, u64 fee. */
     private static final int TRANSFER_CHECKED_WITH_FEE_SIZE = 19;
 
-    private TokenProgram() {
-    }
+    private TokenProgram() {}
 
     /**
      * The tokens an instruction to {@code program} (SPL Token or Token-2022) moves, if it is one of the transfers.
@@ -41,29 +40,36 @@ final class TokenProgram {
             InstructionLayout.requireLength(index, "an SPL Token Transfer", data, TRANSFER_SIZE);
             // Accounts: source, destination, authority, then a multisig authority's signers.
             InstructionLayout.requireAccounts(index, "an SPL Token Transfer", accounts, 3);
-            return Optional.of(new TokenTransfer(key(accounts, 0), key(accounts, 1), amount(data, 1),
-                    key(accounts, 2), signers(accounts, 3), ""));
+            return Optional.of(new TokenTransfer(
+                    key(accounts, 0), key(accounts, 1), amount(data, 1), key(accounts, 2), signers(accounts, 3), ""));
         }
         if (tag == TRANSFER_CHECKED) {
             InstructionLayout.requireLength(index, "an SPL Token TransferChecked", data, TRANSFER_CHECKED_SIZE);
             return Optional.of(checked(index, "an SPL Token TransferChecked", accounts, data, 1));
         }
-        boolean withFee = program.equals(SolanaKeys.TOKEN_2022_PROGRAM) && tag == TRANSFER_FEE_EXTENSION
-                && data.length > 1 && data[1] == TRANSFER_CHECKED_WITH_FEE;
+        boolean withFee = program.equals(SolanaKeys.TOKEN_2022_PROGRAM)
+                && tag == TRANSFER_FEE_EXTENSION
+                && data.length > 1
+                && data[1] == TRANSFER_CHECKED_WITH_FEE;
         if (withFee) {
-            InstructionLayout.requireLength(index, "a Token-2022 TransferCheckedWithFee", data,
-                    TRANSFER_CHECKED_WITH_FEE_SIZE);
+            InstructionLayout.requireLength(
+                    index, "a Token-2022 TransferCheckedWithFee", data, TRANSFER_CHECKED_WITH_FEE_SIZE);
             return Optional.of(checked(index, "a Token-2022 TransferCheckedWithFee", accounts, data, 2));
         }
         return Optional.empty();
     }
 
     /** Accounts: source, mint, destination, authority, then a multisig authority's signers. */
-    private static TokenTransfer checked(int index, String name, List<MessageAccount> accounts, byte[] data,
-            int amountOffset) {
+    private static TokenTransfer checked(
+            int index, String name, List<MessageAccount> accounts, byte[] data, int amountOffset) {
         InstructionLayout.requireAccounts(index, name, accounts, 4);
-        return new TokenTransfer(key(accounts, 0), key(accounts, 2), amount(data, amountOffset), key(accounts, 3),
-                signers(accounts, 4), key(accounts, 1));
+        return new TokenTransfer(
+                key(accounts, 0),
+                key(accounts, 2),
+                amount(data, amountOffset),
+                key(accounts, 3),
+                signers(accounts, 4),
+                key(accounts, 1));
     }
 
     private static BigInteger amount(byte[] data, int offset) {
@@ -75,6 +81,8 @@ final class TokenProgram {
     }
 
     private static List<String> signers(List<MessageAccount> accounts, int from) {
-        return accounts.subList(from, accounts.size()).stream().map(MessageAccount::key).toList();
+        return accounts.subList(from, accounts.size()).stream()
+                .map(MessageAccount::key)
+                .toList();
     }
 }

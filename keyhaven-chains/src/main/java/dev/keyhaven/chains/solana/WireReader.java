@@ -46,13 +46,13 @@ final class WireReader {
         for (int shift = 0; ; shift += 7) {
             int b = u8(field);
             if (shift > 0 && b == 0) {
-                throw new TransactionFormatException(field + ": non-canonical compact-u16 length at byte offset "
-                        + start);
+                throw new TransactionFormatException(
+                        field + ": non-canonical compact-u16 length at byte offset " + start);
             }
             if (shift == 14) {
                 if (b > 0x03) {
-                    throw new TransactionFormatException(field + ": compact-u16 length above 65535 at byte offset "
-                            + start);
+                    throw new TransactionFormatException(
+                            field + ": compact-u16 length above 65535 at byte offset " + start);
                 }
                 return value | b << 14;
             }
@@ -88,8 +88,8 @@ final class WireReader {
 
     void expectEnd(String what) {
         if (remaining() != 0) {
-            throw new TransactionFormatException(remaining() + " trailing bytes after the " + what + " at byte offset "
-                    + position);
+            throw new TransactionFormatException(
+                    remaining() + " trailing bytes after the " + what + " at byte offset " + position);
         }
     }
 

@@ -25,15 +25,14 @@ final class ContractReader {
     private static final String TYPE_URL_PREFIX = "type.googleapis.com/protocol.";
     private static final HexFormat HEX = HexFormat.of();
 
-    private ContractReader() {
-    }
+    private ContractReader() {}
 
     /** @param where the contract's place, {@code contract[0]}, for messages */
     static Value read(Contract contract, String where) {
         ContractType type = contract.getType();
         if (type == ContractType.UNRECOGNIZED) {
-            throw new TransactionFormatException(where + ".type is " + contract.getTypeValue()
-                    + ", which is not a Tron contract type");
+            throw new TransactionFormatException(
+                    where + ".type is " + contract.getTypeValue() + ", which is not a Tron contract type");
         }
         if (!contract.hasParameter()) {
             throw new TransactionFormatException(where + " has no parameter");
@@ -53,20 +52,23 @@ final class ContractReader {
         fields.put("permission_id", Value.of(contract.getPermissionId()));
         String named = valueWhere + " (" + type.name() + ")";
         switch (type) {
-            case TransferContract -> transfer(
-                    StrictProtobuf.parse(TransferContract.parser(), value, named), fields, valueWhere);
-            case TriggerSmartContract -> trigger(
-                    StrictProtobuf.parse(TriggerSmartContract.parser(), value, named), fields, valueWhere);
-            case DelegateResourceContract -> delegate(
-                    StrictProtobuf.parse(DelegateResourceContract.parser(), value, named), fields, valueWhere);
-            case UnDelegateResourceContract -> undelegate(
-                    StrictProtobuf.parse(UnDelegateResourceContract.parser(), value, named), fields, valueWhere);
-            case FreezeBalanceV2Contract -> freeze(
-                    StrictProtobuf.parse(FreezeBalanceV2Contract.parser(), value, named), fields, valueWhere);
-            case UnfreezeBalanceV2Contract -> unfreeze(
-                    StrictProtobuf.parse(UnfreezeBalanceV2Contract.parser(), value, named), fields, valueWhere);
-            case AccountPermissionUpdateContract -> permissions(
-                    StrictProtobuf.parse(AccountPermissionUpdateContract.parser(), value, named), fields, valueWhere);
+            case TransferContract ->
+                transfer(StrictProtobuf.parse(TransferContract.parser(), value, named), fields, valueWhere);
+            case TriggerSmartContract ->
+                trigger(StrictProtobuf.parse(TriggerSmartContract.parser(), value, named), fields, valueWhere);
+            case DelegateResourceContract ->
+                delegate(StrictProtobuf.parse(DelegateResourceContract.parser(), value, named), fields, valueWhere);
+            case UnDelegateResourceContract ->
+                undelegate(StrictProtobuf.parse(UnDelegateResourceContract.parser(), value, named), fields, valueWhere);
+            case FreezeBalanceV2Contract ->
+                freeze(StrictProtobuf.parse(FreezeBalanceV2Contract.parser(), value, named), fields, valueWhere);
+            case UnfreezeBalanceV2Contract ->
+                unfreeze(StrictProtobuf.parse(UnfreezeBalanceV2Contract.parser(), value, named), fields, valueWhere);
+            case AccountPermissionUpdateContract ->
+                permissions(
+                        StrictProtobuf.parse(AccountPermissionUpdateContract.parser(), value, named),
+                        fields,
+                        valueWhere);
             default -> fields.putAll(UnreadContract.fields(type, value, named));
         }
         return Value.struct(fields);

@@ -13,8 +13,7 @@ import java.util.Map;
 final class PermissionReader {
     private static final HexFormat HEX = HexFormat.of();
 
-    private PermissionReader() {
-    }
+    private PermissionReader() {}
 
     static Value read(Permission permission, String where) {
         if (permission.getType() == Permission.PermissionType.UNRECOGNIZED) {

@@ -19,8 +19,7 @@ import java.util.Map;
  * differently. Requiring the canonical encoding rules all of them out at once; TronWeb and java-tron both write it.
  */
 final class StrictProtobuf {
-    private StrictProtobuf() {
-    }
+    private StrictProtobuf() {}
 
     /**
      * @param where what the bytes are, for messages (e.g. {@code raw_data},
@@ -47,8 +46,8 @@ final class StrictProtobuf {
     private static void requireNoUnknownFields(Message message, String path) {
         Map<Integer, ?> unknown = message.getUnknownFields().asMap();
         if (!unknown.isEmpty()) {
-            throw new TransactionFormatException(path + " has field " + unknown.keySet().iterator().next()
-                    + ", which Keyhaven does not read");
+            throw new TransactionFormatException(
+                    path + " has field " + unknown.keySet().iterator().next() + ", which Keyhaven does not read");
         }
         for (Map.Entry<FieldDescriptor, Object> entry : message.getAllFields().entrySet()) {
             FieldDescriptor field = entry.getKey();

@@ -9,8 +9,7 @@ final class TronAddress {
     private static final int LENGTH = 21;
     private static final byte PREFIX = 0x41;
 
-    private TronAddress() {
-    }
+    private TronAddress() {}
 
     /**
      * The Base58Check text of {@code bytes}, or {@code ""} for an absent address (protobuf's default, which the chain
@@ -23,8 +22,8 @@ final class TronAddress {
             return "";
         }
         if (bytes.size() != LENGTH) {
-            throw new TransactionFormatException(where + " is " + bytes.size()
-                    + " bytes long; a Tron address is 21 bytes starting with 0x41");
+            throw new TransactionFormatException(
+                    where + " is " + bytes.size() + " bytes long; a Tron address is 21 bytes starting with 0x41");
         }
         if (bytes.byteAt(0) != PREFIX) {
             throw new TransactionFormatException(where + " does not start with 0x41, the prefix of Tron addresses");

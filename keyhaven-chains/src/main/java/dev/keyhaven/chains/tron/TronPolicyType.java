@@ -59,6 +59,5 @@ final class TronPolicyType {
             "fee_limit", INT,
             "contract", ValueType.listOf(CONTRACT)));
 
-    private TronPolicyType() {
-    }
+    private TronPolicyType() {}
 }

@@ -54,15 +54,15 @@ public final class TronTransaction {
     public static TronTransaction parse(byte[] rawData) {
         Objects.requireNonNull(rawData, "rawData");
         if (rawData.length > MAX_RAW_BYTES) {
-            throw new TransactionFormatException("raw_data is " + rawData.length + " bytes; Tron transactions are at"
-                    + " most " + MAX_RAW_BYTES);
+            throw new TransactionFormatException(
+                    "raw_data is " + rawData.length + " bytes; Tron transactions are at" + " most " + MAX_RAW_BYTES);
         }
         byte[] bytes = rawData.clone();
         RawTransaction raw = StrictProtobuf.parse(RawTransaction.parser(), bytes, "raw_data");
         // Tron's protocol has a list of contracts for a future that never came: nodes execute one per transaction.
         if (raw.getContractCount() != 1) {
-            throw new TransactionFormatException("raw_data has " + raw.getContractCount()
-                    + " contracts; a Tron transaction has exactly one");
+            throw new TransactionFormatException(
+                    "raw_data has " + raw.getContractCount() + " contracts; a Tron transaction has exactly one");
         }
         Value value = Value.struct(Map.of(
                 "ref_block_bytes", Value.of(HEX.formatHex(raw.getRefBlockBytes().toByteArray())),
@@ -120,7 +120,8 @@ public final class TronTransaction {
      */
     private static Value memo(ByteString data) {
         try {
-            return Value.of(StandardCharsets.UTF_8.newDecoder()
+            return Value.of(StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(data.toByteArray()))

@@ -55,8 +55,7 @@ final class UnreadContract {
      */
     private static final Map<ContractType, Integer> OWNER_FIELD = ownerFields();
 
-    private UnreadContract() {
-    }
+    private UnreadContract() {}
 
     /** @param where the parameter's value and its type, for messages */
     static Map<String, Value> fields(ContractType type, byte[] parameter, String where) {
@@ -80,11 +79,13 @@ final class UnreadContract {
 
     private static String owner(UnknownFieldSet message, int number, String where) {
         UnknownFieldSet.Field field = message.getField(number);
-        boolean otherWireTypes = !field.getVarintList().isEmpty() || !field.getFixed32List().isEmpty()
-                || !field.getFixed64List().isEmpty() || !field.getGroupList().isEmpty();
+        boolean otherWireTypes = !field.getVarintList().isEmpty()
+                || !field.getFixed32List().isEmpty()
+                || !field.getFixed64List().isEmpty()
+                || !field.getGroupList().isEmpty();
         if (otherWireTypes || field.getLengthDelimitedList().size() > 1) {
-            throw new TransactionFormatException(where + ": owner_address (field " + number
-                    + ") is not a single byte string");
+            throw new TransactionFormatException(
+                    where + ": owner_address (field " + number + ") is not a single byte string");
         }
         if (field.getLengthDelimitedList().isEmpty()) {
             return "";
@@ -93,13 +94,33 @@ final class UnreadContract {
     }
 
     private static Map<ContractType, Integer> ownerFields() {
-        Set<ContractType> first = EnumSet.of(AccountCreateContract, VoteAssetContract, VoteWitnessContract,
-                WitnessCreateContract, AssetIssueContract, WitnessUpdateContract, ParticipateAssetIssueContract,
-                FreezeBalanceContract, UnfreezeBalanceContract, WithdrawBalanceContract, UnfreezeAssetContract,
-                UpdateAssetContract, ProposalCreateContract, ProposalApproveContract, ProposalDeleteContract,
-                CreateSmartContract, UpdateSettingContract, ExchangeCreateContract, ExchangeInjectContract,
-                ExchangeWithdrawContract, ExchangeTransactionContract, UpdateEnergyLimitContract, ClearABIContract,
-                UpdateBrokerageContract, WithdrawExpireUnfreezeContract, CancelAllUnfreezeV2Contract);
+        Set<ContractType> first = EnumSet.of(
+                AccountCreateContract,
+                VoteAssetContract,
+                VoteWitnessContract,
+                WitnessCreateContract,
+                AssetIssueContract,
+                WitnessUpdateContract,
+                ParticipateAssetIssueContract,
+                FreezeBalanceContract,
+                UnfreezeBalanceContract,
+                WithdrawBalanceContract,
+                UnfreezeAssetContract,
+                UpdateAssetContract,
+                ProposalCreateContract,
+                ProposalApproveContract,
+                ProposalDeleteContract,
+                CreateSmartContract,
+                UpdateSettingContract,
+                ExchangeCreateContract,
+                ExchangeInjectContract,
+                ExchangeWithdrawContract,
+                ExchangeTransactionContract,
+                UpdateEnergyLimitContract,
+                ClearABIContract,
+                UpdateBrokerageContract,
+                WithdrawExpireUnfreezeContract,
+                CancelAllUnfreezeV2Contract);
         // These put a name or an id first.
         Set<ContractType> second = EnumSet.of(TransferAssetContract, AccountUpdateContract, SetAccountIdContract);
         Map<ContractType, Integer> fields = new EnumMap<>(ContractType.class);

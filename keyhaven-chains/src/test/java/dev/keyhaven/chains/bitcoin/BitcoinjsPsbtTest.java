@@ -35,7 +35,8 @@ class BitcoinjsPsbtTest {
     @ParameterizedTest
     @MethodSource("cases")
     void findsTheInputsAndSighashesBitcoinjsComputesForTheKey(Case c) {
-        assertThat(PartiallySignedTransaction.parse(c.psbt()).inputsSpendableBy(KEY)).isEqualTo(c.toSign());
+        assertThat(PartiallySignedTransaction.parse(c.psbt()).inputsSpendableBy(KEY))
+                .isEqualTo(c.toSign());
     }
 
     @ParameterizedTest
@@ -61,7 +62,9 @@ class BitcoinjsPsbtTest {
             boolean inWitness = input.witness.stack.contains(value);
             boolean inScriptSig = Script.parse(input.signatureScript).stream()
                     .anyMatch(e -> e instanceof OP_PUSHDATA push && push.data.equals(value));
-            assertThat(inWitness || inScriptSig).as("input %d carries the signature", signature.index()).isTrue();
+            assertThat(inWitness || inScriptSig)
+                    .as("input %d carries the signature", signature.index())
+                    .isTrue();
         }
     }
 
@@ -73,10 +76,14 @@ class BitcoinjsPsbtTest {
         Value fee = ((StructValue) value).fields().get("fee");
         // bitcoinjs gives segwit v0 inputs witness_utxo alone: nothing proves those amounts, so neither the fee.
         if (Set.of("p2wpkh", "p2wshMultisig", "mixed").contains(c.name())) {
-            assertThat(fee).isInstanceOfSatisfying(UnreadableValue.class, unreadable -> assertThat(
-                    unreadable.reason()).startsWith("the fee depends on the amount of input ")
-                    .endsWith(", which only its witness_utxo gives and nothing proves (BIP-174's fee attack on "
-                            + "segwit v0 inputs): give that input's non_witness_utxo"));
+            assertThat(fee)
+                    .isInstanceOfSatisfying(
+                            UnreadableValue.class,
+                            unreadable -> assertThat(unreadable.reason())
+                                    .startsWith("the fee depends on the amount of input ")
+                                    .endsWith(
+                                            ", which only its witness_utxo gives and nothing proves (BIP-174's fee attack on "
+                                                    + "segwit v0 inputs): give that input's non_witness_utxo"));
         } else {
             assertThat(fee).isEqualTo(Value.of(BigInteger.valueOf(c.fee())));
         }

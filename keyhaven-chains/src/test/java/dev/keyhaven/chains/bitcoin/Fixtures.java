@@ -22,30 +22,41 @@ final class Fixtures {
 
     /** The key K whose inputs the bitcoinjs PSBTs have Keyhaven sign. */
     static final byte[] KEY = HEX.parseHex(BITCOINJS.get("key").get("publicKey").asString());
-    private static final byte[] PRIVATE_KEY = HEX.parseHex(BITCOINJS.get("key").get("privateKey").asString());
+
+    private static final byte[] PRIVATE_KEY =
+            HEX.parseHex(BITCOINJS.get("key").get("privateKey").asString());
 
     /** One bitcoinjs PSBT with what K signs in it, the PSBT Keyhaven signed and what bitcoinjs extracted from it. */
-    record Case(String name, byte[] psbt, List<InputToSign> toSign, long fee, byte[] signedPsbt, String txid,
-            byte[] tx) {
+    record Case(
+            String name, byte[] psbt, List<InputToSign> toSign, long fee, byte[] signedPsbt, String txid, byte[] tx) {
         @Override
         public String toString() {
             return name;
         }
     }
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     static List<Case> cases() {
         List<Case> cases = new ArrayList<>();
         for (JsonNode c : BITCOINJS.get("cases")) {
             List<InputToSign> toSign = new ArrayList<>();
             for (JsonNode t : c.get("toSign")) {
-                InputToSign.Scheme scheme = InputToSign.Scheme.valueOf(t.get("scheme").asString());
-                toSign.add(new InputToSign(t.get("index").asInt(), scheme, HEX.parseHex(t.get("sighash").asString())));
+                InputToSign.Scheme scheme =
+                        InputToSign.Scheme.valueOf(t.get("scheme").asString());
+                toSign.add(new InputToSign(
+                        t.get("index").asInt(),
+                        scheme,
+                        HEX.parseHex(t.get("sighash").asString())));
             }
-            cases.add(new Case(c.get("name").asString(), hex(c, "psbt"), toSign, c.get("fee").asLong(),
-                    hex(c, "signedPsbt"), c.get("txid").asString(), hex(c, "tx")));
+            cases.add(new Case(
+                    c.get("name").asString(),
+                    hex(c, "psbt"),
+                    toSign,
+                    c.get("fee").asLong(),
+                    hex(c, "signedPsbt"),
+                    c.get("txid").asString(),
+                    hex(c, "tx")));
         }
         return cases;
     }
@@ -57,7 +68,9 @@ final class Fixtures {
     /** The PSBTs Keyhaven must refuse for K, by name. */
     static Map<String, byte[]> refusals() {
         Map<String, byte[]> refusals = new TreeMap<>();
-        BITCOINJS.get("refusals").properties()
+        BITCOINJS
+                .get("refusals")
+                .properties()
                 .forEach(e -> refusals.put(e.getKey(), HEX.parseHex(e.getValue().asString())));
         return refusals;
     }
@@ -84,8 +97,8 @@ final class Fixtures {
                     Signature s = PayloadSigner.signDigest(KeyCurve.SECP256K1, key, input.sighash());
                     signatures.add(InputSignature.ecdsa(input.index(), KEY, s.r(), s.s()));
                 } else {
-                    signatures.add(InputSignature.taproot(input.index(),
-                            PayloadSigner.signTaprootKeyPath(key, input.sighash(), new byte[32])));
+                    signatures.add(InputSignature.taproot(
+                            input.index(), PayloadSigner.signTaprootKeyPath(key, input.sighash(), new byte[32])));
                 }
             }
         }

@@ -62,12 +62,12 @@ class HostilePsbtTest {
     void hugeLengthsAndCountsAreRefusedBeforeAnythingIsAllocated() {
         String magic = "70736274ff";
         for (String hostile : new String[] {
-            magic + "ff" + "ffffffffffffffff",                   // a key of 2^64 - 1 bytes
-            magic + "01" + "00" + "fe" + "ffffff7f",             // a value of 2^31 - 1 bytes
-            magic + "01" + "00" + "fd" + "0200" + "0200",        // a length not in its shortest encoding
+            magic + "ff" + "ffffffffffffffff", // a key of 2^64 - 1 bytes
+            magic + "01" + "00" + "fe" + "ffffff7f", // a value of 2^31 - 1 bytes
+            magic + "01" + "00" + "fd" + "0200" + "0200", // a length not in its shortest encoding
             // an unsigned transaction claiming 2^32 - 1 inputs
             magic + "01" + "00" + "0a" + "02000000" + "feffffffff" + "00" + "00",
-            magic + "01" + "00" + "00",                          // an empty unsigned transaction
+            magic + "01" + "00" + "00", // an empty unsigned transaction
         }) {
             assertThatThrownBy(() -> PartiallySignedTransaction.parse(HEX.parseHex(hostile)))
                     .as(hostile)
@@ -95,8 +95,8 @@ class HostilePsbtTest {
         String key = maps.input(0).keySet().iterator().next();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] written = maps.write();
-        int inputStart = indexOf(written, HEX.parseHex(String.format("%02x", key.length() / 2) + key),
-                psbtGlobalLength(maps));
+        int inputStart =
+                indexOf(written, HEX.parseHex(String.format("%02x", key.length() / 2) + key), psbtGlobalLength(maps));
         out.write(written, 0, inputStart);
         byte[] entry = entry(key, maps.input(0).get(key));
         out.writeBytes(entry);
@@ -113,10 +113,13 @@ class HostilePsbtTest {
         String input = "00".repeat(32) + "00000000" + "00" + "ffffffff";
         StringBuilder tx = new StringBuilder("02000000" + "fdf501");
         for (int i = 0; i < 501; i++) {
-            tx.append(input.substring(0, 62)).append(String.format("%02x", i & 0xff)).append(input.substring(64));
+            tx.append(input.substring(0, 62))
+                    .append(String.format("%02x", i & 0xff))
+                    .append(input.substring(64));
         }
         tx.append("01").append("0000000000000000").append("00").append("00000000");
-        byte[] psbt = PsbtMaps.of(tx.toString(), Collections.nCopies(501, Map.of()), 1).write();
+        byte[] psbt = PsbtMaps.of(tx.toString(), Collections.nCopies(501, Map.of()), 1)
+                .write();
 
         assertThatThrownBy(() -> PartiallySignedTransaction.parse(psbt))
                 .isInstanceOf(TransactionFormatException.class)

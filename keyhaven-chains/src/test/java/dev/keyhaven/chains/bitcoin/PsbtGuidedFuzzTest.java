@@ -38,7 +38,8 @@ class PsbtGuidedFuzzTest {
         }
         Value value = psbt.policyValue(Optional.of(BitcoinNetwork.MAINNET));
         assertThat(PartiallySignedTransaction.POLICY_TYPE.mismatch(value)).isEmpty();
-        assertThat(PartiallySignedTransaction.POLICY_TYPE.mismatch(psbt.policyValue(Optional.empty()))).isEmpty();
+        assertThat(PartiallySignedTransaction.POLICY_TYPE.mismatch(psbt.policyValue(Optional.empty())))
+                .isEmpty();
         List<InputToSign> toSign;
         try {
             toSign = psbt.inputsSpendableBy(Fixtures.KEY);

@@ -117,8 +117,10 @@ class RefusalTest {
         PsbtMaps p2wpkh = PsbtMaps.of(Fixtures.named("p2wpkh").psbt());
         // A taproot derivation path (no leaves, a fingerprint) with one byte too many: kmp reads the path four
         // bytes at a time and drops the fifth, so what it would write back is not what was given.
-        p2wpkh.input(0).put("16" + "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798",
-                "00" + "01020304" + "05");
+        p2wpkh.input(0)
+                .put(
+                        "16" + "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798",
+                        "00" + "01020304" + "05");
 
         assertThatThrownBy(() -> PartiallySignedTransaction.parse(p2wpkh.write()))
                 .isInstanceOf(TransactionFormatException.class)
@@ -128,7 +130,8 @@ class RefusalTest {
 
     @Test
     void refusesAKeyThatIsNotACompressedSecp256k1Point() {
-        PartiallySignedTransaction psbt = PartiallySignedTransaction.parse(Fixtures.named("p2wpkh").psbt());
+        PartiallySignedTransaction psbt =
+                PartiallySignedTransaction.parse(Fixtures.named("p2wpkh").psbt());
 
         assertThatThrownBy(() -> psbt.inputsSpendableBy(new byte[33])).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> psbt.inputsSpendableBy(HEX.parseHex("04" + "00".repeat(64))))
@@ -144,7 +147,7 @@ class RefusalTest {
             }
             PartiallySignedTransaction psbt = PartiallySignedTransaction.parse(refusal.getValue());
             assertThatThrownBy(() -> psbt.inputsSpendableBy(
-                    HEX.parseHex("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")))
+                            HEX.parseHex("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")))
                     .as(refusal.getKey())
                     .hasMessageStartingWith("no input spends an output of the key");
         }

@@ -20,7 +20,9 @@ class WithSignaturesTest {
 
         PsbtMaps before = PsbtMaps.of(Fixtures.named("mixed").psbt());
         PsbtMaps after = PsbtMaps.of(signed);
-        assertThat(after.input(4)).containsEntry("02" + HEX.formatHex(KEY), HEX.formatHex(SIGNED.get(2).value()))
+        assertThat(after.input(4))
+                .containsEntry(
+                        "02" + HEX.formatHex(KEY), HEX.formatHex(SIGNED.get(2).value()))
                 .hasSize(before.input(4).size() + 1);
         assertThat(after.input(1)).isEqualTo(before.input(1));
         assertThat(after.input(2)).isEqualTo(before.input(2));
@@ -28,7 +30,8 @@ class WithSignaturesTest {
 
     @Test
     void refusesASignatureOverAnotherInputsSighash() {
-        InputSignature misplaced = new InputSignature(4, InputToSign.Scheme.ECDSA, KEY, SIGNED.get(1).value());
+        InputSignature misplaced = new InputSignature(
+                4, InputToSign.Scheme.ECDSA, KEY, SIGNED.get(1).value());
 
         assertThatThrownBy(() -> MIXED.withSignatures(List.of(misplaced)))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -47,15 +50,18 @@ class WithSignaturesTest {
 
     @Test
     void refusesSignaturesForInputsThatAreNotTheKeysOrDoNotExist() {
-        InputSignature onOthers = new InputSignature(0, InputToSign.Scheme.ECDSA, KEY, SIGNED.get(1).value());
+        InputSignature onOthers = new InputSignature(
+                0, InputToSign.Scheme.ECDSA, KEY, SIGNED.get(1).value());
 
         assertThatThrownBy(() -> MIXED.withSignatures(List.of(onOthers)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("input 0 is not one the key signs with ECDSA");
-        assertThatThrownBy(() -> MIXED.withSignatures(List.of(InputSignature.taproot(2, SIGNED.get(0).value()))))
+        assertThatThrownBy(() -> MIXED.withSignatures(
+                        List.of(InputSignature.taproot(2, SIGNED.get(0).value()))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("input 2 cannot take a taproot key-path signature: input 2: does not spend");
-        assertThatThrownBy(() -> MIXED.withSignatures(List.of(InputSignature.taproot(5, SIGNED.get(0).value()))))
+        assertThatThrownBy(() -> MIXED.withSignatures(
+                        List.of(InputSignature.taproot(5, SIGNED.get(0).value()))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("there is no input 5");
         assertThatThrownBy(() -> MIXED.withSignatures(List.of(SIGNED.get(1), SIGNED.get(1))))

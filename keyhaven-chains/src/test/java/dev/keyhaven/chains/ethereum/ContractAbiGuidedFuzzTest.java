@@ -48,9 +48,11 @@ class ContractAbiGuidedFuzzTest {
                 assertThat(decoded.selector())
                         .isEqualTo("0x" + HexFormat.of().formatHex(Arrays.copyOf(inputs.data(), 4)));
                 assertThat(decoded.functionName()).isNotBlank();
-                assertThat(ARGUMENTS.mismatch(Value.struct(decoded.arguments()))).isEmpty();
+                assertThat(ARGUMENTS.mismatch(Value.struct(decoded.arguments())))
+                        .isEmpty();
             }
-            case ContractCall.Unreadable unreadable -> assertThat(unreadable.reason()).isNotBlank();
+            case ContractCall.Unreadable unreadable ->
+                assertThat(unreadable.reason()).isNotBlank();
         }
     }
 }

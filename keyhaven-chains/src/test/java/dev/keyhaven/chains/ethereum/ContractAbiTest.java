@@ -46,26 +46,31 @@ class ContractAbiTest {
     void bindsTheWethTransferArgumentsByName() {
         ContractCall call = abi("weth.abi.json").read(call("transfer", 1).calldata());
 
-        assertThat(call).isEqualTo(new ContractCall.Decoded("transfer", "0xa9059cbb", Map.of(
-                "dst", Value.of("0x08d2b0a37f869ff76bacb5bab3278e26ab7067b7"),
-                "wad", Value.of(500_000_000_000_000_000L))));
+        assertThat(call)
+                .isEqualTo(new ContractCall.Decoded(
+                        "transfer",
+                        "0xa9059cbb",
+                        Map.of(
+                                "dst", Value.of("0x08d2b0a37f869ff76bacb5bab3278e26ab7067b7"),
+                                "wad", Value.of(500_000_000_000_000_000L))));
     }
 
     @Test
     void bindsTuplesAsPositionalLists() {
-        ContractCall.Decoded call = (ContractCall.Decoded) abi("batch.abi.json").read(call("executeBatch", 1)
-                .calldata());
+        ContractCall.Decoded call = (ContractCall.Decoded)
+                abi("batch.abi.json").read(call("executeBatch", 1).calldata());
 
         assertThat(call.arguments()).containsOnlyKeys("calls");
-        assertThat(call.arguments().get("calls")).isEqualTo(Value.list(
-                Value.list(Value.of("0x" + "a1".repeat(20)), Value.of(0), Value.of("0x01")),
-                Value.list(Value.of("0x" + "a1".repeat(20)), Value.of(0), Value.of("0x"))));
+        assertThat(call.arguments().get("calls"))
+                .isEqualTo(Value.list(
+                        Value.list(Value.of("0x" + "a1".repeat(20)), Value.of(0), Value.of("0x01")),
+                        Value.list(Value.of("0x" + "a1".repeat(20)), Value.of(0), Value.of("0x"))));
     }
 
     @Test
     void keysUnnamedInputsByTheirPosition() {
-        ContractCall.Decoded call = (ContractCall.Decoded) abi("nested.abi.json").read(call("anonymousArgs", 0)
-                .calldata());
+        ContractCall.Decoded call = (ContractCall.Decoded)
+                abi("nested.abi.json").read(call("anonymousArgs", 0).calldata());
 
         assertThat(call.arguments()).containsOnlyKeys("0", "amount", "2");
         assertThat(call.arguments().get("2")).isEqualTo(Value.of("0xa9059cbb"));
@@ -73,8 +78,8 @@ class ContractAbiTest {
 
     @Test
     void bindsAnInt256BelowTheI128RangeAsUnreadableAndItsNeighboursAsInts() {
-        ContractCall.Decoded call = (ContractCall.Decoded) abi("nested.abi.json").read(call("extreme", 0)
-                .calldata());
+        ContractCall.Decoded call = (ContractCall.Decoded)
+                abi("nested.abi.json").read(call("extreme", 0).calldata());
 
         assertThat(call.arguments().get("low")).isInstanceOf(UnreadableValue.class);
         assertThat(call.arguments().get("fine")).isEqualTo(Value.of(IntValue.MIN));
@@ -84,8 +89,8 @@ class ContractAbiTest {
     void anUnknownSelectorIsUnreadable() {
         byte[] calldata = hex("0x12345678" + "00".repeat(32));
 
-        assertThat(abi("weth.abi.json").read(calldata)).isEqualTo(new ContractCall.Unreadable(
-                "the contract's ABI has no function with selector 0x12345678"));
+        assertThat(abi("weth.abi.json").read(calldata))
+                .isEqualTo(new ContractCall.Unreadable("the contract's ABI has no function with selector 0x12345678"));
     }
 
     @Test
@@ -101,9 +106,10 @@ class ContractAbiTest {
 
         ContractCall call = abi("erc20.abi.json").read(Arrays.copyOf(full, full.length - 1));
 
-        assertThat(call).isEqualTo(new ContractCall.Unreadable("the call data does not decode as "
-                + "transfer(address,uint256): the head of a (address,uint256) at byte offset 4: 64 bytes, but "
-                + "only 63 remain"));
+        assertThat(call)
+                .isEqualTo(new ContractCall.Unreadable("the call data does not decode as "
+                        + "transfer(address,uint256): the head of a (address,uint256) at byte offset 4: 64 bytes, but "
+                        + "only 63 remain"));
     }
 
     @Test
@@ -112,8 +118,9 @@ class ContractAbiTest {
 
         ContractCall call = abi("erc20.abi.json").read(Arrays.copyOf(full, full.length + 32));
 
-        assertThat(call).isEqualTo(new ContractCall.Unreadable("the call data does not decode as "
-                + "transfer(address,uint256): 32 bytes follow the arguments, from byte offset 68"));
+        assertThat(call)
+                .isEqualTo(new ContractCall.Unreadable("the call data does not decode as "
+                        + "transfer(address,uint256): 32 bytes follow the arguments, from byte offset 68"));
     }
 
     @Test
@@ -128,8 +135,8 @@ class ContractAbiTest {
         ContractCall call = abi("batch.abi.json").read(moved);
 
         assertThat(call).isInstanceOf(ContractCall.Unreadable.class);
-        assertThat(((ContractCall.Unreadable) call).reason()).contains("the offset at byte 4 points to byte 68, "
-                + "not to byte 36 where an encoder puts the data");
+        assertThat(((ContractCall.Unreadable) call).reason())
+                .contains("the offset at byte 4 points to byte 68, " + "not to byte 36 where an encoder puts the data");
     }
 
     @Test
@@ -165,8 +172,8 @@ class ContractAbiTest {
         ContractCall call = abi("erc20.abi.json").read(calldata);
 
         assertThat(call).isInstanceOf(ContractCall.Unreadable.class);
-        assertThat(((ContractCall.Unreadable) call).reason()).startsWith("the call data does not decode as "
-                + "transfer(address,uint256): ");
+        assertThat(((ContractCall.Unreadable) call).reason())
+                .startsWith("the call data does not decode as " + "transfer(address,uint256): ");
     }
 
     @Test
@@ -186,14 +193,16 @@ class ContractAbiTest {
         ContractAbi abi = ContractAbi.parse("""
                 [{"name": "withdraw", "inputs": [{"name": "wad", "type": "uint256"}]}]""");
 
-        assertThat(abi.read(call("withdraw", 0).calldata())).isEqualTo(new ContractCall.Decoded("withdraw",
-                "0x2e1a7d4d", Map.of("wad", Value.of(100_000_000_000_000_000L))));
+        assertThat(abi.read(call("withdraw", 0).calldata()))
+                .isEqualTo(new ContractCall.Decoded(
+                        "withdraw", "0x2e1a7d4d", Map.of("wad", Value.of(100_000_000_000_000_000L))));
     }
 
     @Test
     void refusesADocumentThatIsNotAJsonArrayOfObjects() {
         assertRefused("{\"type\": \"function\"}", "an ABI must be a JSON array of entries, not a JSON object");
-        assertRefused("[{\"type\": \"function\", \"name\": \"f\", \"inputs\": []}, 7]",
+        assertRefused(
+                "[{\"type\": \"function\", \"name\": \"f\", \"inputs\": []}, 7]",
                 "ABI entry 1 must be a JSON object, not a JSON number");
         assertRefused("[{\"type\": \"function\"", "the ABI is not valid JSON at line 1");
         assertRefused("[] []", "the ABI is not valid JSON");
@@ -211,13 +220,12 @@ class ContractAbiTest {
     void refusesAFunctionThatDoesNotParseNamingItsEntry() {
         assertRefused("""
                 [{"type": "event", "name": "E", "inputs": []},
-                 {"type": "function", "name": "f", "inputs": [{"name": "x", "type": "uint7"}]}]""",
-                "ABI entry 1 is not a function Keyhaven can read: ");
-        assertRefused("[{\"type\": \"function\", \"name\": \"f(\", \"inputs\": []}]",
+                 {"type": "function", "name": "f", "inputs": [{"name": "x", "type": "uint7"}]}]""", "ABI entry 1 is not a function Keyhaven can read: ");
+        assertRefused(
+                "[{\"type\": \"function\", \"name\": \"f(\", \"inputs\": []}]",
                 "ABI entry 0 is not a function Keyhaven can read");
         assertRefused("""
-                [{"type": "function", "name": "f", "inputs": [{"name": "t", "type": "tuple"}]}]""",
-                "ABI entry 0 is not a function Keyhaven can read");
+                [{"type": "function", "name": "f", "inputs": [{"name": "t", "type": "tuple"}]}]""", "ABI entry 0 is not a function Keyhaven can read");
     }
 
     @Test
@@ -226,32 +234,29 @@ class ContractAbiTest {
                 [{"type": "function", "name": "transfer", "inputs": [{"name": "a", "type": "address"},
                                                                      {"name": "b", "type": "uint256"}]},
                  {"type": "function", "name": "transfer", "inputs": [{"name": "to", "type": "address"},
-                                                                     {"name": "amount", "type": "uint256"}]}]""",
-                "ABI entries 0 and 1 are functions with the same selector 0xa9059cbb");
+                                                                     {"name": "amount", "type": "uint256"}]}]""", "ABI entries 0 and 1 are functions with the same selector 0xa9059cbb");
     }
 
     @Test
     void refusesInputsThatWouldBeBoundUnderOneKey() {
         assertRefused("""
                 [{"type": "function", "name": "f", "inputs": [{"name": "a", "type": "uint256"},
-                                                              {"name": "a", "type": "address"}]}]""",
-                "ABI entry 0 has two inputs keyed 'a'");
+                                                              {"name": "a", "type": "address"}]}]""", "ABI entry 0 has two inputs keyed 'a'");
         assertRefused("""
                 [{"type": "function", "name": "f", "inputs": [{"name": "1", "type": "uint256"},
-                                                              {"name": "", "type": "address"}]}]""",
-                "ABI entry 0 has two inputs keyed '1'");
+                                                              {"name": "", "type": "address"}]}]""", "ABI entry 0 has two inputs keyed '1'");
     }
 
     @Test
     void refusesTypesThatTakeNoBytesOrNestTooDeep() {
         assertRefused("""
-                [{"type": "function", "name": "f", "inputs": [{"name": "e", "type": "tuple[]", "components": []}]}]""",
-                "ABI entry 0, input 0: a tuple without components");
+                [{"type": "function", "name": "f", "inputs": [{"name": "e", "type": "tuple[]", "components": []}]}]""", "ABI entry 0, input 0: a tuple without components");
         assertRefused("""
-                [{"type": "function", "name": "f", "inputs": [{"name": "z", "type": "uint8[0][]"}]}]""",
-                "ABI entry 0, input 0: a fixed-size array of length 0");
-        assertRefused("[{\"type\": \"function\", \"name\": \"f\", \"inputs\": [{\"name\": \"d\", \"type\": \"uint8"
-                + "[]".repeat(40) + "\"}]}]", "ABI entry 0, input 0: arrays and tuples nest deeper than 32 levels");
+                [{"type": "function", "name": "f", "inputs": [{"name": "z", "type": "uint8[0][]"}]}]""", "ABI entry 0, input 0: a fixed-size array of length 0");
+        assertRefused(
+                "[{\"type\": \"function\", \"name\": \"f\", \"inputs\": [{\"name\": \"d\", \"type\": \"uint8"
+                        + "[]".repeat(40) + "\"}]}]",
+                "ABI entry 0, input 0: arrays and tuples nest deeper than 32 levels");
         assertRefused(nestedTuples(20, "tuple[]"), "ABI entry 0, input 0: arrays and tuples nest deeper than 32");
         assertRefused(nestedTuples(40, "tuple"), "ABI entry 0 is not a function Keyhaven can read");
         assertRefused(nestedTuples(5000, "tuple"), "the ABI is not valid JSON");
@@ -287,7 +292,8 @@ class ContractAbiTest {
     }
 
     private static void assertRefused(String json, String message) {
-        assertThatThrownBy(() -> ContractAbi.parse(json)).isInstanceOf(TransactionFormatException.class)
+        assertThatThrownBy(() -> ContractAbi.parse(json))
+                .isInstanceOf(TransactionFormatException.class)
                 .hasMessageContaining(message);
     }
 

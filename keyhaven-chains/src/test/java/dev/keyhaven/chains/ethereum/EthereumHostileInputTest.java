@@ -36,7 +36,8 @@ class EthereumHostileInputTest {
         for (EthereumVectors.Transaction vector : EthereumVectors.transactions()) {
             for (int length = 0; length < vector.unsigned().length; length++) {
                 byte[] truncated = Arrays.copyOf(vector.unsigned(), length);
-                assertThatThrownBy(() -> read(truncated)).as(vector.name() + " cut to " + truncated.length)
+                assertThatThrownBy(() -> read(truncated))
+                        .as(vector.name() + " cut to " + truncated.length)
                         .isInstanceOf(TransactionFormatException.class);
             }
         }
@@ -59,8 +60,22 @@ class EthereumHostileInputTest {
     @Test
     void randomBytesAreReadOrRefused() {
         Random random = new Random(2);
-        byte[] firstBytes = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, (byte) 0x7f, (byte) 0xc0, (byte) 0xd0, (byte) 0xf7,
-            (byte) 0xf8, (byte) 0xf9, (byte) 0xfb, (byte) 0xff};
+        byte[] firstBytes = {
+            0x00,
+            0x01,
+            0x02,
+            0x03,
+            0x04,
+            0x05,
+            (byte) 0x7f,
+            (byte) 0xc0,
+            (byte) 0xd0,
+            (byte) 0xf7,
+            (byte) 0xf8,
+            (byte) 0xf9,
+            (byte) 0xfb,
+            (byte) 0xff
+        };
         for (int i = 0; i < 20_000; i++) {
             byte[] bytes = new byte[random.nextInt(200)];
             random.nextBytes(bytes);
@@ -73,8 +88,16 @@ class EthereumHostileInputTest {
 
     @Test
     void hugeRlpLengthsAreRefusedWithoutAllocating() {
-        for (String hex : List.of("fbffffffff", "bbffffffff", "f97fffffff", "02fbffffffff", "02f8ff",
-                "c9b97fffffff0000000000", "02f84a01bbffffffff", "f7" + "00".repeat(10), "ff" + "00".repeat(8))) {
+        for (String hex : List.of(
+                "fbffffffff",
+                "bbffffffff",
+                "f97fffffff",
+                "02fbffffffff",
+                "02f8ff",
+                "c9b97fffffff0000000000",
+                "02f84a01bbffffffff",
+                "f7" + "00".repeat(10),
+                "ff" + "00".repeat(8))) {
             assertThatThrownBy(() -> read(HEX.parseHex(hex))).as(hex).isInstanceOf(TransactionFormatException.class);
         }
     }
@@ -107,8 +130,13 @@ class EthereumHostileInputTest {
 
     @Test
     void everyWordOfCalldataSetToAHugeLengthIsReadOrUnreadable() {
-        List<String> words = List.of("ff".repeat(32), "00".repeat(28) + "7fffffff", "00".repeat(28) + "80000000",
-                "00".repeat(28) + "00100000", "00".repeat(28) + "ffffffe0", "00".repeat(31) + "01");
+        List<String> words = List.of(
+                "ff".repeat(32),
+                "00".repeat(28) + "7fffffff",
+                "00".repeat(28) + "80000000",
+                "00".repeat(28) + "00100000",
+                "00".repeat(28) + "ffffffe0",
+                "00".repeat(31) + "01");
         for (EthereumVectors.Call vector : EthereumVectors.calls()) {
             ContractAbi abi = ABIS.get(vector.abiFile());
             for (int at = 4; at + 32 <= vector.calldata().length; at += 32) {
@@ -147,7 +175,8 @@ class EthereumHostileInputTest {
             String json = EthereumVectors.text(file).strip();
             for (int length = 0; length < json.length(); length++) {
                 String truncated = json.substring(0, length);
-                assertThatThrownBy(() -> ContractAbi.parse(truncated)).as(file + " cut to " + length)
+                assertThatThrownBy(() -> ContractAbi.parse(truncated))
+                        .as(file + " cut to " + length)
                         .isInstanceOf(TransactionFormatException.class);
             }
         }
@@ -192,8 +221,9 @@ class EthereumHostileInputTest {
 
     private static void assertFits(ContractCall call) {
         if (call instanceof ContractCall.Decoded decoded) {
-            assertThat(EthereumTransactionView.POLICY_TYPE.mismatch(Value.struct(Map.of("contract_call_args",
-                    Value.struct(decoded.arguments()))))).isEmpty();
+            assertThat(EthereumTransactionView.POLICY_TYPE.mismatch(
+                            Value.struct(Map.of("contract_call_args", Value.struct(decoded.arguments())))))
+                    .isEmpty();
         }
     }
 }

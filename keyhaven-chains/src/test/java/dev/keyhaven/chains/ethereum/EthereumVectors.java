@@ -21,13 +21,24 @@ import tools.jackson.databind.json.JsonMapper;
 final class EthereumVectors {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private EthereumVectors() {
-    }
+    private EthereumVectors() {}
 
     /** A transaction as ethers serialised it and read its fields back; {@code null} where ethers has no field. */
-    record Transaction(String name, byte[] unsigned, byte[] signingHash, int type, String to, BigInteger nonce,
-            BigInteger gasLimit, BigInteger gasPrice, BigInteger maxPriorityFeePerGas, BigInteger maxFeePerGas,
-            BigInteger maxFeePerBlobGas, BigInteger value, String data, BigInteger chainId) {
+    record Transaction(
+            String name,
+            byte[] unsigned,
+            byte[] signingHash,
+            int type,
+            String to,
+            BigInteger nonce,
+            BigInteger gasLimit,
+            BigInteger gasPrice,
+            BigInteger maxPriorityFeePerGas,
+            BigInteger maxFeePerGas,
+            BigInteger maxFeePerBlobGas,
+            BigInteger value,
+            String data,
+            BigInteger chainId) {
         @Override
         public String toString() {
             return name;
@@ -45,18 +56,30 @@ final class EthereumVectors {
     static List<Transaction> transactions() {
         List<Transaction> transactions = new ArrayList<>();
         for (JsonNode t : tree("transactions.json").get("transactions")) {
-            transactions.add(new Transaction(t.get("name").asString(), bytes(t.get("unsigned")),
-                    bytes(t.get("signingHash")), t.get("type").asInt(), t.get("to").isNull() ? null
-                    : t.get("to").asString(), integer(t.get("nonce")), integer(t.get("gasLimit")),
-                    integer(t.get("gasPrice")), integer(t.get("maxPriorityFeePerGas")), integer(t.get("maxFeePerGas")),
-                    integer(t.get("maxFeePerBlobGas")), integer(t.get("value")), t.get("data").asString(),
+            transactions.add(new Transaction(
+                    t.get("name").asString(),
+                    bytes(t.get("unsigned")),
+                    bytes(t.get("signingHash")),
+                    t.get("type").asInt(),
+                    t.get("to").isNull() ? null : t.get("to").asString(),
+                    integer(t.get("nonce")),
+                    integer(t.get("gasLimit")),
+                    integer(t.get("gasPrice")),
+                    integer(t.get("maxPriorityFeePerGas")),
+                    integer(t.get("maxFeePerGas")),
+                    integer(t.get("maxFeePerBlobGas")),
+                    integer(t.get("value")),
+                    t.get("data").asString(),
                     integer(t.get("chainId"))));
         }
         return transactions;
     }
 
     static Transaction transaction(String name) {
-        return transactions().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+        return transactions().stream()
+                .filter(t -> t.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     static List<Call> calls() {
@@ -64,14 +87,21 @@ final class EthereumVectors {
         for (JsonNode c : tree("abi-calls.json").get("calls")) {
             Map<String, Value> arguments = new HashMap<>();
             c.get("args").properties().forEach(e -> arguments.put(e.getKey(), tagged(e.getValue())));
-            calls.add(new Call(c.get("abi").asString(), bytes(c.get("calldata")), c.get("functionName").asString(),
-                    c.get("selector").asString(), arguments));
+            calls.add(new Call(
+                    c.get("abi").asString(),
+                    bytes(c.get("calldata")),
+                    c.get("functionName").asString(),
+                    c.get("selector").asString(),
+                    arguments));
         }
         return calls;
     }
 
     static Call call(String functionName, int occurrence) {
-        return calls().stream().filter(c -> c.functionName().equals(functionName)).skip(occurrence).findFirst()
+        return calls().stream()
+                .filter(c -> c.functionName().equals(functionName))
+                .skip(occurrence)
+                .findFirst()
                 .orElseThrow();
     }
 
@@ -131,8 +161,9 @@ final class EthereumVectors {
     static Value withoutReasons(Value value) {
         return switch (value) {
             case UnreadableValue _ -> Value.unreadable("unreadable");
-            case ListValue(List<Value> elements) -> Value.list(elements.stream().map(EthereumVectors::withoutReasons)
-                    .toList());
+            case ListValue(List<Value> elements) ->
+                Value.list(
+                        elements.stream().map(EthereumVectors::withoutReasons).toList());
             case StructValue(Map<String, Value> fields) -> {
                 Map<String, Value> copy = new HashMap<>();
                 fields.forEach((key, field) -> copy.put(key, withoutReasons(field)));

@@ -25,7 +25,8 @@ class AnchorIdlFuzzTest {
             byte[] data = new byte[random.nextInt(200)];
             random.nextBytes(data);
             if (!idl.instructions().isEmpty() && random.nextInt(4) > 0) {
-                byte[] discriminator = idl.instructions().get(random.nextInt(idl.instructions().size()))
+                byte[] discriminator = idl.instructions()
+                        .get(random.nextInt(idl.instructions().size()))
                         .discriminator();
                 System.arraycopy(discriminator, 0, data, 0, Math.min(discriminator.length, data.length));
             }

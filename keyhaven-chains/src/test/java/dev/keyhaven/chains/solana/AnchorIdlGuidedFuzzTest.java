@@ -25,8 +25,12 @@ class AnchorIdlGuidedFuzzTest {
             new MessageAccount("C", false, false), new MessageAccount("D", false, false),
             new MessageAccount("E", false, false), new MessageAccount("F", false, false));
     /** {@code solana.tx.instructions[].parsed_instruction_data}, as the transaction's shape declares it. */
-    private static final ValueType PARSED = ((ValueType.StructOf) ((ValueType.ListOf) ((ValueType.StructOf)
-            SolanaTransaction.POLICY_TYPE).fields().get("instructions")).element()).fields()
+    private static final ValueType PARSED = ((ValueType.StructOf)
+                    ((ValueType.ListOf) ((ValueType.StructOf) SolanaTransaction.POLICY_TYPE)
+                                    .fields()
+                                    .get("instructions"))
+                            .element())
+            .fields()
             .get("parsed_instruction_data");
 
     static Stream<Arguments> seeds() {
@@ -45,6 +49,7 @@ class AnchorIdlGuidedFuzzTest {
             assertThat(refused.getMessage()).isNotBlank();
             return;
         }
-        assertThat(PARSED.mismatch(AnchorInstructionReader.read(idl, "Program", ACCOUNTS, inputs.data()))).isEmpty();
+        assertThat(PARSED.mismatch(AnchorInstructionReader.read(idl, "Program", ACCOUNTS, inputs.data())))
+                .isEmpty();
     }
 }

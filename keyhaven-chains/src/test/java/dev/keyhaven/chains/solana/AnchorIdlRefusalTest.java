@@ -30,8 +30,8 @@ class AnchorIdlRefusalTest {
 
         assertThat(idl.instructions()).singleElement().satisfies(instruction -> {
             assertThat(instruction.name()).isEqualTo("go");
-            assertThat(instruction.discriminatorHex()).isEqualTo(
-                    HexFormat.of().formatHex(AnchorIdlReader.sighash("go")));
+            assertThat(instruction.discriminatorHex())
+                    .isEqualTo(HexFormat.of().formatHex(AnchorIdlReader.sighash("go")));
         });
     }
 
@@ -52,22 +52,28 @@ class AnchorIdlRefusalTest {
 
     @Test
     void refusesUnknownTypes() {
-        assertRefused(idl("[{\"name\": \"a\", \"type\": \"u46\"}]", "[]"),
+        assertRefused(
+                idl("[{\"name\": \"a\", \"type\": \"u46\"}]", "[]"),
                 "IDL instructions[0].args[0].type: not a type of the Anchor IDL format");
-        assertRefused(idl("[{\"name\": \"a\", \"type\": {\"vec\": \"u8\", \"option\": \"u8\"}}]", "[]"),
+        assertRefused(
+                idl("[{\"name\": \"a\", \"type\": {\"vec\": \"u8\", \"option\": \"u8\"}}]", "[]"),
                 "IDL instructions[0].args[0].type: not a type of the Anchor IDL format");
-        assertRefused(idl("[{\"name\": \"a\", \"type\": {\"array\": [\"u8\", -1]}}]", "[]"),
+        assertRefused(
+                idl("[{\"name\": \"a\", \"type\": {\"array\": [\"u8\", -1]}}]", "[]"),
                 "IDL instructions[0].args[0].type.array[1]: an array's length is an integer from 0 to 2147483647");
-        assertRefused(idl("[]", "[{\"name\": \"T\", \"type\": {\"kind\": \"union\"}}]"),
+        assertRefused(
+                idl("[]", "[{\"name\": \"T\", \"type\": {\"kind\": \"union\"}}]"),
                 "IDL types[0].type.kind: not struct, enum, type or alias");
     }
 
     @Test
     void refusesAReferenceToAnUndefinedType() {
-        assertRefused(idl("[{\"name\": \"a\", \"type\": {\"vec\": {\"defined\": {\"name\": \"Missing\"}}}}]", "[]"),
+        assertRefused(
+                idl("[{\"name\": \"a\", \"type\": {\"vec\": {\"defined\": {\"name\": \"Missing\"}}}}]", "[]"),
                 "IDL instructions[0].args[0].type.vec.defined: names a type the IDL does not define");
         String dangling = "[{\"name\": \"T\", \"type\": {\"kind\": \"type\", \"alias\": {\"defined\": \"U\"}}}]";
-        assertRefused(idl("[{\"name\": \"a\", \"type\": {\"defined\": \"T\"}}]", dangling),
+        assertRefused(
+                idl("[{\"name\": \"a\", \"type\": {\"defined\": \"T\"}}]", dangling),
                 "IDL types[0].type.alias.defined: names a type the IDL does not define");
     }
 
@@ -81,11 +87,12 @@ class AnchorIdlRefusalTest {
 
     @Test
     void refusesRepeatedNames() {
-        assertRefused(idl("[{\"name\": \"a\", \"type\": \"u8\"}, {\"name\": \"a\", \"type\": \"u8\"}]", "[]"),
+        assertRefused(
+                idl("[{\"name\": \"a\", \"type\": \"u8\"}, {\"name\": \"a\", \"type\": \"u8\"}]", "[]"),
                 "IDL instructions[0].args[1]: has the name of instructions[0].args[0]");
         String type = "{\"name\": \"T\", \"type\": {\"kind\": \"struct\"}}";
-        assertRefused(idl("[]", "[" + type + ", " + type + "]"),
-                "IDL types[1]: a type of the same name is already defined");
+        assertRefused(
+                idl("[]", "[" + type + ", " + type + "]"), "IDL types[1]: a type of the same name is already defined");
         assertRefused("""
                 {"instructions": [{"name": "go", "accounts": [], "args": []},
                                   {"name": "go", "accounts": [], "args": []}], "types": []}
@@ -114,9 +121,11 @@ class AnchorIdlRefusalTest {
         for (int i = 0; i < 70; i++) {
             deep = "{\"vec\": " + deep + "}";
         }
-        assertRefused(idl("[{\"name\": \"a\", \"type\": " + deep + "}]", "[]"),
+        assertRefused(
+                idl("[{\"name\": \"a\", \"type\": " + deep + "}]", "[]"),
                 "the IDL is beyond Keyhaven's JSON limits (nesting 64 levels deep, numbers of 1000 digits)");
-        assertRefused(" ".repeat(AnchorIdlReader.MAX_LENGTH + 1),
+        assertRefused(
+                " ".repeat(AnchorIdlReader.MAX_LENGTH + 1),
                 "the IDL is 1048577 characters; Keyhaven reads IDLs of at most 1048576");
     }
 
@@ -145,10 +154,14 @@ class AnchorIdlRefusalTest {
                             "type": {"kind": "struct", "fields": [{"name": "x", "type": "u64"}]}}]}
                 """);
 
-        assertThat(idl.instructions().getFirst().args()).extracting(IdlField::type).containsExactly(
-                new IdlType.Unsupported("a COption"), new IdlType.Unsupported("a generic type parameter"),
-                new IdlType.Unsupported("an array of generic length"), new IdlType.Unsupported("a generic type"),
-                new IdlType.Defined("Packed"));
+        assertThat(idl.instructions().getFirst().args())
+                .extracting(IdlField::type)
+                .containsExactly(
+                        new IdlType.Unsupported("a COption"),
+                        new IdlType.Unsupported("a generic type parameter"),
+                        new IdlType.Unsupported("an array of generic length"),
+                        new IdlType.Unsupported("a generic type"),
+                        new IdlType.Defined("Packed"));
         assertThat(idl.type("Packed")).contains(new IdlTypeDef.Undecodable("its values are not stored with Borsh"));
     }
 
@@ -161,7 +174,8 @@ class AnchorIdlRefusalTest {
                  "types": []}
                 """);
 
-        assertThat(idl.type("State")).contains(new IdlTypeDef.StructDef(
-                new IdlFields.Named(List.of(new IdlField("n", IdlType.Primitive.U8)))));
+        assertThat(idl.type("State"))
+                .contains(new IdlTypeDef.StructDef(
+                        new IdlFields.Named(List.of(new IdlField("n", IdlType.Primitive.U8)))));
     }
 }

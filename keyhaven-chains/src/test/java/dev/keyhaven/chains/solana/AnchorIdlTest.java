@@ -13,7 +13,6 @@ import dev.keyhaven.policy.Value;
 import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -39,53 +38,120 @@ class AnchorIdlTest {
 
     static Value parsedData(String name, String discriminator, Map<String, Value> accounts, Map<String, Value> args) {
         Value named = Value.struct(accounts);
-        return Value.struct(Map.of("instruction_name", Value.of(name), "discriminator", Value.of(discriminator),
-                "named_accounts", named, "named_account", named, "program_call_args", Value.struct(args)));
+        return Value.struct(Map.of(
+                "instruction_name",
+                Value.of(name),
+                "discriminator",
+                Value.of(discriminator),
+                "named_accounts",
+                named,
+                "named_account",
+                named,
+                "program_call_args",
+                Value.struct(args)));
     }
 
     private static Value step(Value swap, int percent, int input, int output, String inputName, String outputName) {
-        return Value.struct(Map.of("swap", swap, "percent", Value.of(percent), inputName, Value.of(input),
-                outputName, Value.of(output)));
+        return Value.struct(Map.of(
+                "swap", swap, "percent", Value.of(percent), inputName, Value.of(input), outputName, Value.of(output)));
     }
 
     @Test
     void decodesRouteWithTheAnchor030Idl() {
-        assertThat(parsed("legacy_anchor_route", MODERN, 0)).isEqualTo(parsedData("route", "e517cb977ae3ad2a",
-                Map.of("token_program", Value.of(TOKEN_PROGRAM), "user_transfer_authority", Value.of(key(1)),
-                        "user_source_token_account", Value.of(key(4)),
-                        "user_destination_token_account", Value.of(key(5)),
-                        "platform_fee_account", Value.of(key(11))),
-                Map.of("route_plan", Value.list(
-                                step(Value.of("Saber"), 60, 0, 1, "input_index", "output_index"),
-                                step(Value.struct(Map.of("Whirlpool", Value.struct(Map.of("a_to_b", Value.of(true))))),
-                                        40, 0, 1, "input_index", "output_index"),
-                                step(Value.struct(Map.of("Raydium", Value.list(Value.of(7), Value.of(key(12))))),
-                                        100, 1, 2, "input_index", "output_index")),
-                        "in_amount", Value.of(995_500_000),
-                        "quoted_out_amount", Value.of(123_456_789),
-                        "slippage_bps", Value.of(50),
-                        "platform_fee_bps", Value.of(0),
-                        "referrer", Value.of(key(3)))));
+        assertThat(parsed("legacy_anchor_route", MODERN, 0))
+                .isEqualTo(parsedData(
+                        "route",
+                        "e517cb977ae3ad2a",
+                        Map.of(
+                                "token_program",
+                                Value.of(TOKEN_PROGRAM),
+                                "user_transfer_authority",
+                                Value.of(key(1)),
+                                "user_source_token_account",
+                                Value.of(key(4)),
+                                "user_destination_token_account",
+                                Value.of(key(5)),
+                                "platform_fee_account",
+                                Value.of(key(11))),
+                        Map.of(
+                                "route_plan",
+                                Value.list(
+                                        step(Value.of("Saber"), 60, 0, 1, "input_index", "output_index"),
+                                        step(
+                                                Value.struct(Map.of(
+                                                        "Whirlpool", Value.struct(Map.of("a_to_b", Value.of(true))))),
+                                                40,
+                                                0,
+                                                1,
+                                                "input_index",
+                                                "output_index"),
+                                        step(
+                                                Value.struct(
+                                                        Map.of("Raydium", Value.list(Value.of(7), Value.of(key(12))))),
+                                                100,
+                                                1,
+                                                2,
+                                                "input_index",
+                                                "output_index")),
+                                "in_amount",
+                                Value.of(995_500_000),
+                                "quoted_out_amount",
+                                Value.of(123_456_789),
+                                "slippage_bps",
+                                Value.of(50),
+                                "platform_fee_bps",
+                                Value.of(0),
+                                "referrer",
+                                Value.of(key(3)))));
     }
 
     @Test
     void decodesRouteWithTheAnchor029IdlUnderItsNames() {
-        assertThat(parsed("legacy_anchor_route", LEGACY, 0)).isEqualTo(parsedData("route", "e517cb977ae3ad2a",
-                Map.of("tokenProgram", Value.of(TOKEN_PROGRAM), "userTransferAuthority", Value.of(key(1)),
-                        "userSourceTokenAccount", Value.of(key(4)),
-                        "userDestinationTokenAccount", Value.of(key(5)),
-                        "platformFeeAccount", Value.of(key(11))),
-                Map.of("routePlan", Value.list(
-                                step(Value.of("Saber"), 60, 0, 1, "inputIndex", "outputIndex"),
-                                step(Value.struct(Map.of("Whirlpool", Value.struct(Map.of("aToB", Value.of(true))))),
-                                        40, 0, 1, "inputIndex", "outputIndex"),
-                                step(Value.struct(Map.of("Raydium", Value.list(Value.of(7), Value.of(key(12))))),
-                                        100, 1, 2, "inputIndex", "outputIndex")),
-                        "inAmount", Value.of(995_500_000),
-                        "quotedOutAmount", Value.of(123_456_789),
-                        "slippageBps", Value.of(50),
-                        "platformFeeBps", Value.of(0),
-                        "referrer", Value.of(key(3)))));
+        assertThat(parsed("legacy_anchor_route", LEGACY, 0))
+                .isEqualTo(parsedData(
+                        "route",
+                        "e517cb977ae3ad2a",
+                        Map.of(
+                                "tokenProgram",
+                                Value.of(TOKEN_PROGRAM),
+                                "userTransferAuthority",
+                                Value.of(key(1)),
+                                "userSourceTokenAccount",
+                                Value.of(key(4)),
+                                "userDestinationTokenAccount",
+                                Value.of(key(5)),
+                                "platformFeeAccount",
+                                Value.of(key(11))),
+                        Map.of(
+                                "routePlan",
+                                Value.list(
+                                        step(Value.of("Saber"), 60, 0, 1, "inputIndex", "outputIndex"),
+                                        step(
+                                                Value.struct(Map.of(
+                                                        "Whirlpool", Value.struct(Map.of("aToB", Value.of(true))))),
+                                                40,
+                                                0,
+                                                1,
+                                                "inputIndex",
+                                                "outputIndex"),
+                                        step(
+                                                Value.struct(
+                                                        Map.of("Raydium", Value.list(Value.of(7), Value.of(key(12))))),
+                                                100,
+                                                1,
+                                                2,
+                                                "inputIndex",
+                                                "outputIndex")),
+                                "inAmount",
+                                Value.of(995_500_000),
+                                "quotedOutAmount",
+                                Value.of(123_456_789),
+                                "slippageBps",
+                                Value.of(50),
+                                "platformFeeBps",
+                                Value.of(0),
+                                "referrer",
+                                Value.of(key(3)))));
     }
 
     @Test
@@ -102,27 +168,64 @@ class AnchorIdlTest {
                 "flag", Value.of(true),
                 "mode", Value.of("Active"));
         Map<String, Value> modern = new HashMap<>(common);
-        modern.putAll(Map.of("fee_rate", Value.of("0.0025"), "fee_tier", Value.of(300),
-                "window", Value.list(Value.of(10), Value.of(20))));
+        modern.putAll(Map.of(
+                "fee_rate",
+                Value.of("0.0025"),
+                "fee_tier",
+                Value.of(300),
+                "window",
+                Value.list(Value.of(10), Value.of(20))));
         Map<String, Value> legacy = new HashMap<>(common);
-        legacy.putAll(Map.of("feeRate", Value.of("0.0025"), "feeTier", Value.of(300),
-                "window", Value.struct(Map.of("start", Value.of(10), "end", Value.of(20)))));
+        legacy.putAll(Map.of(
+                "feeRate",
+                Value.of("0.0025"),
+                "feeTier",
+                Value.of(300),
+                "window",
+                Value.struct(Map.of("start", Value.of(10), "end", Value.of(20)))));
 
-        assertThat(parsed("legacy_anchor_set_config", MODERN, 0)).isEqualTo(parsedData("set_config",
-                "6c9e9aafd4623442", Map.of("authority", Value.of(key(1)), "config", Value.of(key(2)),
-                        "system_program", Value.of(SYSTEM_PROGRAM)), modern));
-        assertThat(parsed("legacy_anchor_set_config", LEGACY, 0)).isEqualTo(parsedData("setConfig",
-                "6c9e9aafd4623442", Map.of("authority", Value.of(key(1)), "config", Value.of(key(2)),
-                        "systemProgram", Value.of(SYSTEM_PROGRAM)), legacy));
+        assertThat(parsed("legacy_anchor_set_config", MODERN, 0))
+                .isEqualTo(parsedData(
+                        "set_config",
+                        "6c9e9aafd4623442",
+                        Map.of(
+                                "authority",
+                                Value.of(key(1)),
+                                "config",
+                                Value.of(key(2)),
+                                "system_program",
+                                Value.of(SYSTEM_PROGRAM)),
+                        modern));
+        assertThat(parsed("legacy_anchor_set_config", LEGACY, 0))
+                .isEqualTo(parsedData(
+                        "setConfig",
+                        "6c9e9aafd4623442",
+                        Map.of(
+                                "authority",
+                                Value.of(key(1)),
+                                "config",
+                                Value.of(key(2)),
+                                "systemProgram",
+                                Value.of(SYSTEM_PROGRAM)),
+                        legacy));
     }
 
     @Test
     void namesAccountsLoadedFromALookupTable() {
         Value named = field(parsed("v0_lookup", MODERN, 2), "named_accounts");
 
-        assertThat(named).isEqualTo(Value.struct(Map.of("token_program", Value.of(TOKEN_PROGRAM),
-                "user_transfer_authority", Value.of(key(1)), "user_source_token_account", Value.of(key(4)),
-                "user_destination_token_account", Value.of(LOOKUP), "platform_fee_account", Value.of(LOOKUP))));
+        assertThat(named)
+                .isEqualTo(Value.struct(Map.of(
+                        "token_program",
+                        Value.of(TOKEN_PROGRAM),
+                        "user_transfer_authority",
+                        Value.of(key(1)),
+                        "user_source_token_account",
+                        Value.of(key(4)),
+                        "user_destination_token_account",
+                        Value.of(LOOKUP),
+                        "platform_fee_account",
+                        Value.of(LOOKUP))));
     }
 
     @Test

@@ -56,7 +56,9 @@ class AnchorInstructionReaderTest {
     private static final byte[] GO = {1, 1, 1, 5, 2, 0, 0, 0, 1, 7, 0, 0, 1, 3, 4, 2, 0, 0, 0, 'h', 'i'};
 
     private static List<MessageAccount> accounts(String... keys) {
-        return Arrays.stream(keys).map(key -> new MessageAccount(key, false, false)).toList();
+        return Arrays.stream(keys)
+                .map(key -> new MessageAccount(key, false, false))
+                .toList();
     }
 
     private static Value read(List<MessageAccount> accounts, byte[] data) {
@@ -84,15 +86,23 @@ class AnchorInstructionReaderTest {
     void decodesOptionsEnumsAndStrings() {
         Value parsed = read(accounts("Payer", "PoolAuthority", "Vault", "FeeAuthority", PROGRAM), GO);
 
-        assertThat(field(parsed, "program_call_args")).isEqualTo(Value.struct(Map.of(
-                "flag", Value.of(true),
-                "maybe", Value.of(5),
-                "list", Value.list(Value.of(7), Value.struct(Map.of())),
-                "kind", Value.struct(Map.of("Pair", Value.list(Value.of(3), Value.of(4)))),
-                "text", Value.of("hi"))));
-        assertThat(field(parsed, "named_accounts")).isEqualTo(Value.struct(Map.of(
-                "payer", Value.of("Payer"), "pool.authority", Value.of("PoolAuthority"), "vault", Value.of("Vault"),
-                "fees.authority", Value.of("FeeAuthority"))));
+        assertThat(field(parsed, "program_call_args"))
+                .isEqualTo(Value.struct(Map.of(
+                        "flag", Value.of(true),
+                        "maybe", Value.of(5),
+                        "list", Value.list(Value.of(7), Value.struct(Map.of())),
+                        "kind", Value.struct(Map.of("Pair", Value.list(Value.of(3), Value.of(4)))),
+                        "text", Value.of("hi"))));
+        assertThat(field(parsed, "named_accounts"))
+                .isEqualTo(Value.struct(Map.of(
+                        "payer",
+                        Value.of("Payer"),
+                        "pool.authority",
+                        Value.of("PoolAuthority"),
+                        "vault",
+                        Value.of("Vault"),
+                        "fees.authority",
+                        Value.of("FeeAuthority"))));
         assertThat(field(parsed, "discriminator")).isEqualTo(Value.of("01"));
     }
 
@@ -100,7 +110,8 @@ class AnchorInstructionReaderTest {
     void leavesAnAbsentOptionOut() {
         byte[] data = bytes(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-        assertThat(((StructValue) args(data)).fields()).containsOnlyKeys("flag", "list", "kind", "text")
+        assertThat(((StructValue) args(data)).fields())
+                .containsOnlyKeys("flag", "list", "kind", "text")
                 .containsEntry("kind", Value.of("Plain"));
     }
 
@@ -111,8 +122,9 @@ class AnchorInstructionReaderTest {
 
         assertThat(field(field(withReferral, "named_accounts"), "referral")).isEqualTo(Value.of("Referrer"));
         assertThat(((StructValue) field(leftOff, "named_accounts")).fields()).doesNotContainKey("referral");
-        assertThat(read(accounts("Payer", "A"), GO)).isEqualTo(Value.unreadable(
-                "instruction go of program " + PROGRAM + " has 2 accounts, fewer than the IDL requires"));
+        assertThat(read(accounts("Payer", "A"), GO))
+                .isEqualTo(Value.unreadable(
+                        "instruction go of program " + PROGRAM + " has 2 accounts, fewer than the IDL requires"));
     }
 
     @Test
@@ -127,20 +139,21 @@ class AnchorInstructionReaderTest {
         byte[] badUtf8 = GO.clone();
         badUtf8[19] = (byte) 0xc3;
 
-        assertThat(read(List.of(), trailing)).isEqualTo(unreadable("go", "1 bytes are left after the arguments"
-                + " (at byte 21 of the data)"));
-        assertThat(read(List.of(), badBool)).isEqualTo(unreadable("go", "bool byte 2 is neither 0 nor 1"
-                + " (at byte 1 of the data)"));
-        assertThat(read(List.of(), badOption)).isEqualTo(unreadable("go", "option tag 3 is neither 0 nor 1"
-                + " (at byte 2 of the data)"));
-        assertThat(read(List.of(), badVariant)).isEqualTo(unreadable("go", "variant 2 of enum Kind, which has 2"
-                + " (at byte 12 of the data)"));
-        assertThat(read(List.of(), badUtf8)).isEqualTo(unreadable("go", "a string is not valid UTF-8"
-                + " (at byte 19 of the data)"));
-        assertThat(read(List.of(), Arrays.copyOf(GO, 10))).isEqualTo(unreadable("go", "u16 needs 2 bytes, 1 remain"
-                + " (at byte 9 of the data)"));
-        assertThat(read(List.of(), bytes(9, 1))).isEqualTo(Value.unreadable(
-                "the data matches no instruction of the IDL uploaded for program " + PROGRAM));
+        assertThat(read(List.of(), trailing))
+                .isEqualTo(unreadable("go", "1 bytes are left after the arguments" + " (at byte 21 of the data)"));
+        assertThat(read(List.of(), badBool))
+                .isEqualTo(unreadable("go", "bool byte 2 is neither 0 nor 1" + " (at byte 1 of the data)"));
+        assertThat(read(List.of(), badOption))
+                .isEqualTo(unreadable("go", "option tag 3 is neither 0 nor 1" + " (at byte 2 of the data)"));
+        assertThat(read(List.of(), badVariant))
+                .isEqualTo(unreadable("go", "variant 2 of enum Kind, which has 2" + " (at byte 12 of the data)"));
+        assertThat(read(List.of(), badUtf8))
+                .isEqualTo(unreadable("go", "a string is not valid UTF-8" + " (at byte 19 of the data)"));
+        assertThat(read(List.of(), Arrays.copyOf(GO, 10)))
+                .isEqualTo(unreadable("go", "u16 needs 2 bytes, 1 remain" + " (at byte 9 of the data)"));
+        assertThat(read(List.of(), bytes(9, 1)))
+                .isEqualTo(
+                        Value.unreadable("the data matches no instruction of the IDL uploaded for program " + PROGRAM));
         assertThat(read(List.of(), new byte[0])).isInstanceOf(UnreadableValue.class);
     }
 
@@ -153,12 +166,12 @@ class AnchorInstructionReaderTest {
         deep.add(0);
         byte[] deepData = bytes(deep.stream().mapToInt(Integer::intValue).toArray());
 
-        assertThat(read(List.of(), deepData)).isEqualTo(unreadable("deep", "types nest deeper than 32 levels"
-                + " (at byte 17 of the data)"));
-        assertThat(read(List.of(), bytes(3, 0xff, 0xff, 0xff, 0xff))).isEqualTo(unreadable("many",
-                "more than 4096 values (at byte 5 of the data)"));
-        assertThat(read(List.of(), bytes(5))).isEqualTo(unreadable("loop", "types nest deeper than 32 levels"
-                + " (at byte 1 of the data)"));
+        assertThat(read(List.of(), deepData))
+                .isEqualTo(unreadable("deep", "types nest deeper than 32 levels" + " (at byte 17 of the data)"));
+        assertThat(read(List.of(), bytes(3, 0xff, 0xff, 0xff, 0xff)))
+                .isEqualTo(unreadable("many", "more than 4096 values (at byte 5 of the data)"));
+        assertThat(read(List.of(), bytes(5)))
+                .isEqualTo(unreadable("loop", "types nest deeper than 32 levels" + " (at byte 1 of the data)"));
     }
 
     @Test
@@ -166,8 +179,7 @@ class AnchorInstructionReaderTest {
         byte[] data = new byte[1200];
         data[0] = 4;
 
-        Value parsed = assertTimeoutPreemptively(Duration.ofSeconds(2),
-                () -> read(List.of(), data));
+        Value parsed = assertTimeoutPreemptively(Duration.ofSeconds(2), () -> read(List.of(), data));
 
         assertThat(parsed).isInstanceOf(UnreadableValue.class);
     }
@@ -183,17 +195,19 @@ class AnchorInstructionReaderTest {
         byte[] tenBillion = bytes(0x00, 0x00, 0x00, 0x20, 0x5f, 0xa0, 0x02, 0x42);
         System.arraycopy(tenBillion, 0, data, 69, 8);
 
-        assertThat(args(data)).isEqualTo(Value.struct(Map.of(
-                "u", Value.of(BigInteger.TWO.pow(256).subtract(BigInteger.ONE)),
-                "i", Value.unreadable("an i256 below the policy language's smallest integer"),
-                "f", Value.of("NaN"),
-                "d", Value.of("10000000000"))));
+        assertThat(args(data))
+                .isEqualTo(Value.struct(Map.of(
+                        "u", Value.of(BigInteger.TWO.pow(256).subtract(BigInteger.ONE)),
+                        "i", Value.unreadable("an i256 below the policy language's smallest integer"),
+                        "f", Value.of("NaN"),
+                        "d", Value.of("10000000000"))));
     }
 
     @Test
     void bindsConstructsItDoesNotDecodeAsUnreadable() {
-        assertThat(read(List.of(), bytes(7, 0, 0, 0, 0, 0))).isEqualTo(unreadable("odd",
-                "the IDL uses a COption, which Keyhaven does not decode (at byte 1 of the data)"));
+        assertThat(read(List.of(), bytes(7, 0, 0, 0, 0, 0)))
+                .isEqualTo(unreadable(
+                        "odd", "the IDL uses a COption, which Keyhaven does not decode (at byte 1 of the data)"));
     }
 
     @Test

@@ -50,7 +50,8 @@ class SolanaFuzzTest {
         assertThat(survives(wire)).isTrue();
         for (int length = 0; length < wire.length; length++) {
             byte[] truncated = Arrays.copyOf(wire, length);
-            assertThatThrownBy(() -> SolanaTransaction.parse(truncated)).as("length " + length)
+            assertThatThrownBy(() -> SolanaTransaction.parse(truncated))
+                    .as("length " + length)
                     .isInstanceOf(TransactionFormatException.class);
         }
     }
@@ -65,7 +66,8 @@ class SolanaFuzzTest {
             int flips = 1 + random.nextInt(3);
             for (int i = 0; i < flips; i++) {
                 int at = random.nextInt(mutated.length);
-                mutated[at] = random.nextBoolean() ? (byte) (mutated[at] ^ 1 << random.nextInt(8))
+                mutated[at] = random.nextBoolean()
+                        ? (byte) (mutated[at] ^ 1 << random.nextInt(8))
                         : (byte) random.nextInt(256);
             }
             survives(mutated);
@@ -103,7 +105,8 @@ class SolanaFuzzTest {
             System.arraycopy(maximum, 0, huge, offset, 3);
             System.arraycopy(wire, offset + 1, huge, offset + 3, wire.length - offset - 1);
 
-            assertThatThrownBy(() -> SolanaTransaction.parse(huge)).as("offset " + offset)
+            assertThatThrownBy(() -> SolanaTransaction.parse(huge))
+                    .as("offset " + offset)
                     .isInstanceOf(TransactionFormatException.class)
                     .hasMessageContaining("count 65535");
         }

@@ -22,8 +22,8 @@ class SolanaPolicyExamplesTest {
             + SolanaVectors.JUPITER + "' && i.parsed_instruction_data.instruction_name == 'route' "
             + "&& i.parsed_instruction_data.program_call_args['in_amount'] == 995500000)";
 
-    private static EvaluationResult evaluate(String condition, String transaction,
-            Function<String, Optional<AnchorIdl>> idls) {
+    private static EvaluationResult evaluate(
+            String condition, String transaction, Function<String, Optional<AnchorIdl>> idls) {
         Value tx = SolanaVectors.parse(transaction).policyValue(idls);
         return PolicyExpression.parse(condition)
                 .evaluate(Environment.of(Map.of("solana", Value.struct(Map.of("tx", tx)))));

@@ -40,29 +40,42 @@ class SolanaTransactionTest {
     }
 
     static Value account(String key, boolean signer, boolean writable) {
-        return Value.struct(Map.of("account_key", Value.of(key), "signer", Value.of(signer),
-                "writable", Value.of(writable)));
+        return Value.struct(
+                Map.of("account_key", Value.of(key), "signer", Value.of(signer), "writable", Value.of(writable)));
     }
 
     @Test
     void bindsEveryFieldOfALegacySystemTransfer() {
         SolanaTransaction transaction = SolanaVectors.parse("legacy_system_transfer");
 
-        assertThat(valueWithoutIdls(transaction)).isEqualTo(Value.struct(Map.of(
-                "account_keys", Value.strings(List.of(key(1), key(3), SYSTEM_PROGRAM)),
-                "program_keys", Value.strings(List.of(SYSTEM_PROGRAM)),
-                "recent_blockhash", Value.of(BLOCKHASH),
-                "instructions", Value.list(Value.struct(Map.of(
-                        "program_key", Value.of(SYSTEM_PROGRAM),
-                        "accounts", Value.list(account(key(1), true, true), account(key(3), false, true)),
-                        "instruction_data_hex", Value.of("0200000040420f0000000000"),
-                        "address_table_lookups", Value.list(),
-                        "parsed_instruction_data",
-                        Value.unreadable("no IDL uploaded for program 11111111111111111111111111111111")))),
-                "transfers", Value.list(Value.struct(Map.of(
-                        "from", Value.of(key(1)), "to", Value.of(key(3)), "amount", Value.of(1_000_000)))),
-                "spl_transfers", Value.list(),
-                "address_table_lookups", Value.list())));
+        assertThat(valueWithoutIdls(transaction))
+                .isEqualTo(Value.struct(Map.of(
+                        "account_keys", Value.strings(List.of(key(1), key(3), SYSTEM_PROGRAM)),
+                        "program_keys", Value.strings(List.of(SYSTEM_PROGRAM)),
+                        "recent_blockhash", Value.of(BLOCKHASH),
+                        "instructions",
+                                Value.list(Value.struct(Map.of(
+                                        "program_key",
+                                        Value.of(SYSTEM_PROGRAM),
+                                        "accounts",
+                                        Value.list(account(key(1), true, true), account(key(3), false, true)),
+                                        "instruction_data_hex",
+                                        Value.of("0200000040420f0000000000"),
+                                        "address_table_lookups",
+                                        Value.list(),
+                                        "parsed_instruction_data",
+                                        Value.unreadable(
+                                                "no IDL uploaded for program 11111111111111111111111111111111")))),
+                        "transfers",
+                                Value.list(Value.struct(Map.of(
+                                        "from",
+                                        Value.of(key(1)),
+                                        "to",
+                                        Value.of(key(3)),
+                                        "amount",
+                                        Value.of(1_000_000)))),
+                        "spl_transfers", Value.list(),
+                        "address_table_lookups", Value.list())));
     }
 
     @Test
@@ -78,9 +91,14 @@ class SolanaTransactionTest {
     void readsATransferWithSeedFromTheDerivedAccount() {
         Value value = valueWithoutIdls(SolanaVectors.parse("legacy_transfer_with_seed"));
 
-        assertThat(field(value, "transfers")).isEqualTo(Value.list(Value.struct(Map.of(
-                "from", Value.of(SolanaVectors.text("derived_vault")), "to", Value.of(key(3)),
-                "amount", Value.of(777)))));
+        assertThat(field(value, "transfers"))
+                .isEqualTo(Value.list(Value.struct(Map.of(
+                        "from",
+                        Value.of(SolanaVectors.text("derived_vault")),
+                        "to",
+                        Value.of(key(3)),
+                        "amount",
+                        Value.of(777)))));
     }
 
     @Test
@@ -111,7 +129,9 @@ class SolanaTransactionTest {
     @Test
     void refusesToSignForAKeyThatIsNotASigner() {
         SolanaTransaction transaction = SolanaVectors.parse("legacy_two_signers");
-        byte[] recipient = new Ed25519PrivateKeyParameters(SolanaVectors.seed(3)).generatePublicKey().getEncoded();
+        byte[] recipient = new Ed25519PrivateKeyParameters(SolanaVectors.seed(3))
+                .generatePublicKey()
+                .getEncoded();
 
         assertThatThrownBy(() -> transaction.withSignature(recipient, new byte[64]))
                 .isInstanceOf(TransactionFormatException.class)
@@ -126,7 +146,9 @@ class SolanaTransactionTest {
     void leavesTheParsedTransactionUnchangedWhenSigning() {
         byte[] wire = SolanaVectors.wire("legacy_system_transfer");
         SolanaTransaction transaction = SolanaTransaction.parse(wire);
-        byte[] publicKey = new Ed25519PrivateKeyParameters(SolanaVectors.seed(1)).generatePublicKey().getEncoded();
+        byte[] publicKey = new Ed25519PrivateKeyParameters(SolanaVectors.seed(1))
+                .generatePublicKey()
+                .getEncoded();
         byte[] signature = new byte[64];
         Arrays.fill(signature, (byte) 0x5a);
 
@@ -149,18 +171,35 @@ class SolanaTransactionTest {
 
         assertThat(transaction.message()).isEqualTo(SolanaVectors.hex("v0_lookup", "message"));
         assertThat(transaction.programKeys()).containsExactly(SYSTEM_PROGRAM, TOKEN_PROGRAM, JUPITER);
-        assertThat(field(value, "account_keys")).isEqualTo(Value.strings(List.of(
-                key(1), key(4), SYSTEM_PROGRAM, TOKEN_PROGRAM, JUPITER, LOOKUP, LOOKUP, LOOKUP)));
+        assertThat(field(value, "account_keys"))
+                .isEqualTo(Value.strings(
+                        List.of(key(1), key(4), SYSTEM_PROGRAM, TOKEN_PROGRAM, JUPITER, LOOKUP, LOOKUP, LOOKUP)));
         assertThat(field(value, "address_table_lookups")).isEqualTo(lookups);
-        assertThat(field(value, "transfers")).isEqualTo(Value.list(Value.struct(Map.of(
-                "from", Value.of(key(1)), "to", Value.of(LOOKUP), "amount", Value.of(5_000_000)))));
-        assertThat(field(value, "spl_transfers")).isEqualTo(Value.list(Value.struct(Map.of(
-                "from", Value.of(key(4)), "to", Value.of(LOOKUP), "amount", Value.of(250), "owner", Value.of(key(1)),
-                "signers", Value.list(), "token_mint", Value.of(LOOKUP)))));
-        Value splInstruction = ((ListValue) field(value, "instructions")).elements().get(1);
-        assertThat(field(splInstruction, "accounts")).isEqualTo(Value.list(
-                account(key(4), false, true), account(LOOKUP, false, false), account(LOOKUP, false, true),
-                account(key(1), true, true)));
+        assertThat(field(value, "transfers"))
+                .isEqualTo(Value.list(Value.struct(
+                        Map.of("from", Value.of(key(1)), "to", Value.of(LOOKUP), "amount", Value.of(5_000_000)))));
+        assertThat(field(value, "spl_transfers"))
+                .isEqualTo(Value.list(Value.struct(Map.of(
+                        "from",
+                        Value.of(key(4)),
+                        "to",
+                        Value.of(LOOKUP),
+                        "amount",
+                        Value.of(250),
+                        "owner",
+                        Value.of(key(1)),
+                        "signers",
+                        Value.list(),
+                        "token_mint",
+                        Value.of(LOOKUP)))));
+        Value splInstruction =
+                ((ListValue) field(value, "instructions")).elements().get(1);
+        assertThat(field(splInstruction, "accounts"))
+                .isEqualTo(Value.list(
+                        account(key(4), false, true),
+                        account(LOOKUP, false, false),
+                        account(LOOKUP, false, true),
+                        account(key(1), true, true)));
         assertThat(field(splInstruction, "address_table_lookups")).isEqualTo(lookups);
         assertThat(field(splInstruction, "instruction_data_hex")).isEqualTo(Value.of("0cfa0000000000000002"));
     }
@@ -192,14 +231,24 @@ class SolanaTransactionTest {
 
     @Test
     void readsAmountsAsUnsigned64BitIntegers() {
-        byte[] wire = new WireBuilder().slots(1).bytes(1, 0, 1).compact(3).key(1).key(3).key(0).key(7).compact(1)
-                .instruction(2, new int[] {0, 1}, HexFormat.of().parseHex("02000000ffffffffffffffff")).build();
+        byte[] wire = new WireBuilder()
+                .slots(1)
+                .bytes(1, 0, 1)
+                .compact(3)
+                .key(1)
+                .key(3)
+                .key(0)
+                .key(7)
+                .compact(1)
+                .instruction(2, new int[] {0, 1}, HexFormat.of().parseHex("02000000ffffffffffffffff"))
+                .build();
 
         Value value = valueWithoutIdls(SolanaTransaction.parse(wire));
 
-        assertThat(field(value, "transfers")).isEqualTo(Value.list(Value.struct(Map.of(
-                "from", Value.of(SolanaKeys.base58(SolanaVectors.seed(1))),
-                "to", Value.of(SolanaKeys.base58(SolanaVectors.seed(3))),
-                "amount", Value.of(BigInteger.TWO.pow(64).subtract(BigInteger.ONE))))));
+        assertThat(field(value, "transfers"))
+                .isEqualTo(Value.list(Value.struct(Map.of(
+                        "from", Value.of(SolanaKeys.base58(SolanaVectors.seed(1))),
+                        "to", Value.of(SolanaKeys.base58(SolanaVectors.seed(3))),
+                        "amount", Value.of(BigInteger.TWO.pow(64).subtract(BigInteger.ONE))))));
     }
 }

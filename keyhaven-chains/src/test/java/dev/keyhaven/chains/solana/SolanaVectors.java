@@ -22,14 +22,20 @@ final class SolanaVectors {
     static final String BLOCKHASH = "US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx";
     static final String LOOKUP = "ADDRESS_TABLE_LOOKUP";
     /** The transactions of the file, by name. */
-    static final List<String> TRANSACTIONS = List.of("legacy_system_transfer", "legacy_transfer_with_seed",
-            "legacy_two_signers", "legacy_spl", "legacy_spl_multisig", "legacy_token2022_fee", "legacy_anchor_route",
-            "legacy_anchor_set_config", "v0_lookup");
+    static final List<String> TRANSACTIONS = List.of(
+            "legacy_system_transfer",
+            "legacy_transfer_with_seed",
+            "legacy_two_signers",
+            "legacy_spl",
+            "legacy_spl_multisig",
+            "legacy_token2022_fee",
+            "legacy_anchor_route",
+            "legacy_anchor_set_config",
+            "v0_lookup");
 
     private static final JsonNode ROOT = JsonMapper.builder().build().readTree(resource("vectors.json"));
 
-    private SolanaVectors() {
-    }
+    private SolanaVectors() {}
 
     /** The Base58 public key of {@code Keypair.fromSeed(32 bytes of n)}. */
     static String key(int n) {

@@ -87,11 +87,11 @@ class TronFuzzTest {
     @Test
     void hugeLengthClaimsAreRefused() {
         List<String> claims = List.of(
-                "5affffffff07",                   // contract: 2^31 - 1 bytes follow
-                "5affffffff0f",                   // contract: a length past int range
-                "0affffffffffffffffff01",         // ref_block_bytes: a ten-byte varint, negative as int64
-                "0affffffffffffffffffff01",       // a varint of eleven bytes
-                "5a0512ffffffff07");              // contract[0].parameter: 2^31 - 1 bytes inside 5
+                "5affffffff07", // contract: 2^31 - 1 bytes follow
+                "5affffffff0f", // contract: a length past int range
+                "0affffffffffffffffff01", // ref_block_bytes: a ten-byte varint, negative as int64
+                "0affffffffffffffffffff01", // a varint of eleven bytes
+                "5a0512ffffffff07"); // contract[0].parameter: 2^31 - 1 bytes inside 5
         for (String claim : claims) {
             assertThatThrownBy(() -> TronTransaction.parse(HEX.parseHex(claim)))
                     .as(claim)
@@ -106,7 +106,8 @@ class TronFuzzTest {
         byte[] groups = new byte[100_000];
         Arrays.fill(groups, (byte) 0x7b);
         RawTransaction vote = RawTransaction.parseFrom(TronVectors.named("vote").raw());
-        RawTransaction transfer = RawTransaction.parseFrom(TronVectors.named("transfer").raw());
+        RawTransaction transfer =
+                RawTransaction.parseFrom(TronVectors.named("transfer").raw());
 
         assertThatThrownBy(() -> TronTransaction.parse(groups))
                 .isExactlyInstanceOf(TransactionFormatException.class)
@@ -121,7 +122,8 @@ class TronFuzzTest {
 
     @Test
     void aHundredThousandContractsAreRefused() throws InvalidProtocolBufferException {
-        RawTransaction transfer = RawTransaction.parseFrom(TronVectors.named("transfer").raw());
+        RawTransaction transfer =
+                RawTransaction.parseFrom(TronVectors.named("transfer").raw());
         byte[] contract = transfer.getContract(0).toByteArray();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < 100_000; i++) {
@@ -145,7 +147,8 @@ class TronFuzzTest {
             assertThat(e.getMessage()).isNotBlank();
             return 1;
         }
-        assertThat(TronTransaction.POLICY_TYPE.mismatch(transaction.policyValue())).isEmpty();
+        assertThat(TronTransaction.POLICY_TYPE.mismatch(transaction.policyValue()))
+                .isEmpty();
         assertThat(transaction.signingDigest()).hasSize(32);
         return 0;
     }

@@ -32,64 +32,118 @@ class TronPolicyValueTest {
 
     @Test
     void readsATransferWithItsMemoAsText() {
-        assertThat(tx("transfer")).isEqualTo(envelope("Rechnung 42 \u2014 merci \u2600", 0, contract(
-                "TransferContract", 0, Map.of(
-                        "to_address", Value.of(RECEIVER),
-                        "amount", Value.of(1_500_000)))));
+        assertThat(tx("transfer"))
+                .isEqualTo(envelope(
+                        "Rechnung 42 \u2014 merci \u2600",
+                        0,
+                        contract(
+                                "TransferContract",
+                                0,
+                                Map.of(
+                                        "to_address", Value.of(RECEIVER),
+                                        "amount", Value.of(1_500_000)))));
     }
 
     @Test
     void readsATrc20TransferCallAsHexData() {
-        assertThat(tx("trc20")).isEqualTo(envelope("", 100_000_000, contract("TriggerSmartContract", 0, Map.of(
-                "contract_address", Value.of(USDT_NILE),
-                "call_value", Value.of(0),
-                "data", Value.of("a9059cbb"
-                        + "00000000000000000000000053e9c0901cd1e7196b2cab15630bf61fb4afe7ac"
-                        + "00000000000000000000000000000000000000000000000000000000017d7840"),
-                "call_token_value", Value.of(0),
-                "token_id", Value.of(0)))));
+        assertThat(tx("trc20"))
+                .isEqualTo(envelope(
+                        "",
+                        100_000_000,
+                        contract(
+                                "TriggerSmartContract",
+                                0,
+                                Map.of(
+                                        "contract_address", Value.of(USDT_NILE),
+                                        "call_value", Value.of(0),
+                                        "data",
+                                                Value.of(
+                                                        "a9059cbb"
+                                                                + "00000000000000000000000053e9c0901cd1e7196b2cab15630bf61fb4afe7ac"
+                                                                + "00000000000000000000000000000000000000000000000000000000017d7840"),
+                                        "call_token_value", Value.of(0),
+                                        "token_id", Value.of(0)))));
     }
 
     @Test
     void readsADelegationWithItsLockAndPermissionId() {
-        assertThat(tx("delegate")).isEqualTo(envelope("", 0, contract("DelegateResourceContract", 2, Map.of(
-                "resource", Value.of("ENERGY"),
-                "balance", Value.of(2_000_000_000),
-                "receiver_address", Value.of(RECEIVER),
-                "lock", Value.of(true),
-                "lock_period", Value.of(86_400)))));
+        assertThat(tx("delegate"))
+                .isEqualTo(envelope(
+                        "",
+                        0,
+                        contract(
+                                "DelegateResourceContract",
+                                2,
+                                Map.of(
+                                        "resource", Value.of("ENERGY"),
+                                        "balance", Value.of(2_000_000_000),
+                                        "receiver_address", Value.of(RECEIVER),
+                                        "lock", Value.of(true),
+                                        "lock_period", Value.of(86_400)))));
     }
 
     @Test
     void readsAnUndelegationOfTheDefaultResource() {
-        assertThat(tx("undelegate")).isEqualTo(envelope("", 0, contract("UnDelegateResourceContract", 0, Map.of(
-                "resource", Value.of("BANDWIDTH"),
-                "balance", Value.of(1_000_000_000),
-                "receiver_address", Value.of(RECEIVER)))));
+        assertThat(tx("undelegate"))
+                .isEqualTo(envelope(
+                        "",
+                        0,
+                        contract(
+                                "UnDelegateResourceContract",
+                                0,
+                                Map.of(
+                                        "resource", Value.of("BANDWIDTH"),
+                                        "balance", Value.of(1_000_000_000),
+                                        "receiver_address", Value.of(RECEIVER)))));
     }
 
     @Test
     void readsAFreezeWhoseResourceIsTheProtobufDefault() {
-        assertThat(tx("freeze")).isEqualTo(envelope("", 0, contract("FreezeBalanceV2Contract", 0, Map.of(
-                "frozen_balance", Value.of(5_000_000_000L),
-                "resource", Value.of("BANDWIDTH")))));
+        assertThat(tx("freeze"))
+                .isEqualTo(envelope(
+                        "",
+                        0,
+                        contract(
+                                "FreezeBalanceV2Contract",
+                                0,
+                                Map.of(
+                                        "frozen_balance", Value.of(5_000_000_000L),
+                                        "resource", Value.of("BANDWIDTH")))));
     }
 
     @Test
     void readsAnUnfreeze() {
-        assertThat(tx("unfreeze")).isEqualTo(envelope("", 0, contract("UnfreezeBalanceV2Contract", 0, Map.of(
-                "unfreeze_balance", Value.of(3_000_000),
-                "resource", Value.of("ENERGY")))));
+        assertThat(tx("unfreeze"))
+                .isEqualTo(envelope(
+                        "",
+                        0,
+                        contract(
+                                "UnfreezeBalanceV2Contract",
+                                0,
+                                Map.of(
+                                        "unfreeze_balance", Value.of(3_000_000),
+                                        "resource", Value.of("ENERGY")))));
     }
 
     @Test
     void readsPermissionsAndLeavesTheAbsentWitnessOut() {
         Value owner = permission("Owner", "owner", 1, "", key(OWNER));
-        Value payments = permission("Active", "payments", 2,
-                "7fff1fc0033e0000000000000000000000000000000000000000000000000000", key(OWNER), key(COSIGNER));
+        Value payments = permission(
+                "Active",
+                "payments",
+                2,
+                "7fff1fc0033e0000000000000000000000000000000000000000000000000000",
+                key(OWNER),
+                key(COSIGNER));
 
-        assertThat(tx("permissions")).isEqualTo(envelope("", 0, contract("AccountPermissionUpdateContract", 0,
-                Map.of("owner", owner, "actives", Value.list(payments)))));
+        assertThat(tx("permissions"))
+                .isEqualTo(envelope(
+                        "",
+                        0,
+                        contract(
+                                "AccountPermissionUpdateContract",
+                                0,
+                                Map.of("owner", owner, "actives", Value.list(payments)))));
     }
 
     @Test
@@ -142,11 +196,11 @@ class TronPolicyValueTest {
         String policy = "tron.tx.contract[0].amount < 10000000";
 
         assertThat(evaluate(policy, "trc20"))
-                .isInstanceOfSatisfying(EvaluationError.class,
-                        e -> assertThat(e.kind()).isEqualTo(EvaluationError.Kind.MISSING_FIELD));
+                .isInstanceOfSatisfying(
+                        EvaluationError.class, e -> assertThat(e.kind()).isEqualTo(EvaluationError.Kind.MISSING_FIELD));
         assertThat(evaluate(policy, "vote"))
-                .isInstanceOfSatisfying(EvaluationError.class,
-                        e -> assertThat(e.kind()).isEqualTo(EvaluationError.Kind.UNREADABLE));
+                .isInstanceOfSatisfying(
+                        EvaluationError.class, e -> assertThat(e.kind()).isEqualTo(EvaluationError.Kind.UNREADABLE));
     }
 
     private static Value tx(String name) {

@@ -38,27 +38,36 @@ class TronStrictParsingTest {
     @Test
     void refusesASecondContract() {
         RawTransaction transfer = raw("transfer");
-        byte[] raw = transfer.toBuilder().addContract(transfer.getContract(0)).build().toByteArray();
+        byte[] raw = transfer.toBuilder()
+                .addContract(transfer.getContract(0))
+                .build()
+                .toByteArray();
 
         assertRefused(raw, "raw_data has 2 contracts; a Tron transaction has exactly one");
     }
 
     @Test
     void refusesAParameterWhoseTypeUrlNamesAnotherType() {
-        byte[] raw = withContract("transfer", c -> c.toBuilder()
-                .setParameter(c.getParameter().toBuilder()
-                        .setTypeUrl("type.googleapis.com/protocol.TriggerSmartContract"))
-                .build());
+        byte[] raw = withContract(
+                "transfer",
+                c -> c.toBuilder()
+                        .setParameter(c.getParameter().toBuilder()
+                                .setTypeUrl("type.googleapis.com/protocol.TriggerSmartContract"))
+                        .build());
 
-        assertRefused(raw, "contract[0].parameter.type_url does not name TransferContract, the contract's type"
-                + " (expected type.googleapis.com/protocol.TransferContract)");
+        assertRefused(
+                raw,
+                "contract[0].parameter.type_url does not name TransferContract, the contract's type"
+                        + " (expected type.googleapis.com/protocol.TransferContract)");
     }
 
     @Test
     void refusesATypeUrlWithAnotherHost() {
-        byte[] raw = withContract("transfer", c -> c.toBuilder()
-                .setParameter(c.getParameter().toBuilder().setTypeUrl("example.com/protocol.TransferContract"))
-                .build());
+        byte[] raw = withContract(
+                "transfer",
+                c -> c.toBuilder()
+                        .setParameter(c.getParameter().toBuilder().setTypeUrl("example.com/protocol.TransferContract"))
+                        .build());
 
         assertRefused(raw, "contract[0].parameter.type_url does not name TransferContract");
     }
@@ -72,7 +81,8 @@ class TronStrictParsingTest {
 
     @Test
     void refusesAContractWithoutParameter() {
-        byte[] raw = withContract("transfer", c -> c.toBuilder().clearParameter().build());
+        byte[] raw =
+                withContract("transfer", c -> c.toBuilder().clearParameter().build());
 
         assertRefused(raw, "contract[0] has no parameter");
     }
@@ -80,13 +90,20 @@ class TronStrictParsingTest {
     @Test
     void refusesRawFieldsKeyhavenDoesNotRead() {
         // Field 3 is Tron's unused ref_block_num; field 9 its deprecated auths.
-        byte[] refBlockNum = raw("transfer").toBuilder().setUnknownFields(varintField(3, 42)).build().toByteArray();
+        byte[] refBlockNum = raw("transfer").toBuilder()
+                .setUnknownFields(varintField(3, 42))
+                .build()
+                .toByteArray();
         byte[] auths = raw("transfer").toBuilder()
                 .setUnknownFields(UnknownFieldSet.newBuilder()
-                        .addField(9, UnknownFieldSet.Field.newBuilder()
-                                .addLengthDelimited(ByteString.copyFrom(new byte[] {0x12, 0x01, 0x41})).build())
+                        .addField(
+                                9,
+                                UnknownFieldSet.Field.newBuilder()
+                                        .addLengthDelimited(ByteString.copyFrom(new byte[] {0x12, 0x01, 0x41}))
+                                        .build())
                         .build())
-                .build().toByteArray();
+                .build()
+                .toByteArray();
 
         assertRefused(refBlockNum, "raw_data has field 3, which Keyhaven does not read");
         assertRefused(auths, "raw_data has field 9, which Keyhaven does not read");
@@ -94,11 +111,17 @@ class TronStrictParsingTest {
 
     @Test
     void refusesAContractProviderKeyhavenDoesNotRead() {
-        byte[] raw = withContract("transfer", c -> c.toBuilder()
-                .setUnknownFields(UnknownFieldSet.newBuilder()
-                        .addField(3, UnknownFieldSet.Field.newBuilder().addLengthDelimited(ByteString.EMPTY).build())
-                        .build())
-                .build());
+        byte[] raw = withContract(
+                "transfer",
+                c -> c.toBuilder()
+                        .setUnknownFields(UnknownFieldSet.newBuilder()
+                                .addField(
+                                        3,
+                                        UnknownFieldSet.Field.newBuilder()
+                                                .addLengthDelimited(ByteString.EMPTY)
+                                                .build())
+                                .build())
+                        .build());
 
         assertRefused(raw, "raw_data.contract[0] has field 3, which Keyhaven does not read");
     }
@@ -106,7 +129,8 @@ class TronStrictParsingTest {
     @Test
     void refusesAParameterFieldKeyhavenDoesNotRead() {
         TransferContract transfer = parameter("transfer", TransferContract.class);
-        byte[] raw = withParameter("transfer",
+        byte[] raw = withParameter(
+                "transfer",
                 transfer.toBuilder().setUnknownFields(varintField(9, 1)).build().toByteString());
 
         assertRefused(raw, "contract[0].parameter.value (TransferContract) has field 9, which Keyhaven does not read");
@@ -117,10 +141,13 @@ class TronStrictParsingTest {
         AccountPermissionUpdateContract update = parameter("permissions", AccountPermissionUpdateContract.class);
         var active = update.getActives(0).toBuilder();
         active.setKeys(1, active.getKeys(1).toBuilder().setUnknownFields(varintField(5, 1)));
-        byte[] raw = withParameter("permissions", update.toBuilder().setActives(0, active).build().toByteString());
+        byte[] raw = withParameter(
+                "permissions", update.toBuilder().setActives(0, active).build().toByteString());
 
-        assertRefused(raw, "contract[0].parameter.value (AccountPermissionUpdateContract).actives[0].keys[1]"
-                + " has field 5, which Keyhaven does not read");
+        assertRefused(
+                raw,
+                "contract[0].parameter.value (AccountPermissionUpdateContract).actives[0].keys[1]"
+                        + " has field 5, which Keyhaven does not read");
     }
 
     @Test
@@ -165,11 +192,13 @@ class TronStrictParsingTest {
     @Test
     void refusesABoolThatIsNeitherZeroNorOne() {
         DelegateResourceContract delegate = parameter("delegate", DelegateResourceContract.class);
-        byte[] before = delegate.toBuilder().clearLock().clearLockPeriod().build().toByteArray();
+        byte[] before =
+                delegate.toBuilder().clearLock().clearLockPeriod().build().toByteArray();
         // lock = 2 (field 5), then lock_period = 86400 (field 6) as TronWeb wrote it.
         byte[] lockTwo = concat(before, new byte[] {0x28, 0x02, 0x30, (byte) 0x80, (byte) 0xa3, 0x05});
 
-        assertRefused(withParameter("delegate", ByteString.copyFrom(lockTwo)),
+        assertRefused(
+                withParameter("delegate", ByteString.copyFrom(lockTwo)),
                 "contract[0].parameter.value (DelegateResourceContract) is not in protobuf's canonical encoding");
     }
 
@@ -177,10 +206,13 @@ class TronStrictParsingTest {
     void refusesAnAddressOfTheWrongLength() {
         TransferContract transfer = parameter("transfer", TransferContract.class);
         ByteString twenty = transfer.getToAddress().substring(1);
-        byte[] raw = withParameter("transfer", transfer.toBuilder().setToAddress(twenty).build().toByteString());
+        byte[] raw = withParameter(
+                "transfer", transfer.toBuilder().setToAddress(twenty).build().toByteString());
 
-        assertRefused(raw, "contract[0].parameter.value.to_address is 20 bytes long; a Tron address is 21 bytes"
-                + " starting with 0x41");
+        assertRefused(
+                raw,
+                "contract[0].parameter.value.to_address is 20 bytes long; a Tron address is 21 bytes"
+                        + " starting with 0x41");
     }
 
     @Test
@@ -188,8 +220,12 @@ class TronStrictParsingTest {
         TransferContract transfer = parameter("transfer", TransferContract.class);
         byte[] owner = transfer.getOwnerAddress().toByteArray();
         owner[0] = (byte) 0xa0;
-        byte[] raw = withParameter("transfer",
-                transfer.toBuilder().setOwnerAddress(ByteString.copyFrom(owner)).build().toByteString());
+        byte[] raw = withParameter(
+                "transfer",
+                transfer.toBuilder()
+                        .setOwnerAddress(ByteString.copyFrom(owner))
+                        .build()
+                        .toByteString());
 
         assertRefused(raw, "contract[0].parameter.value.owner_address does not start with 0x41");
     }
@@ -201,7 +237,8 @@ class TronStrictParsingTest {
         byte[] address = owner.getKeys(0).getAddress().toByteArray();
         address[0] = 0x42;
         owner.setKeys(0, owner.getKeys(0).toBuilder().setAddress(ByteString.copyFrom(address)));
-        byte[] raw = withParameter("permissions", update.toBuilder().setOwner(owner).build().toByteString());
+        byte[] raw = withParameter(
+                "permissions", update.toBuilder().setOwner(owner).build().toByteString());
 
         assertRefused(raw, "contract[0].parameter.value.owner.keys[0].address does not start with 0x41");
     }
@@ -209,7 +246,8 @@ class TronStrictParsingTest {
     @Test
     void refusesAResourceTronDoesNotHave() {
         FreezeBalanceV2Contract freeze = parameter("freeze", FreezeBalanceV2Contract.class);
-        byte[] raw = withParameter("freeze", freeze.toBuilder().setResourceValue(9).build().toByteString());
+        byte[] raw = withParameter(
+                "freeze", freeze.toBuilder().setResourceValue(9).build().toByteString());
 
         assertRefused(raw, "contract[0].parameter.value.resource is 9, which is not a Tron resource");
     }
@@ -217,8 +255,12 @@ class TronStrictParsingTest {
     @Test
     void refusesAPermissionTypeTronDoesNotHave() {
         AccountPermissionUpdateContract update = parameter("permissions", AccountPermissionUpdateContract.class);
-        byte[] raw = withParameter("permissions", update.toBuilder()
-                .setActives(0, update.getActives(0).toBuilder().setTypeValue(5)).build().toByteString());
+        byte[] raw = withParameter(
+                "permissions",
+                update.toBuilder()
+                        .setActives(0, update.getActives(0).toBuilder().setTypeValue(5))
+                        .build()
+                        .toByteString());
 
         assertRefused(raw, "contract[0].parameter.value.actives[0].type is 5, which is not a Tron permission type");
     }
@@ -241,8 +283,10 @@ class TronStrictParsingTest {
     void refusesAnUnreadTypeWhoseOwnerIsNotOneByteString() {
         byte[] raw = withParameter("vote", varintField(1, 5).toByteString());
 
-        assertRefused(raw, "contract[0].parameter.value (VoteWitnessContract): owner_address (field 1) is not a"
-                + " single byte string");
+        assertRefused(
+                raw,
+                "contract[0].parameter.value (VoteWitnessContract): owner_address (field 1) is not a"
+                        + " single byte string");
     }
 
     @Test
@@ -254,12 +298,14 @@ class TronStrictParsingTest {
 
     @Test
     void bindsTheOwnerOfAnUnreadTypeWhosePlaceIsUnknownAsUnreadable() {
-        byte[] raw = withContract("vote", c -> c.toBuilder()
-                .setType(ContractType.ShieldedTransferContract)
-                .setParameter(Any.newBuilder()
-                        .setTypeUrl("type.googleapis.com/protocol.ShieldedTransferContract")
-                        .setValue(c.getParameter().getValue()))
-                .build());
+        byte[] raw = withContract(
+                "vote",
+                c -> c.toBuilder()
+                        .setType(ContractType.ShieldedTransferContract)
+                        .setParameter(Any.newBuilder()
+                                .setTypeUrl("type.googleapis.com/protocol.ShieldedTransferContract")
+                                .setValue(c.getParameter().getValue()))
+                        .build());
 
         Map<String, Value> contract = contract(TronTransaction.parse(raw).policyValue());
 
@@ -272,7 +318,8 @@ class TronStrictParsingTest {
     void bindsAMemoThatIsNotUtf8AsUnreadable() {
         byte[] raw = raw("transfer").toBuilder()
                 .setData(ByteString.copyFrom(new byte[] {(byte) 0xc3, 0x28}))
-                .build().toByteArray();
+                .build()
+                .toByteArray();
 
         Value tx = TronTransaction.parse(raw).policyValue();
 
@@ -284,7 +331,8 @@ class TronStrictParsingTest {
     @Test
     void bindsAbsentAddressesAndNegativeAmountsAsWritten() {
         TransferContract transfer = parameter("transfer", TransferContract.class);
-        byte[] raw = withParameter("transfer",
+        byte[] raw = withParameter(
+                "transfer",
                 transfer.toBuilder().clearToAddress().setAmount(-1).build().toByteString());
 
         Map<String, Value> contract = contract(TronTransaction.parse(raw).policyValue());
@@ -340,18 +388,25 @@ class TronStrictParsingTest {
 
     private static byte[] withContract(String vector, UnaryOperator<Contract> change) {
         RawTransaction raw = raw(vector);
-        return raw.toBuilder().setContract(0, change.apply(raw.getContract(0))).build().toByteArray();
+        return raw.toBuilder()
+                .setContract(0, change.apply(raw.getContract(0)))
+                .build()
+                .toByteArray();
     }
 
     private static byte[] withParameter(String vector, ByteString value) {
-        return withContract(vector, c -> c.toBuilder()
-                .setParameter(c.getParameter().toBuilder().setValue(value))
-                .build());
+        return withContract(
+                vector,
+                c -> c.toBuilder()
+                        .setParameter(c.getParameter().toBuilder().setValue(value))
+                        .build());
     }
 
     private static UnknownFieldSet varintField(int number, long value) {
         return UnknownFieldSet.newBuilder()
-                .addField(number, UnknownFieldSet.Field.newBuilder().addVarint(value).build())
+                .addField(
+                        number,
+                        UnknownFieldSet.Field.newBuilder().addVarint(value).build())
                 .build();
     }
 

@@ -32,7 +32,8 @@ class TronTransactionGuidedFuzzTest {
             assertThat(refused.getMessage()).isNotBlank();
             return;
         }
-        assertThat(TronTransaction.POLICY_TYPE.mismatch(transaction.policyValue())).isEmpty();
+        assertThat(TronTransaction.POLICY_TYPE.mismatch(transaction.policyValue()))
+                .isEmpty();
         assertThat(transaction.signingDigest()).isEqualTo(Digests.sha256(input));
         assertThat(transaction.signed(new byte[32], new byte[32], 1)).isNotEmpty();
     }

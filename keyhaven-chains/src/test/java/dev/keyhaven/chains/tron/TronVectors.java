@@ -16,13 +16,13 @@ final class TronVectors {
 
     /** The fixed test key TronWeb signed with, and its address. */
     static final byte[] PRIVATE_KEY = HEX.parseHex(ROOT.path("private_key").asString());
+
     static final String OWNER = ROOT.path("owner_address").asString();
     static final String RECEIVER = ROOT.path("receiver_address").asString();
     static final String COSIGNER = ROOT.path("cosigner_address").asString();
     static final String WITNESS = ROOT.path("witness_address").asString();
 
-    private TronVectors() {
-    }
+    private TronVectors() {}
 
     /** One transaction, by the name the generator gave it ({@code transfer}, {@code trc20}, …). */
     record Vector(String name, JsonNode json) {

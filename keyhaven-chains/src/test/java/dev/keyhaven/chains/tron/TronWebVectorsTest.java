@@ -85,26 +85,40 @@ class TronWebVectorsTest {
         Map<String, Value> tx = fields(TronTransaction.parse(vector.raw()).policyValue());
         JsonNode raw = vector.json().path("tronweb_decodes_v0").path("raw_data");
 
-        assertThat(tx.get("ref_block_bytes")).isEqualTo(Value.of(raw.path("ref_block_bytes").asString().toLowerCase(Locale.ROOT)));
-        assertThat(tx.get("ref_block_hash")).isEqualTo(Value.of(raw.path("ref_block_hash").asString().toLowerCase(Locale.ROOT)));
-        assertThat(tx.get("expiration")).isEqualTo(Value.of(raw.path("expiration").asLong()));
+        assertThat(tx.get("ref_block_bytes"))
+                .isEqualTo(Value.of(raw.path("ref_block_bytes").asString().toLowerCase(Locale.ROOT)));
+        assertThat(tx.get("ref_block_hash"))
+                .isEqualTo(Value.of(raw.path("ref_block_hash").asString().toLowerCase(Locale.ROOT)));
+        assertThat(tx.get("expiration"))
+                .isEqualTo(Value.of(raw.path("expiration").asLong()));
         assertThat(tx.get("timestamp")).isEqualTo(Value.of(raw.path("timestamp").asLong()));
         assertThat(tx.get("fee_limit")).isEqualTo(Value.of(raw.path("fee_limit").asLong()));
         assertThat(tx.get("data"))
-                .isEqualTo(Value.of(vector.json().path("tronweb_reads").path("memo_utf8").asString()));
-        Map<String, Value> contract = fields(((ListValue) tx.get("contract")).elements().getFirst());
+                .isEqualTo(Value.of(
+                        vector.json().path("tronweb_reads").path("memo_utf8").asString()));
+        Map<String, Value> contract =
+                fields(((ListValue) tx.get("contract")).elements().getFirst());
         JsonNode tronWebContract = raw.path("contract").path(0);
-        assertThat(contract.get("type")).isEqualTo(Value.of(tronWebContract.path("type").asString()));
-        assertThat(contract.get("permission_id")).isEqualTo(Value.of(tronWebContract.path("Permission_id").asLong()));
-        String ownerHex = tronWebContract.path("parameter").path("value").path("owner_address").asString();
-        String ownerBase58 = vector.json().path("tronweb_reads").path("addresses").path(ownerHex.toLowerCase(Locale.ROOT))
+        assertThat(contract.get("type"))
+                .isEqualTo(Value.of(tronWebContract.path("type").asString()));
+        assertThat(contract.get("permission_id"))
+                .isEqualTo(Value.of(tronWebContract.path("Permission_id").asLong()));
+        String ownerHex = tronWebContract
+                .path("parameter")
+                .path("value")
+                .path("owner_address")
+                .asString();
+        String ownerBase58 = vector.json()
+                .path("tronweb_reads")
+                .path("addresses")
+                .path(ownerHex.toLowerCase(Locale.ROOT))
                 .asString();
         assertThat(contract.get("owner_address")).isEqualTo(Value.of(ownerBase58));
     }
 
     private static Signature sign(TronTransaction transaction) {
-        return PayloadSigner.signDigest(KeyCurve.SECP256K1, SecretBytes.copyOf(TronVectors.PRIVATE_KEY),
-                transaction.signingDigest());
+        return PayloadSigner.signDigest(
+                KeyCurve.SECP256K1, SecretBytes.copyOf(TronVectors.PRIVATE_KEY), transaction.signingDigest());
     }
 
     private static Map<String, Value> fields(Value value) {

@@ -8,8 +8,7 @@ import java.util.Objects;
 public final class Addresses {
     private static final Map<AddressFormat, AddressEncoder> ENCODERS = EncoderRegistry.all();
 
-    private Addresses() {
-    }
+    private Addresses() {}
 
     /**
      * The address of {@code publicKey} in {@code format}.

@@ -6,8 +6,7 @@ import java.util.Arrays;
 
 /** Base58 with a 4-byte double-SHA-256 checksum appended, as Bitcoin, Dogecoin, Tron and the XRP Ledger use it. */
 public final class Base58Check {
-    private Base58Check() {
-    }
+    private Base58Check() {}
 
     /** {@code payload} already starts with its version byte(s). */
     static String encode(Base58 alphabet, byte[] payload) {

@@ -5,8 +5,7 @@ package dev.keyhaven.crypto.address;
  * keys and program ids). Decoding is quadratic in the text's length: callers bound it first.
  */
 public final class Base58Text {
-    private Base58Text() {
-    }
+    private Base58Text() {}
 
     /** {@code data} in Base58, as Solana writes keys. */
     public static String encode(byte[] data) {

@@ -23,15 +23,13 @@ final class Bech32 {
     }
 
     /** A decoded string: lowercase human-readable part, 5-bit data without the checksum, and the variant it used. */
-    record Decoded(String hrp, byte[] data, Variant variant) {
-    }
+    record Decoded(String hrp, byte[] data, Variant variant) {}
 
     static final int MAX_LENGTH = 90;
     private static final String CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
     private static final int[] GENERATOR = {0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3};
 
-    private Bech32() {
-    }
+    private Bech32() {}
 
     /**
      * @param hrp lowercase, 1 to 83 characters in the ASCII range 33..126

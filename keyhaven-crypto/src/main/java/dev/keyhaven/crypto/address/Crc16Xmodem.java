@@ -5,8 +5,7 @@ package dev.keyhaven.crypto.address;
  * TON's user-friendly addresses big-endian; the byte order is the caller's business.
  */
 final class Crc16Xmodem {
-    private Crc16Xmodem() {
-    }
+    private Crc16Xmodem() {}
 
     static int compute(byte[] data, int offset, int length) {
         int crc = 0;

@@ -11,8 +11,7 @@ final class EncoderRegistry {
     private static final int DOGE_MAINNET_VERSION = 0x1e;
     private static final int DOGE_TESTNET_VERSION = 0x71;
 
-    private EncoderRegistry() {
-    }
+    private EncoderRegistry() {}
 
     static Map<AddressFormat, AddressEncoder> all() {
         Map<AddressFormat, AddressEncoder> encoders = new EnumMap<>(AddressFormat.class);
@@ -24,14 +23,38 @@ final class EncoderRegistry {
         encoders.put(TRON, new TronEncoder());
         encoders.put(SUI, new SuiEncoder());
         encoders.put(APTOS, new AptosEncoder());
-        bitcoin(encoders, BitcoinNetwork.MAINNET, BITCOIN_MAINNET_P2PKH, BITCOIN_MAINNET_P2SH, BITCOIN_MAINNET_P2WPKH,
-                BITCOIN_MAINNET_P2WSH, BITCOIN_MAINNET_P2TR);
-        bitcoin(encoders, BitcoinNetwork.TESTNET, BITCOIN_TESTNET_P2PKH, BITCOIN_TESTNET_P2SH, BITCOIN_TESTNET_P2WPKH,
-                BITCOIN_TESTNET_P2WSH, BITCOIN_TESTNET_P2TR);
-        bitcoin(encoders, BitcoinNetwork.SIGNET, BITCOIN_SIGNET_P2PKH, BITCOIN_SIGNET_P2SH, BITCOIN_SIGNET_P2WPKH,
-                BITCOIN_SIGNET_P2WSH, BITCOIN_SIGNET_P2TR);
-        bitcoin(encoders, BitcoinNetwork.REGTEST, BITCOIN_REGTEST_P2PKH, BITCOIN_REGTEST_P2SH, BITCOIN_REGTEST_P2WPKH,
-                BITCOIN_REGTEST_P2WSH, BITCOIN_REGTEST_P2TR);
+        bitcoin(
+                encoders,
+                BitcoinNetwork.MAINNET,
+                BITCOIN_MAINNET_P2PKH,
+                BITCOIN_MAINNET_P2SH,
+                BITCOIN_MAINNET_P2WPKH,
+                BITCOIN_MAINNET_P2WSH,
+                BITCOIN_MAINNET_P2TR);
+        bitcoin(
+                encoders,
+                BitcoinNetwork.TESTNET,
+                BITCOIN_TESTNET_P2PKH,
+                BITCOIN_TESTNET_P2SH,
+                BITCOIN_TESTNET_P2WPKH,
+                BITCOIN_TESTNET_P2WSH,
+                BITCOIN_TESTNET_P2TR);
+        bitcoin(
+                encoders,
+                BitcoinNetwork.SIGNET,
+                BITCOIN_SIGNET_P2PKH,
+                BITCOIN_SIGNET_P2SH,
+                BITCOIN_SIGNET_P2WPKH,
+                BITCOIN_SIGNET_P2WSH,
+                BITCOIN_SIGNET_P2TR);
+        bitcoin(
+                encoders,
+                BitcoinNetwork.REGTEST,
+                BITCOIN_REGTEST_P2PKH,
+                BITCOIN_REGTEST_P2SH,
+                BITCOIN_REGTEST_P2WPKH,
+                BITCOIN_REGTEST_P2WSH,
+                BITCOIN_REGTEST_P2TR);
         encoders.put(SEI, new CosmosEncoder("sei"));
         encoders.put(XLM, new StellarEncoder());
         encoders.put(DOGE_MAINNET, new P2pkhEncoder(DOGE_MAINNET_VERSION));
@@ -48,8 +71,14 @@ final class EncoderRegistry {
         return Collections.unmodifiableMap(encoders);
     }
 
-    private static void bitcoin(Map<AddressFormat, AddressEncoder> encoders, BitcoinNetwork network,
-            AddressFormat p2pkh, AddressFormat p2sh, AddressFormat p2wpkh, AddressFormat p2wsh, AddressFormat p2tr) {
+    private static void bitcoin(
+            Map<AddressFormat, AddressEncoder> encoders,
+            BitcoinNetwork network,
+            AddressFormat p2pkh,
+            AddressFormat p2sh,
+            AddressFormat p2wpkh,
+            AddressFormat p2wsh,
+            AddressFormat p2tr) {
         encoders.put(p2pkh, new P2pkhEncoder(network.p2pkhVersion()));
         encoders.put(p2sh, new P2shEncoder(network));
         encoders.put(p2wpkh, new P2wpkhEncoder(network));

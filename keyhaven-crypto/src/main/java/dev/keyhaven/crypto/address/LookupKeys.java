@@ -11,8 +11,7 @@ import java.util.regex.Pattern;
 final class LookupKeys {
     private static final Pattern HEX_ADDRESS = Pattern.compile("0[xX]([0-9a-fA-F]{40}|[0-9a-fA-F]{64})");
 
-    private LookupKeys() {
-    }
+    private LookupKeys() {}
 
     static String of(String address) {
         if (HEX_ADDRESS.matcher(address).matches()) {

@@ -11,14 +11,13 @@ import org.bouncycastle.math.ec.rfc8032.Ed25519;
  * so no address is ever made from bytes that are not a point of the curve.
  */
 final class PublicKeys {
-    private PublicKeys() {
-    }
+    private PublicKeys() {}
 
     /** The decoded point of a 33- or 65-byte SEC1 key. */
     static ECPoint point(KeyCurve curve, byte[] publicKey) {
         Objects.requireNonNull(publicKey, "publicKey");
-        EcCurve ec = curve.ecCurve().orElseThrow(
-                () -> new IllegalArgumentException("curve " + curve + " has no SEC1 public keys"));
+        EcCurve ec = curve.ecCurve()
+                .orElseThrow(() -> new IllegalArgumentException("curve " + curve + " has no SEC1 public keys"));
         return ec.decodePoint(publicKey);
     }
 

@@ -8,11 +8,9 @@ import java.util.Arrays;
  */
 public final class SegwitAddress {
     /** A witness version and program. */
-    record Program(int version, byte[] program) {
-    }
+    record Program(int version, byte[] program) {}
 
-    private SegwitAddress() {
-    }
+    private SegwitAddress() {}
 
     public static String encode(String hrp, int version, byte[] program) {
         check(version, program);

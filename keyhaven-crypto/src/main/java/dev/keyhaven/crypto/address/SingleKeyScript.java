@@ -22,8 +22,10 @@ enum SingleKeyScript {
         return switch (this) {
             case WPKH -> concat(new byte[] {0x00, 0x14}, Digests.hash160(compressedKey));
             case PK -> concat(new byte[] {0x21}, compressedKey, new byte[] {(byte) 0xac});
-            case PKH -> concat(new byte[] {0x76, (byte) 0xa9, 0x14}, Digests.hash160(compressedKey),
-                    new byte[] {(byte) 0x88, (byte) 0xac});
+            case PKH ->
+                concat(new byte[] {0x76, (byte) 0xa9, 0x14}, Digests.hash160(compressedKey), new byte[] {
+                    (byte) 0x88, (byte) 0xac
+                });
             case MULTISIG_1_OF_1 -> concat(new byte[] {0x51, 0x21}, compressedKey, new byte[] {0x51, (byte) 0xae});
         };
     }

@@ -10,8 +10,7 @@ import org.bouncycastle.math.ec.FixedPointCombMultiplier;
 
 /** BIP-341 key-path-only output key, as BIP-86 uses it: no script tree, so the tweak commits to the key alone. */
 public final class Taproot {
-    private Taproot() {
-    }
+    private Taproot() {}
 
     /**
      * The x-only output key Q = lift_x(P) + int(TaggedHash("TapTweak", P))·G for a 32-byte x-only internal key P.
@@ -32,7 +31,8 @@ public final class Taproot {
             // Probability about 2^-128; BIP-341 makes such a key unusable rather than reducing t.
             throw new IllegalArgumentException("taproot tweak is not below the curve order");
         }
-        ECPoint q = p.add(new FixedPointCombMultiplier().multiply(domain.getG(), t)).normalize();
+        ECPoint q =
+                p.add(new FixedPointCombMultiplier().multiply(domain.getG(), t)).normalize();
         if (q.isInfinity()) {
             throw new IllegalArgumentException("taproot output key is the point at infinity");
         }

@@ -11,12 +11,10 @@ import java.util.regex.Pattern;
  */
 final class TonAddress {
     /** The flags of a user-friendly string. */
-    record Form(boolean bounceable, boolean testnetOnly, boolean urlSafe) {
-    }
+    record Form(boolean bounceable, boolean testnetOnly, boolean urlSafe) {}
 
     /** A workchain and 32-byte account id. */
-    record Raw(int workchain, byte[] hash) {
-    }
+    record Raw(int workchain, byte[] hash) {}
 
     /**
      * The string form Keyhaven returns for TON accounts: bounceable, mainnet, url-safe ({@code EQ…}). Turnkey does not
@@ -32,8 +30,7 @@ final class TonAddress {
     private static final Pattern RAW = Pattern.compile("(-?[0-9]{1,3}):([0-9a-fA-F]{64})");
     private static final Pattern FRIENDLY = Pattern.compile("[A-Za-z0-9+/_-]{48}");
 
-    private TonAddress() {
-    }
+    private TonAddress() {}
 
     static String friendly(int workchain, byte[] hash, Form form) {
         byte[] body = new byte[36];

@@ -47,8 +47,7 @@ final class TonCell {
         private int bits;
         private final List<TonCell> refs = new ArrayList<>(MAX_REFS);
 
-        private Builder() {
-        }
+        private Builder() {}
 
         Builder bit(boolean value) {
             if (bits == MAX_BITS) {

@@ -31,7 +31,11 @@ enum TonWallet {
     /** StateInit = {split_depth: none, special: none, code, data, library: none}. */
     byte[] accountId(int walletId, byte[] publicKey) {
         TonCell stateInit = TonCell.builder()
-                .bit(false).bit(false).bit(true).bit(true).bit(false)
+                .bit(false)
+                .bit(false)
+                .bit(true)
+                .bit(true)
+                .bit(false)
                 .ref(code)
                 .ref(data(walletId, publicKey))
                 .build();

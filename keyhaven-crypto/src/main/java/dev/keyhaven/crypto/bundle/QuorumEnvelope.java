@@ -32,8 +32,7 @@ public final class QuorumEnvelope {
     private static final int TAG_BYTES = 16;
     private static final int HEADER_BYTES = NONCE_BYTES + PUBLIC_KEY_BYTES + 4;
 
-    private QuorumEnvelope() {
-    }
+    private QuorumEnvelope() {}
 
     /**
      * Opens an envelope addressed to the P-256 key {@code recipientPrivateKey}.
@@ -51,13 +50,13 @@ public final class QuorumEnvelope {
         in.get(nonce).get(senderPublic);
         long length = Integer.toUnsignedLong(in.getInt());
         if (length != in.remaining()) {
-            throw new IllegalArgumentException("declares a ciphertext of " + length + " bytes but carries "
-                    + in.remaining());
+            throw new IllegalArgumentException(
+                    "declares a ciphertext of " + length + " bytes but carries " + in.remaining());
         }
         ECPoint sender = senderPoint(senderPublic);
         byte[] receiverPublic = EcCurve.P256.decompress(KeyCurve.P256.publicKey(recipientPrivateKey));
-        byte[] key = recipientPrivateKey.apply(d -> sharedKey(sender, new BigInteger(1, d), senderPublic,
-                receiverPublic));
+        byte[] key =
+                recipientPrivateKey.apply(d -> sharedKey(sender, new BigInteger(1, d), senderPublic, receiverPublic));
         try {
             return SecretBytes.adopt(aesGcm(Cipher.DECRYPT_MODE, key, nonce, aad(senderPublic, receiverPublic))
                     .doFinal(envelope, HEADER_BYTES, envelope.length - HEADER_BYTES));
@@ -78,18 +77,23 @@ public final class QuorumEnvelope {
         random.nextBytes(nonce);
         try (SecretBytes ephemeral = KeyCurve.P256.generatePrivateKey(random)) {
             byte[] senderPublic = EcCurve.P256.decompress(KeyCurve.P256.publicKey(ephemeral));
-            byte[] key = ephemeral.apply(d -> sharedKey(receiver, new BigInteger(1, d), senderPublic,
-                    receiverPublic));
+            byte[] key = ephemeral.apply(d -> sharedKey(receiver, new BigInteger(1, d), senderPublic, receiverPublic));
             try {
                 byte[] ciphertext = message.apply(m -> {
                     try {
-                        return aesGcm(Cipher.ENCRYPT_MODE, key, nonce, aad(senderPublic, receiverPublic)).doFinal(m);
+                        return aesGcm(Cipher.ENCRYPT_MODE, key, nonce, aad(senderPublic, receiverPublic))
+                                .doFinal(m);
                     } catch (GeneralSecurityException e) {
                         throw new IllegalStateException("AES-GCM is unavailable", e);
                     }
                 });
-                return ByteBuffer.allocate(HEADER_BYTES + ciphertext.length).order(ByteOrder.LITTLE_ENDIAN)
-                        .put(nonce).put(senderPublic).putInt(ciphertext.length).put(ciphertext).array();
+                return ByteBuffer.allocate(HEADER_BYTES + ciphertext.length)
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .put(nonce)
+                        .put(senderPublic)
+                        .putInt(ciphertext.length)
+                        .put(ciphertext)
+                        .array();
             } finally {
                 Arrays.fill(key, (byte) 0);
             }
@@ -115,7 +119,10 @@ public final class QuorumEnvelope {
         }
         byte[] x = shared.getAffineXCoord().getEncoded();
         byte[] preImage = ByteBuffer.allocate(senderPublic.length + receiverPublic.length + x.length)
-                .put(senderPublic).put(receiverPublic).put(x).array();
+                .put(senderPublic)
+                .put(receiverPublic)
+                .put(x)
+                .array();
         try {
             Mac mac = Mac.getInstance("HmacSHA512");
             mac.init(new SecretKeySpec(preImage, "HmacSHA512"));
@@ -137,7 +144,11 @@ public final class QuorumEnvelope {
 
     /** {@code senderPublic ‖ len ‖ receiverPublic ‖ len}, each length one byte (NIST SP 800-56A §5.8.2). */
     private static byte[] aad(byte[] senderPublic, byte[] receiverPublic) {
-        return ByteBuffer.allocate(senderPublic.length + receiverPublic.length + 2).put(senderPublic)
-                .put((byte) senderPublic.length).put(receiverPublic).put((byte) receiverPublic.length).array();
+        return ByteBuffer.allocate(senderPublic.length + receiverPublic.length + 2)
+                .put(senderPublic)
+                .put((byte) senderPublic.length)
+                .put(receiverPublic)
+                .put((byte) receiverPublic.length)
+                .array();
     }
 }

@@ -22,8 +22,7 @@ import org.bouncycastle.math.ec.FixedPointCombMultiplier;
 public final class TurnkeyHpke {
     private static final byte[] INFO = "turnkey_hpke".getBytes(StandardCharsets.US_ASCII);
 
-    private TurnkeyHpke() {
-    }
+    private TurnkeyHpke() {}
 
     /** The encapsulated (ephemeral) public key, 65 bytes uncompressed, and the ciphertext with its GCM tag. */
     public record Encrypted(byte[] encappedPublic, byte[] ciphertext) {
@@ -59,7 +58,8 @@ public final class TurnkeyHpke {
             if (payload.length <= 33) {
                 throw new IllegalArgumentException("a credential bundle holds a 33-byte key and a ciphertext");
             }
-            return new Encrypted(EcCurve.P256.decompress(Arrays.copyOf(payload, 33)),
+            return new Encrypted(
+                    EcCurve.P256.decompress(Arrays.copyOf(payload, 33)),
                     Arrays.copyOfRange(payload, 33, payload.length));
         }
     }
@@ -99,8 +99,10 @@ public final class TurnkeyHpke {
         byte[] enc = recipientKey(encrypted.encappedPublic);
         return recipientPrivateKey.apply(d -> {
             HPKE hpke = hpke();
-            byte[] pkR = new FixedPointCombMultiplier().multiply(EcCurve.P256.domain().getG(), new BigInteger(1, d))
-                    .normalize().getEncoded(false);
+            byte[] pkR = new FixedPointCombMultiplier()
+                    .multiply(EcCurve.P256.domain().getG(), new BigInteger(1, d))
+                    .normalize()
+                    .getEncoded(false);
             AsymmetricCipherKeyPair recipient = hpke.deserializePrivateKey(d, pkR);
             try {
                 HPKEContext context = hpke.setupBaseR(enc, recipient, INFO);

@@ -23,8 +23,7 @@ import java.util.Objects;
  * </ul>
  */
 public final class Eip712 {
-    private Eip712() {
-    }
+    private Eip712() {}
 
     /**
      * keccak256(0x19 0x01 ‖ domainSeparator ‖ hashStruct(primaryType, message)).
@@ -63,19 +62,20 @@ public final class Eip712 {
         return parsed.encoder.hashStruct(parsed.primaryType, message, "message");
     }
 
-    private record Parsed(Eip712Types types, Eip712Encoder encoder, String primaryType, Map<?, ?> domain) {
-    }
+    private record Parsed(Eip712Types types, Eip712Encoder encoder, String primaryType, Map<?, ?> domain) {}
 
     private static Parsed parse(Map<String, Object> typedData) {
         Objects.requireNonNull(typedData, "typedData");
         if (!(typedData.get("types") instanceof Map<?, ?> types)) {
-            throw new InvalidTypedDataException(typedData.get("types") == null ? "types is missing" : "types must be an object");
+            throw new InvalidTypedDataException(
+                    typedData.get("types") == null ? "types is missing" : "types must be an object");
         }
         if (!(typedData.get("primaryType") instanceof String primaryType) || primaryType.isEmpty()) {
             throw new InvalidTypedDataException("primaryType must be a non-empty string");
         }
         if (!(typedData.get("domain") instanceof Map<?, ?> domain)) {
-            throw new InvalidTypedDataException(typedData.get("domain") == null ? "domain is missing" : "domain must be an object");
+            throw new InvalidTypedDataException(
+                    typedData.get("domain") == null ? "domain is missing" : "domain must be an object");
         }
         Eip712Types parsedTypes = Eip712Types.parse(types, domain);
         return new Parsed(parsedTypes, new Eip712Encoder(parsedTypes), primaryType, domain);

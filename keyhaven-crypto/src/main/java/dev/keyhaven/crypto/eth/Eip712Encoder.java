@@ -17,6 +17,7 @@ import java.util.Map;
 final class Eip712Encoder {
     /** Nesting of structs and arrays allowed in a value; real payloads stay far below it, stack overflows do not. */
     static final int MAX_DEPTH = 64;
+
     private static final BigInteger TWO_TO_256 = BigInteger.ONE.shiftLeft(256);
 
     private final Eip712Types types;

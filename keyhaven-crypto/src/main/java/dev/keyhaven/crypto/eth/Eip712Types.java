@@ -21,11 +21,9 @@ final class Eip712Types {
     private static final int MAX_ARRAY_DIMENSIONS = 32;
 
     /** One member of a struct: its name, its type as declared (used verbatim in encodeType) and that type resolved. */
-    record Member(String name, String declaredType, FieldType type) {
-    }
+    record Member(String name, String declaredType, FieldType type) {}
 
-    private record Declared(String name, String type) {
-    }
+    private record Declared(String name, String type) {}
 
     private final Map<String, List<Declared>> declared;
     private final Map<String, List<Member>> resolved = new HashMap<>();
@@ -45,9 +43,12 @@ final class Eip712Types {
     static Eip712Types parse(Map<?, ?> types, Map<?, ?> domain) {
         Map<String, List<Declared>> declared = new LinkedHashMap<>();
         for (Map.Entry<?, ?> entry : types.entrySet()) {
-            if (!(entry.getKey() instanceof String name) || name.isEmpty() || name.indexOf('[') >= 0
+            if (!(entry.getKey() instanceof String name)
+                    || name.isEmpty()
+                    || name.indexOf('[') >= 0
                     || name.indexOf(']') >= 0) {
-                throw new InvalidTypedDataException("types: type name '" + entry.getKey() + "' is not a valid struct name");
+                throw new InvalidTypedDataException(
+                        "types: type name '" + entry.getKey() + "' is not a valid struct name");
             }
             declared.put(name, members(name, entry.getValue()));
         }
@@ -63,7 +64,8 @@ final class Eip712Types {
         }
         List<Declared> members = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
-            if (!(list.get(i) instanceof Map<?, ?> member) || !(member.get("name") instanceof String name)
+            if (!(list.get(i) instanceof Map<?, ?> member)
+                    || !(member.get("name") instanceof String name)
                     || !(member.get("type") instanceof String type)) {
                 throw new InvalidTypedDataException("types." + struct + "[" + i + "]: must have string name and type");
             }
@@ -75,8 +77,11 @@ final class Eip712Types {
     private static List<Declared> inferredDomain(Map<?, ?> domain) {
         List<Declared> members = new ArrayList<>();
         String[][] candidates = {
-            {"name", "string"}, {"version", "string"}, {"chainId", "uint256"},
-            {"verifyingContract", "address"}, {"salt", "bytes32"},
+            {"name", "string"},
+            {"version", "string"},
+            {"chainId", "uint256"},
+            {"verifyingContract", "address"},
+            {"salt", "bytes32"},
         };
         for (String[] candidate : candidates) {
             if (domain.get(candidate[0]) != null) {
@@ -146,7 +151,10 @@ final class Eip712Types {
         out.append(struct).append('(');
         List<Declared> members = declared.get(struct);
         for (int i = 0; i < members.size(); i++) {
-            out.append(i == 0 ? "" : ",").append(members.get(i).type()).append(' ').append(members.get(i).name());
+            out.append(i == 0 ? "" : ",")
+                    .append(members.get(i).type())
+                    .append(' ')
+                    .append(members.get(i).name());
         }
         out.append(')');
     }

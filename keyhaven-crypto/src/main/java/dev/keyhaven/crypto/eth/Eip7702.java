@@ -11,8 +11,7 @@ public final class Eip7702 {
     /** EIP-7702's MAGIC byte that keeps authorizations apart from transactions and other signed payloads. */
     private static final byte MAGIC = 0x05;
 
-    private Eip7702() {
-    }
+    private Eip7702() {}
 
     /**
      * The digest an EOA signs to delegate its code to {@code address20}. A chain id of 0 means "valid on every
@@ -51,7 +50,8 @@ public final class Eip7702 {
     public static byte[] authorizationDigest(Map<String, Object> authorization) {
         Objects.requireNonNull(authorization, "authorization");
         String addressField = authorization.get("address") == null && authorization.get("contractAddress") != null
-                ? "contractAddress" : "address";
+                ? "contractAddress"
+                : "address";
         byte[] address = field(addressField, () -> EthValues.address(authorization.get(addressField)));
         BigInteger chainId = field("chainId", () -> EthValues.integer(authorization.get("chainId")));
         BigInteger nonce = field("nonce", () -> EthValues.integer(authorization.get("nonce")));

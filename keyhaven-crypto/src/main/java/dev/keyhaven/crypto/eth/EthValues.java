@@ -15,11 +15,11 @@ import java.util.Locale;
 final class EthValues {
     /** More decimal digits than 2^256 has (78) cannot be in range; refusing early keeps parsing cheap. */
     private static final int MAX_DECIMAL_DIGITS = 78;
+
     private static final int MAX_HEX_DIGITS = 64;
     private static final HexFormat HEX = HexFormat.of();
 
-    private EthValues() {
-    }
+    private EthValues() {}
 
     /**
      * An integer from a JSON number (any integral {@link Number}, including integral doubles), a decimal string

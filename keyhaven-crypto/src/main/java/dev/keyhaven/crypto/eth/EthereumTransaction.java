@@ -38,8 +38,17 @@ public final class EthereumTransaction {
      * Where each field sits in the RLP list of a transaction type; -1 for a field the type does not have. The fee
      * fields are {@code gasPrice} for legacy and type 1, and the EIP-1559 pair from type 2 on.
      */
-    private record Layout(int chainId, int nonce, int gasPrice, int maxPriorityFeePerGas, int maxFeePerGas, int gas,
-            int to, int value, int data, int maxFeePerBlobGas) {
+    private record Layout(
+            int chainId,
+            int nonce,
+            int gasPrice,
+            int maxPriorityFeePerGas,
+            int maxFeePerGas,
+            int gas,
+            int to,
+            int value,
+            int data,
+            int maxFeePerBlobGas) {
         static Layout of(int type, int fieldCount) {
             return switch (type) {
                 case 0 -> new Layout(fieldCount == 9 ? 6 : -1, 0, 1, -1, -1, 2, 3, 4, 5, -1);
@@ -86,8 +95,9 @@ public final class EthereumTransaction {
                 throw new IllegalArgumentException("a legacy transaction has 6 fields (or 9 with the EIP-155 chain "
                         + "id), not " + fields.size());
             }
-            if (fields.size() == 9 && (RlpDecoder.integer(fields.get(7), "r").signum() != 0
-                    || RlpDecoder.integer(fields.get(8), "s").signum() != 0)) {
+            if (fields.size() == 9
+                    && (RlpDecoder.integer(fields.get(7), "r").signum() != 0
+                            || RlpDecoder.integer(fields.get(8), "s").signum() != 0)) {
                 throw new IllegalArgumentException("an unsigned EIP-155 transaction ends with chainId, 0, 0");
             }
             return new EthereumTransaction(0, unsigned.clone(), fields);
@@ -97,13 +107,14 @@ public final class EthereumTransaction {
             case 2 -> 9;
             case 3 -> 11;
             case 4 -> 10;
-            default -> throw new IllegalArgumentException("unknown transaction type 0x"
-                    + Integer.toHexString(first) + " (expected legacy, 0x01, 0x02, 0x03 or 0x04)");
+            default ->
+                throw new IllegalArgumentException("unknown transaction type 0x" + Integer.toHexString(first)
+                        + " (expected legacy, 0x01, 0x02, 0x03 or 0x04)");
         };
         List<byte[]> fields = RlpDecoder.listItems(Arrays.copyOfRange(unsigned, 1, unsigned.length));
         if (fields.size() != expected) {
-            throw new IllegalArgumentException("a type 0x0" + first + " transaction has " + expected
-                    + " fields, not " + fields.size());
+            throw new IllegalArgumentException(
+                    "a type 0x0" + first + " transaction has " + expected + " fields, not " + fields.size());
         }
         return new EthereumTransaction(first, unsigned.clone(), fields);
     }

@@ -12,8 +12,7 @@ public final class Rlp {
     private static final int STRING_OFFSET = 0x80;
     private static final int LIST_OFFSET = 0xc0;
 
-    private Rlp() {
-    }
+    private Rlp() {}
 
     /** A byte string: a single byte below 0x80 stands for itself, anything else gets a length prefix. */
     public static byte[] encodeBytes(byte[] bytes) {

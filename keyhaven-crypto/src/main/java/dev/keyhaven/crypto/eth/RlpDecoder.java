@@ -15,8 +15,7 @@ final class RlpDecoder {
     /** Deeper nesting than any Ethereum transaction has (access lists reach 3) is refused. */
     private static final int MAX_DEPTH = 16;
 
-    private RlpDecoder() {
-    }
+    private RlpDecoder() {}
 
     /** The encodings of the items of the list that is all of {@code input}. */
     static List<byte[]> listItems(byte[] input) {

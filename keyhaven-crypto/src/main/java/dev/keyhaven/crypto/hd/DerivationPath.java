@@ -59,8 +59,7 @@ public record DerivationPath(List<Integer> indices) {
         boolean hardened = last == '\'' || last == 'h' || last == 'H';
         String digits = hardened ? segment.substring(0, segment.length() - 1) : segment;
         if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new IllegalArgumentException(
-                    "path segment " + level + " (" + quote(segment) + ") is not a number");
+            throw new IllegalArgumentException("path segment " + level + " (" + quote(segment) + ") is not a number");
         }
         long value = 0;
         for (int i = 0; i < digits.length(); i++) {

@@ -13,6 +13,7 @@ import java.util.Objects;
 public final class HdKeys {
     /** The smallest and largest seeds BIP-32 allows: 128 to 512 bits. */
     private static final int MIN_SEED_BYTES = 16;
+
     private static final int MAX_SEED_BYTES = 64;
 
     private HdKeys() {}

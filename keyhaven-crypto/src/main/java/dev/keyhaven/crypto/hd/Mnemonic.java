@@ -107,8 +107,8 @@ public final class Mnemonic implements AutoCloseable {
      * Keyhaven wallets have no passphrase; this exists so the official vectors (passphrase "TREZOR") can be checked.
      */
     SecretBytes toSeed(String passphrase) {
-        byte[] salt = ("mnemonic" + Normalizer.normalize(passphrase, Normalizer.Form.NFKD))
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] salt =
+                ("mnemonic" + Normalizer.normalize(passphrase, Normalizer.Form.NFKD)).getBytes(StandardCharsets.UTF_8);
         return phrase.apply(password -> {
             PKCS5S2ParametersGenerator pbkdf2 = new PKCS5S2ParametersGenerator(new SHA512Digest());
             pbkdf2.init(password, salt, PBKDF2_ITERATIONS);

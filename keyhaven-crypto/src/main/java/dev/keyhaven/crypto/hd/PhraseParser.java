@@ -65,7 +65,8 @@ final class PhraseParser {
         }
         CharBuffer chars;
         try {
-            chars = StandardCharsets.UTF_8.newDecoder()
+            chars = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(utf8));

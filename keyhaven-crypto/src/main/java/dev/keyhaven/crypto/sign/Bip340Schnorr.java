@@ -24,8 +24,7 @@ public final class Bip340Schnorr {
     private static final BigInteger P = CURVE.domain().getCurve().getField().getCharacteristic();
     private static final ECPoint G = CURVE.domain().getG();
 
-    private Bip340Schnorr() {
-    }
+    private Bip340Schnorr() {}
 
     /**
      * Signs {@code message} (any length; a sighash is 32 bytes) with the secret scalar, following BIP-340's
@@ -70,8 +69,11 @@ public final class Bip340Schnorr {
      * that is not an x coordinate, r ≥ p or s ≥ n all give {@code false}.
      */
     public static boolean verify(byte[] publicKeyX32, byte[] message, byte[] signature64) {
-        if (publicKeyX32 == null || message == null || signature64 == null
-                || publicKeyX32.length != 32 || signature64.length != 64) {
+        if (publicKeyX32 == null
+                || message == null
+                || signature64 == null
+                || publicKeyX32.length != 32
+                || signature64.length != 64) {
             return false;
         }
         ECPoint publicPoint = liftX(publicKeyX32);
@@ -86,8 +88,11 @@ public final class Bip340Schnorr {
         }
         BigInteger e = challenge(rx, publicKeyX32, message);
         // R = s·G − e·P, computed as s·G + (n − e)·P in one interleaved multiplication.
-        ECPoint bigR = ECAlgorithms.sumOfTwoMultiplies(G, s, publicPoint, N.subtract(e)).normalize();
-        return !bigR.isInfinity() && hasEvenY(bigR) && bigR.getAffineXCoord().toBigInteger().equals(r);
+        ECPoint bigR = ECAlgorithms.sumOfTwoMultiplies(G, s, publicPoint, N.subtract(e))
+                .normalize();
+        return !bigR.isInfinity()
+                && hasEvenY(bigR)
+                && bigR.getAffineXCoord().toBigInteger().equals(r);
     }
 
     /** The point with x coordinate {@code x} and even y, or null when there is none (BIP-340's lift_x). */

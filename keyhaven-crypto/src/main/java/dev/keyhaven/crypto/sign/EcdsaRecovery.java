@@ -8,8 +8,7 @@ import org.bouncycastle.math.ec.ECPoint;
 
 /** Public-key recovery from an ECDSA signature and its recovery id (SEC 1 v2, section 4.1.6). */
 final class EcdsaRecovery {
-    private EcdsaRecovery() {
-    }
+    private EcdsaRecovery() {}
 
     static byte[] recover(EcCurve curve, byte[] digest, Signature signature) {
         ECDomainParameters domain = curve.domain();
@@ -29,7 +28,11 @@ final class EcdsaRecovery {
         BigInteger rInv = r.modInverse(n);
         // Q = r⁻¹(sR − eG), computed as one double-scalar multiplication.
         ECPoint q = ECAlgorithms.sumOfTwoMultiplies(
-                domain.getG(), e.negate().multiply(rInv).mod(n), bigR, s.multiply(rInv).mod(n)).normalize();
+                        domain.getG(),
+                        e.negate().multiply(rInv).mod(n),
+                        bigR,
+                        s.multiply(rInv).mod(n))
+                .normalize();
         if (q.isInfinity()) {
             throw new IllegalArgumentException("signature recovers to the point at infinity");
         }

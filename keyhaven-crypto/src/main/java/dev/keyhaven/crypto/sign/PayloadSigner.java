@@ -16,8 +16,7 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
  * {@link IllegalStateException}.
  */
 public final class PayloadSigner {
-    private PayloadSigner() {
-    }
+    private PayloadSigner() {}
 
     /**
      * ECDSA over a 32-byte digest on SECP256K1 or P256: RFC 6979 nonce, low-S, v = recovery id computed from R while
@@ -97,8 +96,9 @@ public final class PayloadSigner {
 
     private static EcCurve ecCurve(KeyCurve curve) {
         Objects.requireNonNull(curve, "curve");
-        return curve.ecCurve().orElseThrow(
-                () -> new IllegalArgumentException(curve + " is not an ECDSA curve: Ed25519 signs messages, not digests"));
+        return curve.ecCurve()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        curve + " is not an ECDSA curve: Ed25519 signs messages, not digests"));
     }
 
     private static void requireDigest(byte[] digest) {

@@ -13,8 +13,7 @@ import org.bouncycastle.math.ec.ECPoint;
 final class TaprootKeyPath {
     private static final BigInteger N = EcCurve.SECP256K1.order();
 
-    private TaprootKeyPath() {
-    }
+    private TaprootKeyPath() {}
 
     /**
      * The tweaked secret (d + t) mod n, with d = secret or n − secret so that d·G has even y.

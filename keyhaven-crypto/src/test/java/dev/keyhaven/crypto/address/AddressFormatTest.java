@@ -25,14 +25,18 @@ class AddressFormatTest {
         for (AddressFormat format : AddressFormat.values()) {
             assertThat(format.curves()).as(format.name()).isEqualTo(expectedCurves(format));
             for (KeyCurve curve : KeyCurve.values()) {
-                assertThat(format.supports(curve)).as(format + " " + curve).isEqualTo(expectedCurves(format).contains(curve));
+                assertThat(format.supports(curve))
+                        .as(format + " " + curve)
+                        .isEqualTo(expectedCurves(format).contains(curve));
             }
         }
     }
 
     @Test
     void everyBitcoinNetworkHasTheFiveScriptTypesInMainnetOrder() {
-        String[] names = Arrays.stream(AddressFormat.values()).map(Enum::name).filter(n -> n.startsWith("BITCOIN_"))
+        String[] names = Arrays.stream(AddressFormat.values())
+                .map(Enum::name)
+                .filter(n -> n.startsWith("BITCOIN_"))
                 .toArray(String[]::new);
 
         assertThat(names).hasSize(20);
@@ -64,8 +68,7 @@ class AddressFormatTest {
     void curvesCannotBeModified() {
         Set<KeyCurve> curves = AddressFormat.COMPRESSED.curves();
 
-        assertThatThrownBy(() -> curves.remove(ED25519))
-                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> curves.remove(ED25519)).isInstanceOf(UnsupportedOperationException.class);
     }
 
     /** addresses.md §2.4, written out independently of the enum. */
@@ -80,8 +83,10 @@ class AddressFormatTest {
         if (Set.of("SOLANA", "SUI", "APTOS", "XLM").contains(name) || name.startsWith("TON_")) {
             return EnumSet.of(ED25519);
         }
-        if (Set.of("ETHEREUM", "TRON", "COSMOS", "XRP", "SEI").contains(name) || name.startsWith("DOGE_")
-                || name.startsWith("BITCOIN_") || name.startsWith("SPARK_")) {
+        if (Set.of("ETHEREUM", "TRON", "COSMOS", "XRP", "SEI").contains(name)
+                || name.startsWith("DOGE_")
+                || name.startsWith("BITCOIN_")
+                || name.startsWith("SPARK_")) {
             return EnumSet.of(SECP256K1);
         }
         throw new AssertionError("format missing from the table: " + name);

@@ -78,7 +78,8 @@ class AddressesTest {
         byte[] compressed = validKey(curve);
         byte[] uncompressed = curve.ecCurve().orElseThrow().decompress(compressed);
 
-        assertThat(Addresses.encode(format, curve, uncompressed)).isEqualTo(Addresses.encode(format, curve, compressed));
+        assertThat(Addresses.encode(format, curve, uncompressed))
+                .isEqualTo(Addresses.encode(format, curve, compressed));
     }
 
     @Test
@@ -123,7 +124,8 @@ class AddressesTest {
         assertThat(Addresses.encode(AddressFormat.COMPRESSED, KeyCurve.SECP256K1, upper))
                 .isEqualTo("0330d54fd0dd420a6e5f8d3624f5f3482cae350f79d5f0753bf5beef9c2d91af3c");
         assertThat(Addresses.encode(AddressFormat.UNCOMPRESSED, KeyCurve.SECP256K1, upper))
-                .hasSize(130).startsWith("0430d54fd0dd420a6e5f8d3624f5f3482cae350f79d5f0753bf5beef9c2d91af3c")
+                .hasSize(130)
+                .startsWith("0430d54fd0dd420a6e5f8d3624f5f3482cae350f79d5f0753bf5beef9c2d91af3c")
                 .isLowerCase();
     }
 

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** BIP-173 and BIP-350 string vectors: decoding, the checksum variant, re-encoding and every listed invalidity. */
 class Bech32Test {
@@ -26,8 +26,8 @@ class Bech32Test {
 
     static Stream<String> invalidStrings() {
         return Stream.concat(
-                Vectors.bipList(BIP173, "The following string are not valid Bech32 (").stream(),
-                Vectors.bipList(BIP350, "The following string are not valid Bech32m").stream())
+                        Vectors.bipList(BIP173, "The following string are not valid Bech32 (").stream(),
+                        Vectors.bipList(BIP350, "The following string are not valid Bech32m").stream())
                 .map(List::getFirst);
     }
 

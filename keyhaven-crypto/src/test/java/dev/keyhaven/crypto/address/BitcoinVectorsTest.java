@@ -38,7 +38,8 @@ class BitcoinVectorsTest {
             byte[] oddY = TaprootTest.evenY(internal);
             oddY[0] = 0x03;
             for (byte[] candidate : List.of(TaprootTest.evenY(internal), oddY)) {
-                assertThat(encode(BITCOIN_MAINNET_P2TR, candidate)).isEqualTo(addresses.get(i)[1]);
+                assertThat(encode(BITCOIN_MAINNET_P2TR, candidate))
+                        .isEqualTo(addresses.get(i)[1]);
             }
         }
     }
@@ -73,7 +74,8 @@ class BitcoinVectorsTest {
         String regtest = encode(BITCOIN_REGTEST_P2WPKH, key);
 
         assertThat(regtest).startsWith("bcrt1q");
-        assertThat(SegwitAddress.decode("bcrt", regtest).program()).isEqualTo(SegwitAddress.decode("bc", mainnet).program());
+        assertThat(SegwitAddress.decode("bcrt", regtest).program())
+                .isEqualTo(SegwitAddress.decode("bc", mainnet).program());
         assertThat(encode(BITCOIN_REGTEST_P2TR, key)).startsWith("bcrt1p");
     }
 
@@ -95,7 +97,9 @@ class BitcoinVectorsTest {
         assertThat(encode(BITCOIN_MAINNET_P2SH, key)).startsWith("3");
         assertThat(encode(BITCOIN_TESTNET_P2PKH, key)).matches("[mn].*");
         assertThat(encode(BITCOIN_TESTNET_P2SH, key)).startsWith("2");
-        assertThat(encode(BITCOIN_SIGNET_P2TR, key)).isEqualTo(encode(BITCOIN_TESTNET_P2TR, key)).startsWith("tb1p");
+        assertThat(encode(BITCOIN_SIGNET_P2TR, key))
+                .isEqualTo(encode(BITCOIN_TESTNET_P2TR, key))
+                .startsWith("tb1p");
         assertThat(encode(DOGE_MAINNET, key)).startsWith("D");
         assertThat(encode(DOGE_TESTNET, key)).startsWith("n");
     }
@@ -106,9 +110,13 @@ class BitcoinVectorsTest {
         byte[] keyHash = dev.keyhaven.crypto.Digests.hash160(key);
 
         assertThat(Base58Check.decode(Base58.BITCOIN, encode(DOGE_MAINNET, key)))
-                .startsWith((byte) 0x1e).endsWith(keyHash).hasSize(21);
+                .startsWith((byte) 0x1e)
+                .endsWith(keyHash)
+                .hasSize(21);
         assertThat(Base58Check.decode(Base58.BITCOIN, encode(DOGE_TESTNET, key)))
-                .startsWith((byte) 0x71).endsWith(keyHash).hasSize(21);
+                .startsWith((byte) 0x71)
+                .endsWith(keyHash)
+                .hasSize(21);
     }
 
     private static String encode(AddressFormat format, byte[] key) {

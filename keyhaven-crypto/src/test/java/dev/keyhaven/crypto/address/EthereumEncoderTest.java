@@ -31,8 +31,9 @@ class EthereumEncoderTest {
 
     @Test
     void compressedAndUncompressedFormsOfAKeyGiveTheSameAddress() {
-        byte[] uncompressed = HexFormat.of().parseHex("046e145ccef1033dea239875dd00dfb4fee6e3348b84985c92f103444683bae07b"
-                + "83b5c38e5e2b0c8529d7fa3f64d46daa1ece2d9ac14cab9477d042c84c32ccd0");
+        byte[] uncompressed = HexFormat.of()
+                .parseHex("046e145ccef1033dea239875dd00dfb4fee6e3348b84985c92f103444683bae07b"
+                        + "83b5c38e5e2b0c8529d7fa3f64d46daa1ece2d9ac14cab9477d042c84c32ccd0");
         byte[] compressed = dev.keyhaven.crypto.EcCurve.SECP256K1.compress(uncompressed);
 
         assertThat(Addresses.encode(AddressFormat.ETHEREUM, KeyCurve.SECP256K1, compressed))
@@ -42,8 +43,9 @@ class EthereumEncoderTest {
 
     @Test
     void tronUsesTheSameAccountBytesAsEthereum() {
-        byte[] key = HexFormat.of().parseHex("046e145ccef1033dea239875dd00dfb4fee6e3348b84985c92f103444683bae07b"
-                + "83b5c38e5e2b0c8529d7fa3f64d46daa1ece2d9ac14cab9477d042c84c32ccd0");
+        byte[] key = HexFormat.of()
+                .parseHex("046e145ccef1033dea239875dd00dfb4fee6e3348b84985c92f103444683bae07b"
+                        + "83b5c38e5e2b0c8529d7fa3f64d46daa1ece2d9ac14cab9477d042c84c32ccd0");
 
         byte[] tron = Base58Check.decode(Base58.BITCOIN, Addresses.encode(AddressFormat.TRON, KeyCurve.SECP256K1, key));
 

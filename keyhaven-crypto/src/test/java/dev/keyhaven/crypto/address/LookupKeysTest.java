@@ -18,7 +18,8 @@ class LookupKeysTest {
 
         assertThat(key).isEqualTo("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed");
         assertThat(Addresses.lookupKey(checksummed.toLowerCase(Locale.ROOT))).isEqualTo(key);
-        assertThat(Addresses.lookupKey("0x" + checksummed.substring(2).toUpperCase(Locale.ROOT))).isEqualTo(key);
+        assertThat(Addresses.lookupKey("0x" + checksummed.substring(2).toUpperCase(Locale.ROOT)))
+                .isEqualTo(key);
         assertThat(Addresses.lookupKey("0X" + checksummed.substring(2))).isEqualTo(key);
     }
 
@@ -45,7 +46,8 @@ class LookupKeysTest {
         assertThat(forms.get(3)).startsWith("UQ");
         assertThat(forms.get(4)).startsWith("kQ");
         assertThat(forms.get(6)).contains("/").isNotEqualTo(TON_EQ);
-        assertThat(forms).allSatisfy(form -> assertThat(Addresses.lookupKey(form)).isEqualTo(TON_EQ));
+        assertThat(forms)
+                .allSatisfy(form -> assertThat(Addresses.lookupKey(form)).isEqualTo(TON_EQ));
     }
 
     @Test
@@ -76,13 +78,13 @@ class LookupKeysTest {
     @Test
     void caseSensitiveEncodingsPassThroughUnchanged() {
         assertThat(List.of(
-                "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
-                "BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4",
-                "HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk",
-                "GB3JDWCQJCWMJ3IILWIGDTQJJC5567PGVEVXSCVPEQOTDN64VJBDQBYX",
-                "rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3",
-                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe",
-                "not an address"))
+                        "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
+                        "BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4",
+                        "HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk",
+                        "GB3JDWCQJCWMJ3IILWIGDTQJJC5567PGVEVXSCVPEQOTDN64VJBDQBYX",
+                        "rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3",
+                        "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe",
+                        "not an address"))
                 .allSatisfy(address -> assertThat(Addresses.lookupKey(address)).isEqualTo(address));
     }
 }

@@ -35,7 +35,18 @@ class PubkeyVectorsTest {
     @Test
     void everyFormatFamilyWithoutBipOrSepVectorsIsCovered() {
         assertThat(vectors().map(row -> row.get("format")))
-                .contains("ETHEREUM", "TRON", "COSMOS", "XRP", "SUI", "APTOS", "TON_V3R2", "TON_V4R2", "TON_V5R1",
-                        "COMPRESSED", "UNCOMPRESSED", "BITCOIN_MAINNET_P2PKH");
+                .contains(
+                        "ETHEREUM",
+                        "TRON",
+                        "COSMOS",
+                        "XRP",
+                        "SUI",
+                        "APTOS",
+                        "TON_V3R2",
+                        "TON_V4R2",
+                        "TON_V5R1",
+                        "COMPRESSED",
+                        "UNCOMPRESSED",
+                        "BITCOIN_MAINNET_P2PKH");
     }
 }

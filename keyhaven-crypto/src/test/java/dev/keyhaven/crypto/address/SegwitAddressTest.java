@@ -20,7 +20,8 @@ class SegwitAddressTest {
     }
 
     static Stream<String> invalidAddresses() {
-        return Vectors.bipList(BIP350, "The following list gives invalid segwit addresses").stream().map(List::getFirst);
+        return Vectors.bipList(BIP350, "The following list gives invalid segwit addresses").stream()
+                .map(List::getFirst);
     }
 
     @ParameterizedTest
@@ -58,7 +59,8 @@ class SegwitAddressTest {
 
     @Test
     void encodingRejectsAVersionZeroProgramThatIsNeitherTwentyNorThirtyTwoBytes() {
-        assertThatThrownBy(() -> SegwitAddress.encode("bc", 0, new byte[16])).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SegwitAddress.encode("bc", 0, new byte[16]))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     /** OP_0 or OP_1..OP_16, then a direct push of the program. */

@@ -36,7 +36,9 @@ class StellarSep0005Test {
         byte[] fromId = strKeyPayload(accountId, ACCOUNT_ID);
 
         assertThat(fromSeed).as(path).isEqualTo(fromId);
-        assertThat(Addresses.encode(AddressFormat.XLM, KeyCurve.ED25519, fromSeed)).as(path).isEqualTo(accountId);
+        assertThat(Addresses.encode(AddressFormat.XLM, KeyCurve.ED25519, fromSeed))
+                .as(path)
+                .isEqualTo(accountId);
     }
 
     @Test

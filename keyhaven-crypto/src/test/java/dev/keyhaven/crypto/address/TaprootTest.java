@@ -19,9 +19,10 @@ class TaprootTest {
 
     @SuppressWarnings("unchecked")
     static Stream<Map<String, Object>> keyPathOnlyVectors() {
-        Map<String, Object> file = (Map<String, Object>) MiniJson.parse(Vectors.text("bip-0341-wallet-test-vectors.json"));
-        return ((List<Map<String, Object>>) file.get("scriptPubKey")).stream()
-                .filter(v -> ((Map<String, Object>) v.get("given")).get("scriptTree") == null);
+        Map<String, Object> file =
+                (Map<String, Object>) MiniJson.parse(Vectors.text("bip-0341-wallet-test-vectors.json"));
+        return ((List<Map<String, Object>>) file.get("scriptPubKey"))
+                .stream().filter(v -> ((Map<String, Object>) v.get("given")).get("scriptTree") == null);
     }
 
     @ParameterizedTest

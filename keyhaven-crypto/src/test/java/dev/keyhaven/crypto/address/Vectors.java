@@ -22,8 +22,7 @@ final class Vectors {
     private static final Pattern BYTE_PREFIX = Pattern.compile("^0x([0-9A-Fa-f]{2}) \\+ ");
     private static final Pattern BYTE_SUFFIX = Pattern.compile("^ \\+ 0x([0-9A-Fa-f]{2})");
 
-    private Vectors() {
-    }
+    private Vectors() {}
 
     static String text(String name) {
         try (InputStream in = Vectors.class.getResourceAsStream("/vectors/address/" + name)) {
@@ -42,7 +41,9 @@ final class Vectors {
 
     /** Rows of a CSV file as header → value maps; lines starting with {@code #} are comments. */
     static List<Map<String, String>> csv(String name) {
-        List<String> lines = lines(name).stream().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+        List<String> lines = lines(name).stream()
+                .filter(l -> !l.isBlank() && !l.startsWith("#"))
+                .toList();
         String[] header = lines.get(0).split(",", -1);
         List<Map<String, String>> rows = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {

@@ -20,8 +20,7 @@ import org.junit.jupiter.api.Test;
 class QuorumEnvelopeTest {
     private static final HexFormat HEX = HexFormat.of();
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final String RECIPIENT_PRIVATE =
-            "3f1a3b9c0d2e4f5061728394a5b6c7d8e9f00112233445566778899aabbccdd0";
+    private static final String RECIPIENT_PRIVATE = "3f1a3b9c0d2e4f5061728394a5b6c7d8e9f00112233445566778899aabbccdd0";
     private static final String RECIPIENT_PUBLIC = "0451c807c215884af3ce8a5533a46e0ba7df2e88b776ee2240e7f9e781b0c0cbc"
             + "6919ca11cb32fa54d91589f0e2fef284d91e55927d6ab2f4f92059aec789ed7e1";
     private static final String SECRET = "kh-test-client-secret_0123456789";
@@ -65,9 +64,11 @@ class QuorumEnvelopeTest {
     @Test
     void refusesAnotherRecipientTamperingAndMalformedLayouts() {
         byte[] envelope = HEX.parseHex(SDK_ENVELOPE);
-        try (SecretBytes key = recipient(); SecretBytes other = KeyCurve.P256.generatePrivateKey(RANDOM)) {
+        try (SecretBytes key = recipient();
+                SecretBytes other = KeyCurve.P256.generatePrivateKey(RANDOM)) {
             assertThatThrownBy(() -> QuorumEnvelope.open(other, envelope))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not open");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("does not open");
             for (int index : new int[] {0, 20, envelope.length - 1}) {
                 byte[] tampered = envelope.clone();
                 tampered[index] ^= 1;
@@ -75,13 +76,16 @@ class QuorumEnvelopeTest {
                         .isInstanceOf(IllegalArgumentException.class);
             }
             assertThatThrownBy(() -> QuorumEnvelope.open(key, Arrays.copyOf(envelope, envelope.length - 1)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("declares a ciphertext");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("declares a ciphertext");
             assertThatThrownBy(() -> QuorumEnvelope.open(key, Arrays.copyOf(envelope, 90)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("too short");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("too short");
             byte[] compressedSender = envelope.clone();
             compressedSender[12] = 0x02;
             assertThatThrownBy(() -> QuorumEnvelope.open(key, compressedSender))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sender key");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("sender key");
         }
     }
 }

@@ -63,12 +63,13 @@ class TurnkeyHpkeTest {
                 SecretBytes other = KeyCurve.P256.generatePrivateKey(RANDOM);
                 SecretBytes message = SecretBytes.copyOf(new byte[32])) {
             TurnkeyHpke.Encrypted sealed = TurnkeyHpke.seal(KeyCurve.P256.publicKey(recipient), message);
-            assertThatThrownBy(() -> TurnkeyHpke.open(other, sealed)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> TurnkeyHpke.open(other, sealed))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageNotContaining(HexFormat.of().formatHex(sealed.ciphertext()));
             byte[] tampered = sealed.ciphertext();
             tampered[0] ^= 1;
-            assertThatThrownBy(() -> TurnkeyHpke.open(recipient,
-                    new TurnkeyHpke.Encrypted(sealed.encappedPublic(), tampered)))
+            assertThatThrownBy(() ->
+                            TurnkeyHpke.open(recipient, new TurnkeyHpke.Encrypted(sealed.encappedPublic(), tampered)))
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /** The EIP's own worked example, every intermediate value of Example.js included. */
 class Eip712SpecExampleTest {
     private static final HexFormat HEX = HexFormat.of();
-    private static final Map<String, Object> VECTOR = TestJson.object(TestJson.resource("/vectors/eth/eip712-spec-mail.json"));
+    private static final Map<String, Object> VECTOR =
+            TestJson.object(TestJson.resource("/vectors/eth/eip712-spec-mail.json"));
     private static final Map<String, Object> TYPED_DATA = TestJson.object(VECTOR.get("typedData"));
 
     private static String hex(byte[] bytes) {
@@ -55,7 +56,8 @@ class Eip712SpecExampleTest {
         assertThat("0x" + sig.sHex()).isEqualTo(VECTOR.get("s"));
         assertThat(sig.v() + 27).isEqualTo(VECTOR.get("v"));
         assertThat(sig.vHex()).isEqualTo("01");
-        assertThat(PayloadSigner.recoverPublicKey(KeyCurve.SECP256K1, digest, sig)).isEqualTo(publicKey);
+        assertThat(PayloadSigner.recoverPublicKey(KeyCurve.SECP256K1, digest, sig))
+                .isEqualTo(publicKey);
         assertThat(hex(ethereumAddress(publicKey))).isEqualTo(VECTOR.get("address"));
     }
 

@@ -22,8 +22,8 @@ class Eip712Test {
 
     /** Typed data whose message is {@code {"v": value}} with {@code v} of the given type. */
     private static Map<String, Object> single(String type, Object value) {
-        Map<String, Object> typedData = TestJson.object(TestJson.parse(
-                "{\"types\":{\"M\":[{\"name\":\"v\",\"type\":\"" + type + "\"}]},\"primaryType\":\"M\"," + DOMAIN + "}"));
+        Map<String, Object> typedData = TestJson.object(TestJson.parse("{\"types\":{\"M\":[{\"name\":\"v\",\"type\":\""
+                + type + "\"}]},\"primaryType\":\"M\"," + DOMAIN + "}"));
         Map<String, Object> message = new HashMap<>();
         message.put("v", value);
         typedData.put("message", message);
@@ -35,16 +35,28 @@ class Eip712Test {
     }
 
     private static void assertRejected(Map<String, Object> typedData, String messageContains) {
-        assertThatThrownBy(() -> Eip712.hash(typedData)).isInstanceOf(InvalidTypedDataException.class)
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(messageContains);
+        assertThatThrownBy(() -> Eip712.hash(typedData))
+                .isInstanceOf(InvalidTypedDataException.class)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(messageContains);
     }
 
     @Test
     void acceptsEveryNumberFormTheJsonParserMayProduceForTheSameValue() {
         byte[] expected = Eip712.hash(single("uint256", 1000));
-        for (Object same : List.of(1000L, BigInteger.valueOf(1000), new BigDecimal("1000"), new BigDecimal("1.000E+3"),
-                new BigDecimal("1000.00"), 1000.0d, "1000", "0x3e8", "0x03E8", "0001000")) {
-            assertThat(Eip712.hash(single("uint256", same))).as("%s (%s)", same, same.getClass().getSimpleName())
+        for (Object same : List.of(
+                1000L,
+                BigInteger.valueOf(1000),
+                new BigDecimal("1000"),
+                new BigDecimal("1.000E+3"),
+                new BigDecimal("1000.00"),
+                1000.0d,
+                "1000",
+                "0x3e8",
+                "0x03E8",
+                "0001000")) {
+            assertThat(Eip712.hash(single("uint256", same)))
+                    .as("%s (%s)", same, same.getClass().getSimpleName())
                     .isEqualTo(expected);
         }
     }
@@ -56,7 +68,8 @@ class Eip712Test {
         byte[] minus32768 = minusOne.clone();
         minus32768[30] = (byte) 0x80;
         minus32768[31] = 0x00;
-        assertThat(Eip712.hashMessage(single("int8", -1))).isEqualTo(hashStruct("M(int8 v)", minusOne))
+        assertThat(Eip712.hashMessage(single("int8", -1)))
+                .isEqualTo(hashStruct("M(int8 v)", minusOne))
                 .isEqualTo(Eip712.hashMessage(single("int8", "-1")));
         assertThat(Eip712.hashMessage(single("int16", "-32768"))).isEqualTo(hashStruct("M(int16 v)", minus32768));
     }
@@ -107,8 +120,10 @@ class Eip712Test {
     @Test
     void acceptsLowerUpperAndChecksummedAddressesAsTheSameValue() {
         byte[] expected = Eip712.hash(single("address", "0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826"));
-        assertThat(Eip712.hash(single("address", "0xCD2A3D9F938E13CD947EC05ABC7FE734DF8DD826"))).isEqualTo(expected);
-        assertThat(Eip712.hash(single("address", "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"))).isEqualTo(expected);
+        assertThat(Eip712.hash(single("address", "0xCD2A3D9F938E13CD947EC05ABC7FE734DF8DD826")))
+                .isEqualTo(expected);
+        assertThat(Eip712.hash(single("address", "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826")))
+                .isEqualTo(expected);
     }
 
     @ParameterizedTest
@@ -145,10 +160,13 @@ class Eip712Test {
 
     @Test
     void checksTheLengthOfFixedSizeArrays() {
-        assertThat(Eip712.hash(single("uint8[2]", List.of(1, 2)))).isNotEqualTo(Eip712.hash(single("uint8[]", List.of(1, 2))));
-        assertRejected(single("uint8[2]", List.of(1, 2, 3)), "message.v (uint8[2]) must have exactly 2 elements, has 3");
+        assertThat(Eip712.hash(single("uint8[2]", List.of(1, 2))))
+                .isNotEqualTo(Eip712.hash(single("uint8[]", List.of(1, 2))));
+        assertRejected(
+                single("uint8[2]", List.of(1, 2, 3)), "message.v (uint8[2]) must have exactly 2 elements, has 3");
         assertRejected(single("uint8[]", "0x0102"), "message.v (uint8[]) must be an array");
-        assertRejected(single("uint8[][2]", List.of(List.of(1), List.of(2, 300))), "message.v[1][1] (uint8) is out of range");
+        assertRejected(
+                single("uint8[][2]", List.of(List.of(1), List.of(2, 300))), "message.v[1][1] (uint8) is out of range");
     }
 
     @Test
@@ -157,8 +175,9 @@ class Eip712Test {
         TestJson.object(missing.get("message")).clear();
         assertRejected(missing, "message.v (uint256) is missing");
         assertRejected(single("string", null), "message.v (string) is missing");
-        Map<String, Object> nullStruct = json("{\"types\":{\"M\":[{\"name\":\"p\",\"type\":\"P\"}],\"P\":[{\"name\":\"x\",\"type\":\"bool\"}]},"
-                + "\"primaryType\":\"M\"," + DOMAIN + ",\"message\":{\"p\":null}}");
+        Map<String, Object> nullStruct =
+                json("{\"types\":{\"M\":[{\"name\":\"p\",\"type\":\"P\"}],\"P\":[{\"name\":\"x\",\"type\":\"bool\"}]},"
+                        + "\"primaryType\":\"M\"," + DOMAIN + ",\"message\":{\"p\":null}}");
         assertRejected(nullStruct, "message.p (P) is missing");
         assertRejected(single("uint8[]", Arrays.asList(1, null)), "message.v[1] (uint8) is missing");
     }
@@ -173,11 +192,14 @@ class Eip712Test {
     @Test
     void namesTheMissingTopLevelPart() {
         assertRejected(json("{\"primaryType\":\"M\"," + DOMAIN + ",\"message\":{}}"), "types is missing");
-        assertRejected(json("{\"types\":{\"M\":[]}," + DOMAIN + ",\"message\":{}}"), "primaryType must be a non-empty string");
+        assertRejected(
+                json("{\"types\":{\"M\":[]}," + DOMAIN + ",\"message\":{}}"), "primaryType must be a non-empty string");
         assertRejected(json("{\"types\":{\"M\":[]},\"primaryType\":\"M\",\"message\":{}}"), "domain is missing");
         assertRejected(json("{\"types\":{\"M\":[]},\"primaryType\":\"M\"," + DOMAIN + "}"), "message is missing");
-        assertRejected(json("{\"types\":[],\"primaryType\":\"M\"," + DOMAIN + ",\"message\":{}}"), "types must be an object");
-        assertRejected(json("{\"types\":{\"M\":[]},\"primaryType\":\"N\"," + DOMAIN + ",\"message\":{}}"),
+        assertRejected(
+                json("{\"types\":[],\"primaryType\":\"M\"," + DOMAIN + ",\"message\":{}}"), "types must be an object");
+        assertRejected(
+                json("{\"types\":{\"M\":[]},\"primaryType\":\"N\"," + DOMAIN + ",\"message\":{}}"),
                 "primaryType 'N' is not defined in types");
     }
 
@@ -195,14 +217,16 @@ class Eip712Test {
         assertRejected(single("function", "0x"), "unknown type 'function'");
         // An unknown element type is refused even when the array is empty and so would contribute no value.
         assertRejected(single("Missing[]", List.of()), "unknown type 'Missing[]'");
-        assertRejected(json("{\"types\":{\"M\":[{\"name\":\"v\"}]},\"primaryType\":\"M\"," + DOMAIN + ",\"message\":{}}"),
+        assertRejected(
+                json("{\"types\":{\"M\":[{\"name\":\"v\"}]},\"primaryType\":\"M\"," + DOMAIN + ",\"message\":{}}"),
                 "types.M[0]: must have string name and type");
     }
 
     @Test
     void refusesAStructNamedLikeASolidityType() {
         Map<String, Object> typedData = json("{\"types\":{\"M\":[{\"name\":\"v\",\"type\":\"uint256\"}],"
-                + "\"uint256\":[{\"name\":\"x\",\"type\":\"bool\"}]},\"primaryType\":\"M\"," + DOMAIN + ",\"message\":{\"v\":1}}");
+                + "\"uint256\":[{\"name\":\"x\",\"type\":\"bool\"}]},\"primaryType\":\"M\"," + DOMAIN
+                + ",\"message\":{\"v\":1}}");
         assertRejected(typedData, "struct name 'uint256' collides with a Solidity type");
     }
 
@@ -211,16 +235,17 @@ class Eip712Test {
         String explicitDomainType = "\"EIP712Domain\":[{\"name\":\"name\",\"type\":\"string\"},"
                 + "{\"name\":\"chainId\",\"type\":\"uint256\"}],";
         String rest = "\"M\":[]},\"primaryType\":\"M\",\"message\":{},";
-        Map<String, Object> explicit = json("{\"types\":{" + explicitDomainType + rest
-                + "\"domain\":{\"name\":\"T\",\"chainId\":1}}");
-        Map<String, Object> inferred = json("{\"types\":{" + rest + "\"domain\":{\"chainId\":\"1\",\"version\":null,\"name\":\"T\"}}");
+        Map<String, Object> explicit =
+                json("{\"types\":{" + explicitDomainType + rest + "\"domain\":{\"name\":\"T\",\"chainId\":1}}");
+        Map<String, Object> inferred =
+                json("{\"types\":{" + rest + "\"domain\":{\"chainId\":\"1\",\"version\":null,\"name\":\"T\"}}");
         assertThat(Eip712.hash(inferred)).isEqualTo(Eip712.hash(explicit));
     }
 
     @Test
     void ignoresTheMessageWhenThePrimaryTypeIsTheDomain() {
-        Map<String, Object> withMessage = json("{\"types\":{\"M\":[]},\"primaryType\":\"EIP712Domain\"," + DOMAIN
-                + ",\"message\":{\"anything\":1}}");
+        Map<String, Object> withMessage = json(
+                "{\"types\":{\"M\":[]},\"primaryType\":\"EIP712Domain\"," + DOMAIN + ",\"message\":{\"anything\":1}}");
         Map<String, Object> withoutMessage = json("{\"types\":{},\"primaryType\":\"EIP712Domain\"," + DOMAIN + "}");
         assertThat(Eip712.hash(withMessage)).isEqualTo(Eip712.hash(withoutMessage));
     }
@@ -243,16 +268,17 @@ class Eip712Test {
 
     @Test
     void errorMessagesPointIntoArraysAndNestedStructs() {
-        Map<String, Object> typedData = json("{\"types\":{\"Mail\":[{\"name\":\"to\",\"type\":\"Person[]\"}],"
-                + "\"Person\":[{\"name\":\"wallet\",\"type\":\"address\"}]},\"primaryType\":\"Mail\"," + DOMAIN
-                + ",\"message\":{\"to\":[{\"wallet\":\"0x0000000000000000000000000000000000000000\"},{\"wallet\":\"0x12\"}]}}");
+        Map<String, Object> typedData = json(
+                "{\"types\":{\"Mail\":[{\"name\":\"to\",\"type\":\"Person[]\"}],"
+                        + "\"Person\":[{\"name\":\"wallet\",\"type\":\"address\"}]},\"primaryType\":\"Mail\"," + DOMAIN
+                        + ",\"message\":{\"to\":[{\"wallet\":\"0x0000000000000000000000000000000000000000\"},{\"wallet\":\"0x12\"}]}}");
         assertRejected(typedData, "message.to[1].wallet (address)");
     }
 
     @Test
     void errorsInTheDomainNameTheDomain() {
-        Map<String, Object> typedData = json("{\"types\":{\"M\":[]},\"primaryType\":\"M\",\"message\":{},"
-                + "\"domain\":{\"chainId\":\"one\"}}");
+        Map<String, Object> typedData = json(
+                "{\"types\":{\"M\":[]},\"primaryType\":\"M\",\"message\":{}," + "\"domain\":{\"chainId\":\"one\"}}");
         assertRejected(typedData, "domain.chainId (uint256)");
     }
 }

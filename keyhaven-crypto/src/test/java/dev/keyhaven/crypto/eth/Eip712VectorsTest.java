@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The vector files of {@code vectors/eth} (see the README there for their sources). */
 class Eip712VectorsTest {
     private static final HexFormat HEX = HexFormat.of();
-    private static final Map<String, Object> SIG_UTIL = TestJson.object(TestJson.resource("/vectors/eth/eth-sig-util-v4.json"));
+    private static final Map<String, Object> SIG_UTIL =
+            TestJson.object(TestJson.resource("/vectors/eth/eth-sig-util-v4.json"));
 
     static Stream<Arguments> ethSigUtilCases() {
         return cases(SIG_UTIL.get("cases"), "test");
@@ -31,8 +32,8 @@ class Eip712VectorsTest {
     }
 
     private static Stream<Arguments> cases(Object list, String nameKey) {
-        return ((List<?>) list).stream().map(TestJson::object)
-                .map(c -> Arguments.of(Named.of((String) c.get(nameKey), c)));
+        return ((List<?>) list)
+                .stream().map(TestJson::object).map(c -> Arguments.of(Named.of((String) c.get(nameKey), c)));
     }
 
     @ParameterizedTest
@@ -40,7 +41,8 @@ class Eip712VectorsTest {
     void signsEthSigUtilV4VectorsToTheSameSignatureOrRefusesTheOnesViemRefuses(Map<String, Object> vector) {
         Map<String, Object> typedData = TestJson.object(vector.get("typedData"));
         if (vector.containsKey("weReject")) {
-            assertThatThrownBy(() -> Eip712.hash(typedData)).isInstanceOf(InvalidTypedDataException.class)
+            assertThatThrownBy(() -> Eip712.hash(typedData))
+                    .isInstanceOf(InvalidTypedDataException.class)
                     .hasMessageContaining((String) vector.get("errorContains"));
             return;
         }

@@ -10,15 +10,15 @@ import dev.keyhaven.crypto.sign.PayloadSigner;
 import dev.keyhaven.crypto.sign.Signature;
 import java.math.BigInteger;
 import java.util.HexFormat;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Unsigned Ethereum transactions: the signing hash and the signed serialisation of each type. */
 class EthereumTransactionTest {
     private static final HexFormat HEX = HexFormat.of();
     /** The EIP-155 example: private key 0x4646…46, nonce 9, 20 gwei, 21000 gas, to 0x3535…35, 1 ether, chain 1. */
-    private static final String EIP155_UNSIGNED = "ec098504a817c800825208943535353535353535353535353535353535353535880"
-            + "de0b6b3a764000080018080";
+    private static final String EIP155_UNSIGNED =
+            "ec098504a817c800825208943535353535353535353535353535353535353535880" + "de0b6b3a764000080018080";
+
     private static final String EIP155_SIGNED = "f86c098504a817c800825208943535353535353535353535353535353535353535880"
             + "de0b6b3a76400008025a028ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276a067cbe9d8997f761aecb7"
             + "03304b3800ccf555c9f3dc64214b297fb1966a3b6d83";
@@ -53,7 +53,8 @@ class EthereumTransactionTest {
 
     @Test
     void aPreEip155TransactionGetsVOf27Or28() {
-        byte[] unsigned = HEX.parseHex("e9098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a764000080");
+        byte[] unsigned =
+                HEX.parseHex("e9098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a764000080");
         EthereumTransaction tx = EthereumTransaction.parseUnsigned(unsigned);
         Signature signature = sign(tx.signingHash());
         byte[] signed = tx.withSignature(signature);
@@ -65,11 +66,16 @@ class EthereumTransactionTest {
     @Test
     void anEip1559TransactionAppendsYParityRAndS() {
         // type 2: [chainId 1, nonce 0, tip 1 gwei, max 2 gwei, gas 21000, to, value 1, data, accessList []]
-        byte[] body = Rlp.encodeList(Rlp.encodeInteger(java.math.BigInteger.ONE), Rlp.encodeInteger(
-                java.math.BigInteger.ZERO), Rlp.encodeInteger(java.math.BigInteger.valueOf(1_000_000_000L)),
-                Rlp.encodeInteger(java.math.BigInteger.valueOf(2_000_000_000L)), Rlp.encodeInteger(
-                        java.math.BigInteger.valueOf(21000)), Rlp.encodeBytes(HEX.parseHex("35".repeat(20))),
-                Rlp.encodeInteger(java.math.BigInteger.ONE), Rlp.encodeBytes(new byte[0]), Rlp.encodeList());
+        byte[] body = Rlp.encodeList(
+                Rlp.encodeInteger(java.math.BigInteger.ONE),
+                Rlp.encodeInteger(java.math.BigInteger.ZERO),
+                Rlp.encodeInteger(java.math.BigInteger.valueOf(1_000_000_000L)),
+                Rlp.encodeInteger(java.math.BigInteger.valueOf(2_000_000_000L)),
+                Rlp.encodeInteger(java.math.BigInteger.valueOf(21000)),
+                Rlp.encodeBytes(HEX.parseHex("35".repeat(20))),
+                Rlp.encodeInteger(java.math.BigInteger.ONE),
+                Rlp.encodeBytes(new byte[0]),
+                Rlp.encodeList());
         byte[] unsigned = new byte[body.length + 1];
         unsigned[0] = 2;
         System.arraycopy(body, 0, unsigned, 1, body.length);
@@ -122,8 +128,8 @@ class EthereumTransactionTest {
 
     @Test
     void aLegacyTransactionWithoutEip155HasNoChainId() {
-        EthereumTransaction tx = EthereumTransaction.parseUnsigned(HEX.parseHex(
-                "e9098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a764000080"));
+        EthereumTransaction tx = EthereumTransaction.parseUnsigned(
+                HEX.parseHex("e9098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a764000080"));
         assertThat(tx.chainId()).isEmpty();
         assertThat(tx.nonce()).isEqualTo(9);
     }
@@ -178,21 +184,22 @@ class EthereumTransactionTest {
         assertThat(tx.maxFeePerBlobGas()).isEmpty();
         assertThat(tx.gasLimit()).isEqualTo(100000);
         assertThat(HEX.formatHex(tx.to().orElseThrow())).isEqualTo("9d8a62f656a8d1615c1294fd71e9cfb3e4855a4f");
-        assertThat(HEX.formatHex(tx.data())).isEqualTo("2e1a7d4d000000000000000000000000000000000000000000000000016345"
-                + "785d8a0000");
+        assertThat(HEX.formatHex(tx.data()))
+                .isEqualTo("2e1a7d4d000000000000000000000000000000000000000000000000016345" + "785d8a0000");
     }
 
     @Test
     void fieldsOfTheWrongShapeAreRefusedNamingTheField() {
         // type 2 fields: chainId, nonce, tip, max fee, gas, to, value, data, access list
-        assertThatThrownBy(() -> parseType2(Rlp.encodeBytes(HEX.parseHex("35".repeat(19))), Rlp.encodeBytes(
-                new byte[0]))).hasMessageContaining("to must be 20 bytes or empty, not 19");
+        assertThatThrownBy(
+                        () -> parseType2(Rlp.encodeBytes(HEX.parseHex("35".repeat(19))), Rlp.encodeBytes(new byte[0])))
+                .hasMessageContaining("to must be 20 bytes or empty, not 19");
         assertThatThrownBy(() -> parseType2(Rlp.encodeBytes(HEX.parseHex("35".repeat(20))), Rlp.encodeList()))
                 .hasMessageContaining("data must be a byte string");
         assertThatThrownBy(() -> parseType2(Rlp.encodeList(), Rlp.encodeBytes(new byte[0])))
                 .hasMessageContaining("to must be a byte string");
         assertThatThrownBy(() -> EthereumTransaction.parseUnsigned(HEX.parseHex(
-                "ea098504a817c80082520894353535353535353535353535353535353535353589000de0b6b3a764000080")))
+                        "ea098504a817c80082520894353535353535353535353535353535353535353589000de0b6b3a764000080")))
                 .hasMessageContaining("value has leading zero bytes");
         String type3WithoutRecipient = TYPE_3.replace("945aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "80")
                 .replace("03f852", "03f83e");
@@ -201,9 +208,15 @@ class EthereumTransactionTest {
     }
 
     private static EthereumTransaction parseType2(byte[] to, byte[] data) {
-        byte[] body = Rlp.encodeList(Rlp.encodeInteger(BigInteger.ONE), Rlp.encodeInteger(BigInteger.ZERO),
-                Rlp.encodeInteger(BigInteger.ONE), Rlp.encodeInteger(BigInteger.TWO),
-                Rlp.encodeInteger(BigInteger.valueOf(21000)), to, Rlp.encodeInteger(BigInteger.ONE), data,
+        byte[] body = Rlp.encodeList(
+                Rlp.encodeInteger(BigInteger.ONE),
+                Rlp.encodeInteger(BigInteger.ZERO),
+                Rlp.encodeInteger(BigInteger.ONE),
+                Rlp.encodeInteger(BigInteger.TWO),
+                Rlp.encodeInteger(BigInteger.valueOf(21000)),
+                to,
+                Rlp.encodeInteger(BigInteger.ONE),
+                data,
                 Rlp.encodeList());
         byte[] unsigned = new byte[body.length + 1];
         unsigned[0] = 2;

@@ -56,7 +56,8 @@ class RlpTest {
 
     @Test
     void rejectsNegativeIntegers() {
-        assertThatThrownBy(() -> Rlp.encodeInteger(BigInteger.valueOf(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Rlp.encodeInteger(BigInteger.valueOf(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -37,7 +37,12 @@ class Bip32VectorsTest {
             } else if (line.startsWith("** ext pub: ")) {
                 xpub = line.substring("** ext pub: ".length()).strip();
             } else if (line.startsWith("** ext prv: ")) {
-                chains.add(new Chain(vector, seed, path, xpub, line.substring("** ext prv: ".length()).strip()));
+                chains.add(new Chain(
+                        vector,
+                        seed,
+                        path,
+                        xpub,
+                        line.substring("** ext prv: ".length()).strip()));
             }
         }
         return chains;
@@ -46,8 +51,9 @@ class Bip32VectorsTest {
     @Test
     void readsTheSeventeenChainsOfVectorsOneToFour() {
         assertThat(chains()).hasSize(17);
-        assertThat(chains()).extracting(Chain::vector).containsOnly(
-                "Test vector 1", "Test vector 2", "Test vector 3", "Test vector 4");
+        assertThat(chains())
+                .extracting(Chain::vector)
+                .containsOnly("Test vector 1", "Test vector 2", "Test vector 3", "Test vector 4");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -30,7 +30,8 @@ class Bip84VectorsTest {
         String mnemonic = null;
         String path = null;
         String wif = null;
-        for (String line : Vectors.text("bip-0084.mediawiki").lines().map(String::strip).toList()) {
+        for (String line :
+                Vectors.text("bip-0084.mediawiki").lines().map(String::strip).toList()) {
             if (line.startsWith("mnemonic = ")) {
                 mnemonic = line.substring("mnemonic = ".length());
             } else if (line.startsWith("// Account 0, ") && line.contains(" = m/")) {
@@ -46,7 +47,8 @@ class Bip84VectorsTest {
 
     @Test
     void readsTheThreeAccountsOfTheVectors() {
-        assertThat(accounts()).extracting(Account::path)
+        assertThat(accounts())
+                .extracting(Account::path)
                 .containsExactly("m/84'/0'/0'/0/0", "m/84'/0'/0'/0/1", "m/84'/0'/0'/1/0");
     }
 
@@ -58,8 +60,8 @@ class Bip84VectorsTest {
         try (SecretBytes phrase = SecretBytes.copyOf(account.mnemonic().getBytes(StandardCharsets.UTF_8));
                 Mnemonic mnemonic = Mnemonic.parse(phrase);
                 SecretBytes seed = mnemonic.toSeed();
-                SecretBytes key = HdKeys.derivePrivateKey(
-                        KeyCurve.SECP256K1, seed, DerivationPath.parse(account.path()))) {
+                SecretBytes key =
+                        HdKeys.derivePrivateKey(KeyCurve.SECP256K1, seed, DerivationPath.parse(account.path()))) {
             assertThat(key.apply(byte[]::clone)).isEqualTo(Arrays.copyOfRange(wif, 1, 33));
             assertThat(Vectors.toHex(KeyCurve.SECP256K1.publicKey(key))).isEqualTo(account.publicKey());
         }

@@ -26,7 +26,8 @@ class EnglishWordListTest {
 
     @Test
     void holds2048LowerCaseWordsInStrictlyAscendingOrderSoBinarySearchWorks() throws IOException {
-        List<String> words = new String(resource(), StandardCharsets.US_ASCII).lines().toList();
+        List<String> words =
+                new String(resource(), StandardCharsets.US_ASCII).lines().toList();
 
         assertThat(words).hasSize(EnglishWordList.SIZE).doesNotHaveDuplicates().isSorted();
         assertThat(words).allMatch(w -> w.matches("[a-z]{3,8}"));

@@ -65,7 +65,9 @@ class HdKeysTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = KeyCurve.class, names = {"SECP256K1", "P256"})
+    @EnumSource(
+            value = KeyCurve.class,
+            names = {"SECP256K1", "P256"})
     void ecdsaCurvesDistinguishHardenedFromNonHardenedIndices(KeyCurve curve) {
         try (SecretBytes seed = abandonAboutSeed();
                 SecretBytes plain = derive(curve, seed, "m/44'/60'/0'/0/0");

@@ -39,14 +39,18 @@ class MnemonicTest {
                 .anyMatch(message::contains);
         return assertThatThrownBy(() -> parse(text))
                 .isInstanceOf(InvalidMnemonicException.class)
-                .satisfies(e -> assertThat(leaks.apply(e.getMessage())).as("message quotes the phrase").isFalse());
+                .satisfies(e -> assertThat(leaks.apply(e.getMessage()))
+                        .as("message quotes the phrase")
+                        .isFalse());
     }
 
     @Test
     void seedWithoutPassphraseIsTheBip39ValueForAbandonAbout() {
-        try (Mnemonic mnemonic = parse(ABANDON_ABOUT); SecretBytes seed = mnemonic.toSeed()) {
-            assertThat(seed.apply(Vectors::toHex)).isEqualTo("5eb00bbddcf069084889a8ab9155568165f5c453ccb85e70811aaed6"
-                    + "f6da5fc19a5ac40b389cd370d086206dec8aa6c43daea6690f20ad3d8d48b2d2ce9e38e4");
+        try (Mnemonic mnemonic = parse(ABANDON_ABOUT);
+                SecretBytes seed = mnemonic.toSeed()) {
+            assertThat(seed.apply(Vectors::toHex))
+                    .isEqualTo("5eb00bbddcf069084889a8ab9155568165f5c453ccb85e70811aaed6"
+                            + "f6da5fc19a5ac40b389cd370d086206dec8aa6c43daea6690f20ad3d8d48b2d2ce9e38e4");
         }
     }
 
@@ -103,7 +107,8 @@ class MnemonicTest {
     void normalisesWithNfkdSoIdeographicSpacesAndFullWidthLettersAreAccepted() {
         String typed = "\uff41\uff42\uff41\uff4e\uff44\uff4f\uff4e\u3000" + "abandon\u00a0".repeat(10) + "about";
 
-        try (Mnemonic mnemonic = parse(typed); Mnemonic plain = parse(ABANDON_ABOUT)) {
+        try (Mnemonic mnemonic = parse(typed);
+                Mnemonic plain = parse(ABANDON_ABOUT)) {
             assertThat(text(mnemonic.phrase())).isEqualTo(ABANDON_ABOUT);
             assertThat(mnemonic.toSeed().sameAs(plain.toSeed())).isTrue();
         }
@@ -133,8 +138,8 @@ class MnemonicTest {
 
     @Test
     void rejectsWordsOfOtherLanguagesAfterNormalisation() {
-        assertRejected("abandon ".repeat(11) + "caf\u00e9").hasMessage(
-                "mnemonic word 12 is not in the BIP-39 English word list");
+        assertRejected("abandon ".repeat(11) + "caf\u00e9")
+                .hasMessage("mnemonic word 12 is not in the BIP-39 English word list");
     }
 
     @Test
@@ -155,7 +160,8 @@ class MnemonicTest {
 
     @Test
     void leavesTheCallersPhraseOpen() {
-        try (SecretBytes phrase = utf8(ABANDON_ABOUT); Mnemonic _ = Mnemonic.parse(phrase)) {
+        try (SecretBytes phrase = utf8(ABANDON_ABOUT);
+                Mnemonic _ = Mnemonic.parse(phrase)) {
             String after = phrase.apply(b -> new String(b, StandardCharsets.UTF_8));
 
             assertThat(after).isEqualTo(ABANDON_ABOUT);

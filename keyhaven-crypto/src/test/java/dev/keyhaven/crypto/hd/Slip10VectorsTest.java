@@ -19,7 +19,13 @@ class Slip10VectorsTest {
     private static final Map<String, KeyCurve> CURVES =
             Map.of("secp256k1", KeyCurve.SECP256K1, "nist256p1", KeyCurve.P256, "ed25519", KeyCurve.ED25519);
 
-    record Chain(String section, KeyCurve curve, String seed, String path, String chainCode, String privateKey,
+    record Chain(
+            String section,
+            KeyCurve curve,
+            String seed,
+            String path,
+            String chainCode,
+            String privateKey,
             String publicKey) {
         @Override
         public String toString() {
@@ -35,7 +41,8 @@ class Slip10VectorsTest {
         String path = null;
         String chainCode = null;
         String privateKey = null;
-        for (String line : Vectors.text("slip-0010.md").lines().map(String::strip).toList()) {
+        for (String line :
+                Vectors.text("slip-0010.md").lines().map(String::strip).toList()) {
             if (line.startsWith("### Test ")) {
                 section = line.substring("### ".length());
                 curve = CURVES.get(section.substring(section.lastIndexOf(' ') + 1));
@@ -48,8 +55,8 @@ class Slip10VectorsTest {
             } else if (line.startsWith("* private: ")) {
                 privateKey = line.substring("* private: ".length());
             } else if (line.startsWith("* public: ") && curve != null) {
-                chains.add(new Chain(section, curve, seed, path, chainCode, privateKey,
-                        line.substring("* public: ".length())));
+                chains.add(new Chain(
+                        section, curve, seed, path, chainCode, privateKey, line.substring("* public: ".length())));
             }
         }
         return chains;
@@ -62,7 +69,8 @@ class Slip10VectorsTest {
         assertThat(chains).filteredOn(c -> c.curve() == KeyCurve.SECP256K1).hasSize(12);
         assertThat(chains).filteredOn(c -> c.curve() == KeyCurve.P256).hasSize(16);
         assertThat(chains).filteredOn(c -> c.curve() == KeyCurve.ED25519).hasSize(12);
-        assertThat(chains).extracting(Chain::section)
+        assertThat(chains)
+                .extracting(Chain::section)
                 .contains("Test derivation retry for nist256p1", "Test seed retry for nist256p1");
     }
 
@@ -76,9 +84,8 @@ class Slip10VectorsTest {
             assertThat(Vectors.toHex(key.chainCode())).isEqualTo(chain.chainCode());
             assertThat(privateKey.apply(Vectors::toHex)).isEqualTo(chain.privateKey());
             // SLIP-0010 prints ed25519 public keys with a 00 prefix that is not part of the RFC 8032 key.
-            String expectedPublic = chain.curve() == KeyCurve.ED25519
-                    ? chain.publicKey().substring(2)
-                    : chain.publicKey();
+            String expectedPublic =
+                    chain.curve() == KeyCurve.ED25519 ? chain.publicKey().substring(2) : chain.publicKey();
             assertThat(Vectors.toHex(chain.curve().publicKey(privateKey))).isEqualTo(expectedPublic);
         }
     }

@@ -21,8 +21,15 @@ class Bip340SchnorrTest {
     private static final HexFormat HEX = HexFormat.of();
 
     /** One CSV row: index, secret key, public key, aux_rand, message, signature, verification result, comment. */
-    record Row(int index, String secretKey, String publicKey, String auxRand, String message, String signature,
-            boolean valid, String comment) {
+    record Row(
+            int index,
+            String secretKey,
+            String publicKey,
+            String auxRand,
+            String message,
+            String signature,
+            boolean valid,
+            String comment) {
         @Override
         public String toString() {
             return "vector " + index + (comment.isEmpty() ? "" : " (" + comment + ")");
@@ -31,11 +38,17 @@ class Bip340SchnorrTest {
 
     static Stream<Row> rows() throws IOException {
         try (InputStream in = Bip340SchnorrTest.class.getResourceAsStream("/vectors/sign/bip-0340-test-vectors.csv")) {
-            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().skip(1).toList();
-            return lines.stream().map(line -> {
-                String[] f = line.split(",", -1);
-                return new Row(Integer.parseInt(f[0]), f[1], f[2], f[3], f[4], f[5], f[6].equals("TRUE"), f[7]);
-            }).toList().stream();
+            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .skip(1)
+                    .toList();
+            return lines.stream()
+                    .map(line -> {
+                        String[] f = line.split(",", -1);
+                        return new Row(Integer.parseInt(f[0]), f[1], f[2], f[3], f[4], f[5], f[6].equals("TRUE"), f[7]);
+                    })
+                    .toList()
+                    .stream();
         }
     }
 
@@ -45,7 +58,9 @@ class Bip340SchnorrTest {
 
     @Test
     void theFileHoldsAllNineteenPublishedRows() throws IOException {
-        assertThat(rows().map(Row::index)).containsExactlyElementsOf(Stream.iterate(0, i -> i + 1).limit(19).toList());
+        assertThat(rows().map(Row::index))
+                .containsExactlyElementsOf(
+                        Stream.iterate(0, i -> i + 1).limit(19).toList());
         assertThat(signingRows().count()).isEqualTo(8);
     }
 
@@ -64,15 +79,17 @@ class Bip340SchnorrTest {
     @ParameterizedTest
     @MethodSource("rows")
     void verifiesEachVectorToItsPublishedResult(Row row) {
-        assertThat(Bip340Schnorr.verify(HEX.parseHex(row.publicKey()), HEX.parseHex(row.message()),
-                HEX.parseHex(row.signature()))).isEqualTo(row.valid());
+        assertThat(Bip340Schnorr.verify(
+                        HEX.parseHex(row.publicKey()), HEX.parseHex(row.message()), HEX.parseHex(row.signature())))
+                .isEqualTo(row.valid());
     }
 
     @Test
     void verificationRefusesMalformedArgumentsWithoutThrowing() {
         byte[] key = HEX.parseHex("F9308A019258C31049344F85F89D5229B531C845836F99B08601F113BCE036F9");
         assertThat(Bip340Schnorr.verify(key, new byte[32], new byte[63])).isFalse();
-        assertThat(Bip340Schnorr.verify(new byte[31], new byte[32], new byte[64])).isFalse();
+        assertThat(Bip340Schnorr.verify(new byte[31], new byte[32], new byte[64]))
+                .isFalse();
         assertThat(Bip340Schnorr.verify(null, new byte[32], new byte[64])).isFalse();
         assertThat(Bip340Schnorr.verify(key, null, new byte[64])).isFalse();
     }

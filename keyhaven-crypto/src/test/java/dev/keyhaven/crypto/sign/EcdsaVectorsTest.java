@@ -49,8 +49,8 @@ class EcdsaVectorsTest {
         assertVector(KeyCurve.P256, d, message, k, r, lowS, rawS);
     }
 
-    private static void assertVector(KeyCurve curve, String d, String message, String k, String r, String lowS,
-            String rawS) {
+    private static void assertVector(
+            KeyCurve curve, String d, String message, String k, String r, String lowS, String rawS) {
         byte[] digest = Digests.sha256(message.getBytes(StandardCharsets.UTF_8));
         Signature sig;
         byte[] publicKey;
@@ -65,8 +65,14 @@ class EcdsaVectorsTest {
 
         assertThat(sig.rHex()).isEqualTo(r.toLowerCase(Locale.ROOT));
         assertThat(sig.sHex()).isEqualTo(lowS.toLowerCase(Locale.ROOT));
-        assertThat(new BigInteger(rawS, 16).add(new BigInteger(lowS, 16)).mod(ec.order()).signum() == 0
-                || lowS.equalsIgnoreCase(rawS)).as("raw s and low s are negatives of each other").isTrue();
+        assertThat(new BigInteger(rawS, 16)
+                                        .add(new BigInteger(lowS, 16))
+                                        .mod(ec.order())
+                                        .signum()
+                                == 0
+                        || lowS.equalsIgnoreCase(rawS))
+                .as("raw s and low s are negatives of each other")
+                .isTrue();
         assertThat(sig.v()).isEqualTo(expectedV);
         assertThat(PayloadSigner.recoverPublicKey(curve, digest, sig)).isEqualTo(publicKey);
     }

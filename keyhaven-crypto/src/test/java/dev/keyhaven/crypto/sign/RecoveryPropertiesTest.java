@@ -21,7 +21,9 @@ class RecoveryPropertiesTest {
     private static final int ROUNDS = 300;
 
     @ParameterizedTest
-    @EnumSource(value = KeyCurve.class, names = {"SECP256K1", "P256"})
+    @EnumSource(
+            value = KeyCurve.class,
+            names = {"SECP256K1", "P256"})
     void recoveryIdIsTheOnlyOneThatRecoversTheSignersKeyAndSIsLow(KeyCurve curve) {
         EcCurve ec = curve.ecCurve().orElseThrow();
         BigInteger halfOrder = ec.order().shiftRight(1);
@@ -46,12 +48,15 @@ class RecoveryPropertiesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = KeyCurve.class, names = {"SECP256K1", "P256"})
+    @EnumSource(
+            value = KeyCurve.class,
+            names = {"SECP256K1", "P256"})
     void signingIsDeterministic(KeyCurve curve) {
         byte[] digest = new byte[32];
         Arrays.fill(digest, (byte) 7);
         try (SecretBytes key = curve.generatePrivateKey(new java.security.SecureRandom())) {
-            assertThat(PayloadSigner.signDigest(curve, key, digest)).isEqualTo(PayloadSigner.signDigest(curve, key, digest));
+            assertThat(PayloadSigner.signDigest(curve, key, digest))
+                    .isEqualTo(PayloadSigner.signDigest(curve, key, digest));
         }
     }
 
@@ -82,7 +87,9 @@ class RecoveryPropertiesTest {
                 continue;
             }
             if (Arrays.equals(recovered, publicKey)) {
-                assertThat(found).as("more than one recovery id recovers the key").isEqualTo(-1);
+                assertThat(found)
+                        .as("more than one recovery id recovers the key")
+                        .isEqualTo(-1);
                 found = id;
             }
         }

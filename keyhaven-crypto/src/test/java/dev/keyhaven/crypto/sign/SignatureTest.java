@@ -39,15 +39,18 @@ class SignatureTest {
 
     @Test
     void equalsComparesContents() {
-        assertThat(new Signature(filled(1), filled(2), 1)).isEqualTo(new Signature(filled(1), filled(2), 1))
+        assertThat(new Signature(filled(1), filled(2), 1))
+                .isEqualTo(new Signature(filled(1), filled(2), 1))
                 .hasSameHashCodeAs(new Signature(filled(1), filled(2), 1))
                 .isNotEqualTo(new Signature(filled(1), filled(2), 0));
     }
 
     @Test
     void rejectsComponentsThatAreNot32Bytes() {
-        assertThatThrownBy(() -> new Signature(new byte[31], filled(1), 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Signature(filled(1), new byte[33], 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Signature(new byte[31], filled(1), 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Signature(filled(1), new byte[33], 0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -30,7 +30,12 @@ class TaprootKeyPathSigningTest {
     private static final byte[] ZERO_AUX = new byte[32];
 
     /** One key-path input of the vector: merkleRoot is null for the BIP-86 case Keyhaven signs. */
-    record Spend(int txinIndex, String internalPrivkey, String merkleRoot, String tweakedPrivkey, String sigHash,
+    record Spend(
+            int txinIndex,
+            String internalPrivkey,
+            String merkleRoot,
+            String tweakedPrivkey,
+            String sigHash,
             String witnessSignature) {
         @Override
         public String toString() {
@@ -48,9 +53,11 @@ class TaprootKeyPathSigningTest {
                 "/vectors/address/bip-0341-wallet-test-vectors.json")) {
             json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        Pattern entry = Pattern.compile("\"txinIndex\":\\s*(\\d+),\\s*\"internalPrivkey\":\\s*\"(\\p{XDigit}+)\","
-                + "\\s*\"merkleRoot\":\\s*(null|\"\\p{XDigit}+\").*?\"tweakedPrivkey\":\\s*\"(\\p{XDigit}+)\".*?"
-                + "\"sigHash\":\\s*\"(\\p{XDigit}+)\".*?\"witness\":\\s*\\[\\s*\"(\\p{XDigit}{128})", Pattern.DOTALL);
+        Pattern entry = Pattern.compile(
+                "\"txinIndex\":\\s*(\\d+),\\s*\"internalPrivkey\":\\s*\"(\\p{XDigit}+)\","
+                        + "\\s*\"merkleRoot\":\\s*(null|\"\\p{XDigit}+\").*?\"tweakedPrivkey\":\\s*\"(\\p{XDigit}+)\".*?"
+                        + "\"sigHash\":\\s*\"(\\p{XDigit}+)\".*?\"witness\":\\s*\\[\\s*\"(\\p{XDigit}{128})",
+                Pattern.DOTALL);
         Matcher m = entry.matcher(json);
         List<Spend> spends = new ArrayList<>();
         while (m.find()) {
@@ -63,14 +70,15 @@ class TaprootKeyPathSigningTest {
     @Test
     void theVectorHasSevenKeyPathInputsOneOfThemWithoutAScriptTree() throws IOException {
         assertThat(spends().map(Spend::txinIndex)).containsExactly(0, 1, 3, 4, 6, 7, 8);
-        assertThat(spends().filter(s -> s.merkleRoot() == null).map(Spend::txinIndex)).containsExactly(0);
+        assertThat(spends().filter(s -> s.merkleRoot() == null).map(Spend::txinIndex))
+                .containsExactly(0);
     }
 
     @ParameterizedTest
     @MethodSource("spends")
     void signsEachSighashWithTheTweakedSecretToTheWitnessSignature(Spend spend) {
-        byte[] signature = Bip340Schnorr.sign(new BigInteger(spend.tweakedPrivkey(), 16),
-                HEX.parseHex(spend.sigHash()), ZERO_AUX);
+        byte[] signature =
+                Bip340Schnorr.sign(new BigInteger(spend.tweakedPrivkey(), 16), HEX.parseHex(spend.sigHash()), ZERO_AUX);
 
         assertThat(HEX.formatHex(signature)).isEqualTo(spend.witnessSignature());
     }
@@ -108,7 +116,8 @@ class TaprootKeyPathSigningTest {
             signature = PayloadSigner.signTaprootKeyPath(key, sighash, ZERO_AUX);
         }
 
-        assertThat(Bip340Schnorr.verify(Taproot.outputKey(internalX), sighash, signature)).isTrue();
+        assertThat(Bip340Schnorr.verify(Taproot.outputKey(internalX), sighash, signature))
+                .isTrue();
         assertThat(Bip340Schnorr.verify(internalX, sighash, signature)).isFalse();
     }
 

@@ -12,12 +12,17 @@ import java.util.Objects;
  * does not have (one stored before the server checked, or under an older vocabulary): its missing fields are not
  * "this activity has none" but "the server does not know what this means", so as a DENY it fails closed on them too.
  */
-public record CompiledPolicy(String id, Effect effect, PolicyExpression condition, PolicyExpression consensus,
-        PolicyExpression time, boolean understood) {
+public record CompiledPolicy(
+        String id,
+        Effect effect,
+        PolicyExpression condition,
+        PolicyExpression consensus,
+        PolicyExpression time,
+        boolean understood) {
 
     /** A policy whose every name the server understands. */
-    public CompiledPolicy(String id, Effect effect, PolicyExpression condition, PolicyExpression consensus,
-            PolicyExpression time) {
+    public CompiledPolicy(
+            String id, Effect effect, PolicyExpression condition, PolicyExpression consensus, PolicyExpression time) {
         this(id, effect, condition, consensus, time, true);
     }
 

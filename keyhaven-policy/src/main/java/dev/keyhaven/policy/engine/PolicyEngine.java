@@ -30,8 +30,7 @@ import java.util.Optional;
  */
 public final class PolicyEngine {
 
-    private PolicyEngine() {
-    }
+    private PolicyEngine() {}
 
     public static PolicyVerdict evaluate(List<CompiledPolicy> policies, Ballot ballot) {
         List<PolicyOutcome> outcomes = new ArrayList<>(policies.size());
@@ -58,24 +57,24 @@ public final class PolicyEngine {
         if (inactive.isPresent()) {
             return unlessLaterFalse(inactive.get(), ballot, policy.condition(), policy.consensus());
         }
-        Optional<PolicyOutcome> notApplicable = unless(policy, "condition", policy.condition(), Outcome.DENY_IMPLICIT,
-                ballot);
+        Optional<PolicyOutcome> notApplicable =
+                unless(policy, "condition", policy.condition(), Outcome.DENY_IMPLICIT, ballot);
         if (notApplicable.isPresent()) {
             return unlessLaterFalse(notApplicable.get(), ballot, policy.consensus());
         }
         return switch (policy.consensus().evaluate(ballot.current())) {
             case EvaluationError error -> failed(policy, "consensus", error);
-            case EvaluationResult.Decided(boolean met) when met ->
-                PolicyOutcome.of(id, policy.effect() == Effect.ALLOW ? Outcome.ALLOW : Outcome.DENY_EXPLICIT);
+            case EvaluationResult.Decided(boolean met)
+            when met -> PolicyOutcome.of(id, policy.effect() == Effect.ALLOW ? Outcome.ALLOW : Outcome.DENY_EXPLICIT);
             case EvaluationResult.Decided notMet ->
-                PolicyOutcome.of(id, policy.effect() == Effect.ALLOW ? Outcome.REQUIRES_CONSENSUS
-                        : Outcome.DENY_IMPLICIT);
+                PolicyOutcome.of(
+                        id, policy.effect() == Effect.ALLOW ? Outcome.REQUIRES_CONSENSUS : Outcome.DENY_IMPLICIT);
         };
     }
 
     /** Empty when {@code expression} holds; else {@code outcome}, or ERROR when it fails to evaluate. */
-    private static Optional<PolicyOutcome> unless(CompiledPolicy policy, String field, PolicyExpression expression,
-            Outcome outcome, Ballot ballot) {
+    private static Optional<PolicyOutcome> unless(
+            CompiledPolicy policy, String field, PolicyExpression expression, Outcome outcome, Ballot ballot) {
         String id = policy.id();
         return switch (expression.evaluate(ballot.current())) {
             case EvaluationError error -> Optional.of(failed(policy, field, error));

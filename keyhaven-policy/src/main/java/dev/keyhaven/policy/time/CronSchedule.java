@@ -125,8 +125,8 @@ public final class CronSchedule {
 
         private int number(String digits) {
             if (digits.isEmpty() || digits.length() > 2 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                throw new IllegalArgumentException(name + " field: '" + digits + "' is not a number from " + min
-                        + " to " + max);
+                throw new IllegalArgumentException(
+                        name + " field: '" + digits + "' is not a number from " + min + " to " + max);
             }
             int value = Integer.parseInt(digits);
             if (value < min || value > max) {

@@ -82,10 +82,12 @@ public final class CronSpan {
                 continue;
             }
             boolean firstDay = date.equals(from.toLocalDate());
-            for (int hour = schedule.hourAtOrBefore(firstDay ? from.getHour() : 23); hour >= 0;
+            for (int hour = schedule.hourAtOrBefore(firstDay ? from.getHour() : 23);
+                    hour >= 0;
                     hour = schedule.hourAtOrBefore(hour - 1)) {
                 boolean firstHour = firstDay && hour == from.getHour();
-                for (int minute = schedule.minuteAtOrBefore(firstHour ? from.getMinute() : 59); minute >= 0;
+                for (int minute = schedule.minuteAtOrBefore(firstHour ? from.getMinute() : 59);
+                        minute >= 0;
                         minute = schedule.minuteAtOrBefore(minute - 1)) {
                     LocalDateTime local = date.atTime(hour, minute);
                     if (local.isBefore(downTo)) {

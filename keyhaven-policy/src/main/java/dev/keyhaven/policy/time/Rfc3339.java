@@ -49,8 +49,8 @@ public final class Rfc3339 {
             throw new IllegalArgumentException("'" + text + "' is not an RFC 3339 date-time like 2026-03-01T00:00:00Z");
         }
         if (!dateTime.getOffset().equals(ZoneOffset.UTC)) {
-            throw new IllegalArgumentException("'" + text + "' has offset " + dateTime.getOffset()
-                    + "; timestamps must be in UTC (Z or +00:00)");
+            throw new IllegalArgumentException(
+                    "'" + text + "' has offset " + dateTime.getOffset() + "; timestamps must be in UTC (Z or +00:00)");
         }
         return dateTime.toInstant();
     }

@@ -18,13 +18,21 @@ class FailClosedDenyTest {
 
     /** A two-ETH transfer to a contract whose ABI was never uploaded, approved by u1. */
     private static final Ballot TRANSFER = ballot(Environment.of(Map.of(
-            "activity", Value.struct(Map.of("type", Value.of("ACTIVITY_TYPE_SIGN_TRANSACTION_V2"),
-                    "params", Value.struct(Map.of("type", Value.of("TRANSACTION_TYPE_ETHEREUM"))))),
+            "activity",
+                    Value.struct(Map.of(
+                            "type",
+                            Value.of("ACTIVITY_TYPE_SIGN_TRANSACTION_V2"),
+                            "params",
+                            Value.struct(Map.of("type", Value.of("TRANSACTION_TYPE_ETHEREUM"))))),
             "approvers", Value.list(Value.struct(Map.of("id", Value.of("u1")))),
-            "eth", Value.struct(Map.of("tx", Value.struct(Map.of(
-                    "to", Value.of("0xc0ffee"),
-                    "value", Value.of(new java.math.BigInteger("2000000000000000000")),
-                    "function_name", Value.unreadable("no smart contract interface for 0xc0ffee"))))))));
+            "eth",
+                    Value.struct(Map.of(
+                            "tx",
+                            Value.struct(Map.of(
+                                    "to", Value.of("0xc0ffee"),
+                                    "value", Value.of(new java.math.BigInteger("2000000000000000000")),
+                                    "function_name",
+                                            Value.unreadable("no smart contract interface for 0xc0ffee"))))))));
 
     private static Ballot ballot(Environment environment) {
         return new Ballot() {
@@ -41,13 +49,22 @@ class FailClosedDenyTest {
     }
 
     private static CompiledPolicy policy(String id, Effect effect, String condition, boolean understood) {
-        return new CompiledPolicy(id, effect, PolicyExpression.parse(condition), PolicyExpression.alwaysTrue(),
-                PolicyExpression.alwaysTrue(), understood);
+        return new CompiledPolicy(
+                id,
+                effect,
+                PolicyExpression.parse(condition),
+                PolicyExpression.alwaysTrue(),
+                PolicyExpression.alwaysTrue(),
+                understood);
     }
 
     private static CompiledPolicy deny(String condition, String consensus) {
-        return new CompiledPolicy("deny", Effect.DENY, PolicyExpression.parse(condition),
-                PolicyExpression.parse(consensus), PolicyExpression.alwaysTrue());
+        return new CompiledPolicy(
+                "deny",
+                Effect.DENY,
+                PolicyExpression.parse(condition),
+                PolicyExpression.parse(consensus),
+                PolicyExpression.alwaysTrue());
     }
 
     private static PolicyVerdict evaluate(CompiledPolicy deny) {
@@ -68,22 +85,22 @@ class FailClosedDenyTest {
         PolicyOutcome outcome = verdict.outcomes().get(1);
         assertThat(outcome.outcome()).isEqualTo(Outcome.ERROR);
         assertThat(outcome.failsClosed()).isTrue();
-        assertThat(outcome.error()).hasValue("condition: UNREADABLE: cannot read 'eth.tx.function_name': no smart "
-                + "contract interface for 0xc0ffee at column 22");
+        assertThat(outcome.error())
+                .hasValue("condition: UNREADABLE: cannot read 'eth.tx.function_name': no smart "
+                        + "contract interface for 0xc0ffee at column 22");
     }
 
     @Test
     void aDenyRuledOutByWhatCanBeReadDoesNotApply() {
-        PolicyVerdict verdict = evaluate(policy("deny", Effect.DENY,
-                "eth.tx.to == '0xdead' && eth.tx.function_name == 'approve'", true));
+        PolicyVerdict verdict = evaluate(
+                policy("deny", Effect.DENY, "eth.tx.to == '0xdead' && eth.tx.function_name == 'approve'", true));
         assertThat(verdict.verdict()).isEqualTo(PolicyVerdict.Verdict.ALLOW);
         assertThat(verdict.outcomes().get(1).outcome()).isEqualTo(Outcome.DENY_IMPLICIT);
     }
 
     @Test
     void aDenyWhoseConsensusIsPlainlyFalseDoesNotApplyEvenIfItsConditionCannotBeRead() {
-        PolicyVerdict verdict = evaluate(deny("eth.tx.function_name == 'approve'",
-                "approvers.any(u, u.id == 'u9')"));
+        PolicyVerdict verdict = evaluate(deny("eth.tx.function_name == 'approve'", "approvers.any(u, u.id == 'u9')"));
         assertThat(verdict.verdict()).isEqualTo(PolicyVerdict.Verdict.ALLOW);
         assertThat(verdict.outcomes().get(1).outcome()).isEqualTo(Outcome.ERROR);
         assertThat(verdict.outcomes().get(1).failsClosed()).isFalse();
@@ -91,8 +108,11 @@ class FailClosedDenyTest {
 
     @Test
     void aDenyAboutWhatThisActivityDoesNotHaveDoesNotApply() {
-        for (String condition : List.of("activity.params.hash_function == 'HASH_FUNCTION_NO_OP'",
-                "solana.tx.transfers.count() > 0", "private_key.id == 'k'", "eth.tx.data[0..10] == '0xa9059cbb'")) {
+        for (String condition : List.of(
+                "activity.params.hash_function == 'HASH_FUNCTION_NO_OP'",
+                "solana.tx.transfers.count() > 0",
+                "private_key.id == 'k'",
+                "eth.tx.data[0..10] == '0xa9059cbb'")) {
             PolicyVerdict verdict = evaluate(policy("deny", Effect.DENY, condition, true));
             assertThat(verdict.verdict()).as(condition).isEqualTo(PolicyVerdict.Verdict.ALLOW);
             assertThat(verdict.outcomes().get(1).outcome()).as(condition).isEqualTo(Outcome.ERROR);
@@ -102,7 +122,10 @@ class FailClosedDenyTest {
 
     @Test
     void aDenyThatCannotBeDecidedForAnyOtherReasonDenies() {
-        for (String condition : List.of("eth.tx.value >= '1'", "eth.tx.to", "eth.tx.value.all(v, v > 1)",
+        for (String condition : List.of(
+                "eth.tx.value >= '1'",
+                "eth.tx.to",
+                "eth.tx.value.all(v, v > 1)",
                 "Timestamp('2030-13-01T00:00:00Z') == Timestamp('2030-01-01T00:00:00Z')")) {
             PolicyVerdict verdict = evaluate(policy("deny", Effect.DENY, condition, true));
             assertThat(verdict.verdict()).as(condition).isEqualTo(PolicyVerdict.Verdict.DENY);
@@ -119,8 +142,8 @@ class FailClosedDenyTest {
 
     @Test
     void anAllowThatCannotBeDecidedAllowsNothing() {
-        PolicyVerdict verdict = PolicyEngine.evaluate(List.of(policy("allow", Effect.ALLOW,
-                "eth.tx.function_name == 'transfer'", true)), TRANSFER);
+        PolicyVerdict verdict = PolicyEngine.evaluate(
+                List.of(policy("allow", Effect.ALLOW, "eth.tx.function_name == 'transfer'", true)), TRANSFER);
         assertThat(verdict.verdict()).isEqualTo(PolicyVerdict.Verdict.NONE);
         assertThat(verdict.outcomes().getFirst().outcome()).isEqualTo(Outcome.ERROR);
         assertThat(verdict.outcomes().getFirst().failsClosed()).isFalse();

@@ -45,7 +45,8 @@ class CronScheduleTest {
         CronSchedule summer = CronSchedule.parse("0 0 * 6-8 *");
         assertThat(summer.matchesDate(LocalDate.of(2026, 7, 15))).isTrue();
         assertThat(summer.matchesDate(LocalDate.of(2026, 9, 1))).isFalse();
-        assertThat(CronSchedule.parse("0 0 29 2 *").matchesDate(LocalDate.of(2024, 2, 29))).isTrue();
+        assertThat(CronSchedule.parse("0 0 29 2 *").matchesDate(LocalDate.of(2024, 2, 29)))
+                .isTrue();
     }
 
     @Test
@@ -84,7 +85,8 @@ class CronScheduleTest {
             0 ? * * *        | hour field: '?' is not a number from 0 to 23
             """)
     void rejectsWhatTheSubsetDoesNotHave(String expression, String message) {
-        assertThatThrownBy(() -> CronSchedule.parse(expression)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CronSchedule.parse(expression))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(message);
     }
 
@@ -97,7 +99,8 @@ class CronScheduleTest {
             '  '        | 0
             """)
     void rejectsAnythingButFiveFields(String expression, int fields) {
-        assertThatThrownBy(() -> CronSchedule.parse(expression)).hasMessage("cron expression '" + expression + "' has "
-                + fields + " fields; expected 5 (minute hour day-of-month month day-of-week)");
+        assertThatThrownBy(() -> CronSchedule.parse(expression))
+                .hasMessage("cron expression '" + expression + "' has " + fields
+                        + " fields; expected 5 (minute hour day-of-month month day-of-week)");
     }
 }

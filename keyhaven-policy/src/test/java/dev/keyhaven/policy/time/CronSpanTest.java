@@ -103,14 +103,21 @@ class CronSpanTest {
         assertThat(firstWeek.contains(at("2026-02-28T23:59:59Z"))).isFalse();
         assertThat(firstWeek.contains(at("2026-03-01T00:00:00Z"))).isTrue();
         // A schedule that never fires (31 February) is never active.
-        assertThat(CronSpan.parse("0 0 31 2 *", "7d", "UTC").contains(at("2026-03-03T00:00:00Z"))).isFalse();
+        assertThat(CronSpan.parse("0 0 31 2 *", "7d", "UTC").contains(at("2026-03-03T00:00:00Z")))
+                .isFalse();
     }
 
     @Test
     void everyMinuteForAMinuteIsAlwaysActive() {
         CronSpan always = CronSpan.parse("* * * * *", "1m", "Europe/Berlin");
-        for (String now : new String[] {"2026-03-29T00:59:59Z", "2026-03-29T01:00:00Z", "2026-10-25T00:30:00Z",
-                "2026-10-25T01:30:00Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z"}) {
+        for (String now : new String[] {
+            "2026-03-29T00:59:59Z",
+            "2026-03-29T01:00:00Z",
+            "2026-10-25T00:30:00Z",
+            "2026-10-25T01:30:00Z",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z"
+        }) {
             assertThat(always.contains(at(now))).as(now).isTrue();
         }
     }
@@ -118,7 +125,8 @@ class CronSpanTest {
     @Test
     void rejectsUnknownZonesAndOtherZoneSpellings() {
         for (String zone : new String[] {"Mars/Olympus_Mons", "+05:00", "GMT+1", "EST5EDT ", "america/new_york", ""}) {
-            assertThatThrownBy(() -> CronSpan.parse("0 9 * * *", "8h", zone)).as(zone)
+            assertThatThrownBy(() -> CronSpan.parse("0 9 * * *", "8h", zone))
+                    .as(zone)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("'" + zone + "' is not an IANA time zone name like America/New_York");
         }

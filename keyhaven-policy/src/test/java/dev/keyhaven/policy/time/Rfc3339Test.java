@@ -27,23 +27,41 @@ class Rfc3339Test {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "2026-03-01T00:00:00-05:00", "2026-03-01T00:00:00+01:00", "2026-03-01T00:00:00+00:30",
-    })
+    @ValueSource(
+            strings = {
+                "2026-03-01T00:00:00-05:00",
+                "2026-03-01T00:00:00+01:00",
+                "2026-03-01T00:00:00+00:30",
+            })
     void rejectsNonZeroOffsets(String text) {
-        assertThatThrownBy(() -> Rfc3339.parseUtc(text)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Rfc3339.parseUtc(text))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("timestamps must be in UTC");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "", "2026-03-01", "2026-03-01T00:00Z", "2026-03-01T00:00:00", "2026-03-01 00:00:00Z",
-        "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-03-01T24:00:00Z", "2026-03-01T23:59:60Z",
-        "26-03-01T00:00:00Z", "+12026-03-01T00:00:00Z", "2026-3-1T00:00:00Z", "2026-03-01T00:00:00.Z",
-        "2026-03-01T00:00:00.1234567890Z", "2026-03-01T00:00:00+0000", " 2026-03-01T00:00:00Z",
-    })
+    @ValueSource(
+            strings = {
+                "",
+                "2026-03-01",
+                "2026-03-01T00:00Z",
+                "2026-03-01T00:00:00",
+                "2026-03-01 00:00:00Z",
+                "2026-02-29T00:00:00Z",
+                "2026-13-01T00:00:00Z",
+                "2026-03-01T24:00:00Z",
+                "2026-03-01T23:59:60Z",
+                "26-03-01T00:00:00Z",
+                "+12026-03-01T00:00:00Z",
+                "2026-3-1T00:00:00Z",
+                "2026-03-01T00:00:00.Z",
+                "2026-03-01T00:00:00.1234567890Z",
+                "2026-03-01T00:00:00+0000",
+                " 2026-03-01T00:00:00Z",
+            })
     void rejectsWhatIsNotRfc3339(String text) {
-        assertThatThrownBy(() -> Rfc3339.parseUtc(text)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Rfc3339.parseUtc(text))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("'" + text + "' is not an RFC 3339 date-time like 2026-03-01T00:00:00Z");
     }
 }

@@ -22,21 +22,24 @@ class SpanDurationTest {
     @ParameterizedTest
     @ValueSource(strings = {"7d1m", "8d", "169h", "10081m", "9999999d", "99999999d"})
     void rejectsMoreThanSevenDays(String text) {
-        assertThatThrownBy(() -> SpanDuration.parse(text)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SpanDuration.parse(text))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("longer than 7 days");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"0m", "0d", "0d0h0m"})
     void rejectsZero(String text) {
-        assertThatThrownBy(() -> SpanDuration.parse(text)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SpanDuration.parse(text))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("duration '" + text + "' must be more than zero");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "8", "h", "1.5h", "30m1h", "1h1h", "30s", "1w", "8H", " 8h", "8h ", "-1h", "1d 2h"})
     void rejectsOtherSpellings(String text) {
-        assertThatThrownBy(() -> SpanDuration.parse(text)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SpanDuration.parse(text))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("is not a duration of whole days, hours and minutes");
     }
 }

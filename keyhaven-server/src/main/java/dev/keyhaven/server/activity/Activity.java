@@ -16,9 +16,19 @@ import tools.jackson.databind.JsonNode;
  * @param appProofs the app proofs of its decisions, in order; empty when its request did not set
  *        {@code generateAppProofs} (a request that did always has at least the policy outcome's)
  */
-public record Activity(String id, String organizationId, ActivityType type, ActivityStatus status, JsonNode intent,
-        JsonNode result, Optional<Failure> failure, String fingerprint, List<Vote> votes, Instant createdAt,
-        Instant updatedAt, List<AppProof> appProofs) {
+public record Activity(
+        String id,
+        String organizationId,
+        ActivityType type,
+        ActivityStatus status,
+        JsonNode intent,
+        JsonNode result,
+        Optional<Failure> failure,
+        String fingerprint,
+        List<Vote> votes,
+        Instant createdAt,
+        Instant updatedAt,
+        List<AppProof> appProofs) {
 
     public Activity {
         votes = List.copyOf(votes);
@@ -26,27 +36,80 @@ public record Activity(String id, String organizationId, ActivityType type, Acti
     }
 
     /** An activity without app proofs. */
-    public Activity(String id, String organizationId, ActivityType type, ActivityStatus status, JsonNode intent,
-            JsonNode result, Optional<Failure> failure, String fingerprint, List<Vote> votes, Instant createdAt,
+    public Activity(
+            String id,
+            String organizationId,
+            ActivityType type,
+            ActivityStatus status,
+            JsonNode intent,
+            JsonNode result,
+            Optional<Failure> failure,
+            String fingerprint,
+            List<Vote> votes,
+            Instant createdAt,
             Instant updatedAt) {
-        this(id, organizationId, type, status, intent, result, failure, fingerprint, votes, createdAt, updatedAt,
+        this(
+                id,
+                organizationId,
+                type,
+                status,
+                intent,
+                result,
+                failure,
+                fingerprint,
+                votes,
+                createdAt,
+                updatedAt,
                 List.of());
     }
 
-    public Activity withOutcome(ActivityStatus newStatus, JsonNode newResult, Optional<Failure> newFailure,
-            Instant at) {
-        return new Activity(id, organizationId, type, newStatus, intent, newResult, newFailure, fingerprint, votes,
-                createdAt, at, appProofs);
+    public Activity withOutcome(
+            ActivityStatus newStatus, JsonNode newResult, Optional<Failure> newFailure, Instant at) {
+        return new Activity(
+                id,
+                organizationId,
+                type,
+                newStatus,
+                intent,
+                newResult,
+                newFailure,
+                fingerprint,
+                votes,
+                createdAt,
+                at,
+                appProofs);
     }
 
     public Activity withVotes(List<Vote> newVotes) {
-        return new Activity(id, organizationId, type, status, intent, result, failure, fingerprint, newVotes,
-                createdAt, updatedAt, appProofs);
+        return new Activity(
+                id,
+                organizationId,
+                type,
+                status,
+                intent,
+                result,
+                failure,
+                fingerprint,
+                newVotes,
+                createdAt,
+                updatedAt,
+                appProofs);
     }
 
     public Activity withAppProofs(List<AppProof> proofs) {
-        return new Activity(id, organizationId, type, status, intent, result, failure, fingerprint, votes, createdAt,
-                updatedAt, proofs);
+        return new Activity(
+                id,
+                organizationId,
+                type,
+                status,
+                intent,
+                result,
+                failure,
+                fingerprint,
+                votes,
+                createdAt,
+                updatedAt,
+                proofs);
     }
 
     public boolean hasVoteBy(String userId) {
@@ -59,7 +122,9 @@ public record Activity(String id, String organizationId, ActivityType type, Acti
      */
     public boolean hasCurrentVoteBy(String userId, Instant now) {
         Instant oldest = now.minus(ActivityService.APPROVALS_EXPIRE_AFTER);
-        return votes.stream().anyMatch(v -> v.userId().equals(userId)
-                && (v.selection() == VoteSelection.REJECTED || !v.createdAt().isBefore(oldest)));
+        return votes.stream()
+                .anyMatch(v -> v.userId().equals(userId)
+                        && (v.selection() == VoteSelection.REJECTED
+                                || !v.createdAt().isBefore(oldest)));
     }
 }

@@ -13,12 +13,25 @@ import java.util.Optional;
  * whose {@link ActivityEffect} is {@code NONE} runs outside any transaction and must only read through {@code reads}.
  * A handler that creates addresses reports each one to {@code addresses} (for app proofs).
  */
-public record ActivityContext(Optional<Tx> transaction, StateReads reads, String organizationId, String activityId,
-        Caller submitter, Instant now, Ids ids, AddressLog addresses) {
+public record ActivityContext(
+        Optional<Tx> transaction,
+        StateReads reads,
+        String organizationId,
+        String activityId,
+        Caller submitter,
+        Instant now,
+        Ids ids,
+        AddressLog addresses) {
 
     /** A context whose created addresses are not kept. */
-    public ActivityContext(Optional<Tx> transaction, StateReads reads, String organizationId, String activityId,
-            Caller submitter, Instant now, Ids ids) {
+    public ActivityContext(
+            Optional<Tx> transaction,
+            StateReads reads,
+            String organizationId,
+            String activityId,
+            Caller submitter,
+            Instant now,
+            Ids ids) {
         this(transaction, reads, organizationId, activityId, submitter, now, ids, AddressLog.IGNORED);
     }
 

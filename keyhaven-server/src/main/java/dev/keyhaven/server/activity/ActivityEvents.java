@@ -10,7 +10,7 @@ import dev.keyhaven.server.tx.Tx;
 public interface ActivityEvents {
 
     /** Tells nobody. */
-    ActivityEvents NONE = (tx, reads, activity) -> { };
+    ActivityEvents NONE = (tx, reads, activity) -> {};
 
     /**
      * {@code activity} has just been written with its (new) status in {@code tx}; {@code reads} are the lookups of
@@ -22,6 +22,5 @@ public interface ActivityEvents {
      * Called before the short write transaction of an activity decided on a remembered state, so that lookups
      * {@link #statusChanged} needs can be made (and remembered) outside it.
      */
-    default void preparing(StateReads reads) {
-    }
+    default void preparing(StateReads reads) {}
 }

@@ -21,8 +21,8 @@ public final class ActivityQueries {
     private final ActivityRenderer renderer;
     private final ObjectMapper json;
 
-    public ActivityQueries(Transactor transactor, ActivityRepository activities, ActivityRenderer renderer,
-            ObjectMapper json) {
+    public ActivityQueries(
+            Transactor transactor, ActivityRepository activities, ActivityRenderer renderer, ObjectMapper json) {
         this.transactor = transactor;
         this.activities = activities;
         this.renderer = renderer;
@@ -39,8 +39,8 @@ public final class ActivityQueries {
      * {@code {activities}}, newest first.
      */
     public ObjectNode listActivities(Caller caller, Params body) {
-        Set<ActivityStatus> statuses = asSet(body.optionalEnums("filterByStatus", ActivityStatus.class),
-                ActivityStatus.class);
+        Set<ActivityStatus> statuses =
+                asSet(body.optionalEnums("filterByStatus", ActivityStatus.class), ActivityStatus.class);
         Set<ActivityType> types = asSet(body.optionalEnums("filterByType", ActivityType.class), ActivityType.class);
         Pagination page = Pagination.read(body);
         List<Activity> found = transactor.read(tx -> {
@@ -74,7 +74,8 @@ public final class ActivityQueries {
                 e.put("voteId", vote.id());
                 ArrayNode outcomes = e.putArray("policyEvaluations");
                 evaluation.policies().forEach(p -> {
-                    ObjectNode outcome = outcomes.addObject().put("policyId", p.policyId())
+                    ObjectNode outcome = outcomes.addObject()
+                            .put("policyId", p.policyId())
                             .put("outcome", "OUTCOME_" + p.outcome().name());
                     // Keyhaven's own fields: why a policy errored, and whether that error denied (a DENY policy
                     // that cannot be evaluated fails closed).
@@ -83,7 +84,8 @@ public final class ActivityQueries {
                         outcome.put("failsClosed", true);
                     }
                 });
-                outcomes.addObject().put("outcome", "OUTCOME_" + evaluation.overall().name());
+                outcomes.addObject()
+                        .put("outcome", "OUTCOME_" + evaluation.overall().name());
                 e.set("createdAt", json.valueToTree(WireTime.of(vote.createdAt())));
             });
         }
@@ -91,13 +93,14 @@ public final class ActivityQueries {
     }
 
     private Activity find(Caller caller, String activityId) {
-        return transactor.read(tx -> activities.find(tx, caller.organizationId(), activityId))
-                .orElseThrow(() -> ApiException.notFound("no activity found with id " + activityId
-                        + " in organization " + caller.organizationId()));
+        return transactor
+                .read(tx -> activities.find(tx, caller.organizationId(), activityId))
+                .orElseThrow(() -> ApiException.notFound(
+                        "no activity found with id " + activityId + " in organization " + caller.organizationId()));
     }
 
-    private void checkCursor(dev.keyhaven.server.tx.Tx tx, String organizationId, Optional<String> cursor,
-            String field) {
+    private void checkCursor(
+            dev.keyhaven.server.tx.Tx tx, String organizationId, Optional<String> cursor, String field) {
         if (cursor.isPresent() && !activities.exists(tx, organizationId, cursor.get())) {
             throw ApiException.badField(field, "names no activity of this organization");
         }

@@ -51,7 +51,8 @@ public final class ActivityRenderer {
         }
         out.put("fingerprint", activity.fingerprint());
         boolean open = activity.status() == ActivityStatus.CONSENSUS_NEEDED
-                && viewer.map(userId -> !activity.hasCurrentVoteBy(userId, clock.instant())).orElse(true);
+                && viewer.map(userId -> !activity.hasCurrentVoteBy(userId, clock.instant()))
+                        .orElse(true);
         out.put("canApprove", open);
         out.put("canReject", open);
         out.set("createdAt", time(activity.createdAt()));
@@ -81,8 +82,11 @@ public final class ActivityRenderer {
     public ArrayNode appProofs(List<AppProof> proofs) {
         ArrayNode out = json.createArrayNode();
         for (AppProof proof : proofs) {
-            out.addObject().put("scheme", proof.scheme()).put("publicKey", proof.publicKey())
-                    .put("proofPayload", proof.proofPayload()).put("signature", proof.signature());
+            out.addObject()
+                    .put("scheme", proof.scheme())
+                    .put("publicKey", proof.publicKey())
+                    .put("proofPayload", proof.proofPayload())
+                    .put("signature", proof.signature());
         }
         return out;
     }

@@ -19,7 +19,12 @@ public interface ActivityRepository {
      */
     void insert(Tx tx, Activity activity);
 
-    void updateOutcome(Tx tx, String activityId, ActivityStatus status, JsonNode result, Optional<Failure> failure,
+    void updateOutcome(
+            Tx tx,
+            String activityId,
+            ActivityStatus status,
+            JsonNode result,
+            Optional<Failure> failure,
             Instant updatedAt);
 
     void insertVote(Tx tx, String organizationId, Vote vote);
@@ -51,6 +56,6 @@ public interface ActivityRepository {
      * Activities of an organization, newest first (by creation time, then id), filtered by status and type when
      * the sets are non-empty, one page at a time.
      */
-    List<Activity> list(Tx tx, String organizationId, Set<ActivityStatus> statuses, Set<ActivityType> types,
-            Pagination page);
+    List<Activity> list(
+            Tx tx, String organizationId, Set<ActivityStatus> statuses, Set<ActivityType> types, Pagination page);
 }

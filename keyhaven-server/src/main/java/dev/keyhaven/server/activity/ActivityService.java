@@ -42,6 +42,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ActivityService {
     /** Approvals older than this no longer count (the activity itself stays open). */
     public static final Duration APPROVALS_EXPIRE_AFTER = Duration.ofHours(24);
+
     static final String NO_TARGET = "No activity found with fingerprint. Consensus activities must target an existing "
             + "activity by fingerprint";
     private final Transactor transactor;
@@ -57,9 +58,19 @@ public final class ActivityService {
     private final Ids ids;
     private final AppProver prover;
 
-    public ActivityService(Transactor transactor, OrganizationStates states, ActivityRepository activities,
-            ActivityRegistry registry, Authorizer authorizer, VoterDirectory voters, ActivityMetrics metrics,
-            ActivityEvents events, ObjectMapper json, Clock clock, Ids ids, AppProver prover) {
+    public ActivityService(
+            Transactor transactor,
+            OrganizationStates states,
+            ActivityRepository activities,
+            ActivityRegistry registry,
+            Authorizer authorizer,
+            VoterDirectory voters,
+            ActivityMetrics metrics,
+            ActivityEvents events,
+            ObjectMapper json,
+            Clock clock,
+            Ids ids,
+            AppProver prover) {
         this.prover = prover;
         this.transactor = transactor;
         this.states = states;
@@ -76,7 +87,9 @@ public final class ActivityService {
 
     /** Whether the operation's activities may run on an organization's remembered state ({@link #submitAt}). */
     public boolean runsOnRememberedState(String operation) {
-        return registry.forOperation(operation).map(h -> h.spec().effect() == ActivityEffect.NONE).orElse(false);
+        return registry.forOperation(operation)
+                .map(h -> h.spec().effect() == ActivityEffect.NONE)
+                .orElse(false);
     }
 
     /**
@@ -103,20 +116,24 @@ public final class ActivityService {
      *         the caller on a fresh state and submit again)
      * @throws ApiException as for {@link #submit}
      */
-    public Activity submitAt(OrganizationState state, String operation, Caller caller, byte[] rawBody,
-            Params body) {
+    public Activity submitAt(OrganizationState state, String operation, Caller caller, byte[] rawBody, Params body) {
         Submission<?> submission = accept(operation, caller, rawBody, body);
         if (submission.handler.spec().effect() != ActivityEffect.NONE
                 || !submission.envelope.organizationId().equals(state.organizationId())) {
-            throw new IllegalArgumentException("only activities that change nothing run on a remembered state of "
-                    + "their own organization");
+            throw new IllegalArgumentException(
+                    "only activities that change nothing run on a remembered state of " + "their own organization");
         }
         return onState(submission, state);
     }
 
     /** A submission that passed every check that needs no data: what the transaction paths start from. */
-    private record Submission<P>(ActivityHandler<P> handler, SubmitEnvelope envelope, Caller caller, P params,
-            ObjectNode intent, String fingerprint) {
+    private record Submission<P>(
+            ActivityHandler<P> handler,
+            SubmitEnvelope envelope,
+            Caller caller,
+            P params,
+            ObjectNode intent,
+            String fingerprint) {
 
         String organizationId() {
             return envelope.organizationId();
@@ -128,15 +145,17 @@ public final class ActivityService {
                 .orElseThrow(() -> new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown operation: " + operation));
         SubmitEnvelope envelope = SubmitEnvelope.read(body, handler, clock.instant());
         if (!caller.isMember()) {
-            throw new ApiException(ErrorCode.INVALID_ACTIVITY_CALLER, "organization mismatch: request is targeting "
-                    + "organization (" + caller.organizationId() + "), but voters are in organization ("
-                    + caller.userOrganizationId() + ")");
+            throw new ApiException(
+                    ErrorCode.INVALID_ACTIVITY_CALLER,
+                    "organization mismatch: request is targeting "
+                            + "organization (" + caller.organizationId() + "), but voters are in organization ("
+                            + caller.userOrganizationId() + ")");
         }
         return accepted(handler, envelope, caller, rawBody);
     }
 
-    private <P> Submission<P> accepted(ActivityHandler<P> handler, SubmitEnvelope envelope, Caller caller,
-            byte[] rawBody) {
+    private <P> Submission<P> accepted(
+            ActivityHandler<P> handler, SubmitEnvelope envelope, Caller caller, byte[] rawBody) {
         P params = handler.parse(envelope.parameters(), envelope.version().type());
         ObjectNode intent = json.createObjectNode();
         intent.set(envelope.version().intentKey(), envelope.parameters().node());
@@ -155,11 +174,12 @@ public final class ActivityService {
                 // Recorded before executing: a byte-identical resubmission collides here, before any effect.
                 Activity pending = pending(s, reads);
                 activities.insert(tx, pending);
-                Activity decided = decide(reads, Optional.of(tx), pending, s.handler, s.params, s.caller,
-                        s.envelope.generateAppProofs());
-                activities.insertVote(tx, decided.organizationId(), decided.votes().getLast());
-                activities.updateOutcome(tx, decided.id(), decided.status(), decided.result(), decided.failure(),
-                        decided.updatedAt());
+                Activity decided = decide(
+                        reads, Optional.of(tx), pending, s.handler, s.params, s.caller, s.envelope.generateAppProofs());
+                activities.insertVote(
+                        tx, decided.organizationId(), decided.votes().getLast());
+                activities.updateOutcome(
+                        tx, decided.id(), decided.status(), decided.result(), decided.failure(), decided.updatedAt());
                 saveAppProofs(tx, decided);
                 events.statusChanged(tx, reads, decided);
                 return decided;
@@ -180,7 +200,13 @@ public final class ActivityService {
     private <P> Activity onState(Submission<P> s, OrganizationState state) {
         Activity decided;
         try {
-            decided = decide(state, Optional.empty(), pending(s, state), s.handler, s.params, s.caller,
+            decided = decide(
+                    state,
+                    Optional.empty(),
+                    pending(s, state),
+                    s.handler,
+                    s.params,
+                    s.caller,
                     s.envelope.generateAppProofs());
         } catch (ApiException executionFailed) {
             if (!recordFailure(s, executionFailed, Optional.of(state))) {
@@ -211,13 +237,15 @@ public final class ActivityService {
      * effect collided with a concurrent change of the same data (the activity fails and can be retried).
      */
     private <P> Activity collided(Submission<P> s, Optional<OrganizationState> state) {
-        Optional<Activity> twin = transactor.read(
-                tx -> activities.findByFingerprint(tx, s.organizationId(), s.fingerprint));
+        Optional<Activity> twin =
+                transactor.read(tx -> activities.findByFingerprint(tx, s.organizationId(), s.fingerprint));
         if (twin.isPresent()) {
             return resubmitted(twin.get(), s.handler, s.caller);
         }
-        ApiException conflict = new ApiException(ErrorCode.CONFLICT, "the activity conflicted with a concurrent "
-                + "change of the same data; submit it again with a new timestampMs");
+        ApiException conflict = new ApiException(
+                ErrorCode.CONFLICT,
+                "the activity conflicted with a concurrent "
+                        + "change of the same data; submit it again with a new timestampMs");
         recordFailure(s, conflict, state);
         throw conflict;
     }
@@ -226,28 +254,45 @@ public final class ActivityService {
      * Decides on the activity with its current votes and, when allowed, executes it. The evaluation is recorded with
      * the activity's last vote, the one that caused this decision.
      */
-    private <P> Activity decide(StateReads reads, Optional<Tx> tx, Activity activity, ActivityHandler<P> handler,
-            P params, Caller caller, boolean proving) {
+    private <P> Activity decide(
+            StateReads reads,
+            Optional<Tx> tx,
+            Activity activity,
+            ActivityHandler<P> handler,
+            P params,
+            Caller caller,
+            boolean proving) {
         Instant now = now();
-        AuthorizationRequest request = new AuthorizationRequest(activity.organizationId(), activity.type(),
-                handler.spec().resource(), handler.spec().action(), approvals(activity, now), voterIds(activity, now),
-                handler.credentialOwner(params), () -> handler.policyFacts(reads, params), now);
+        AuthorizationRequest request = new AuthorizationRequest(
+                activity.organizationId(),
+                activity.type(),
+                handler.spec().resource(),
+                handler.spec().action(),
+                approvals(activity, now),
+                voterIds(activity, now),
+                handler.credentialOwner(params),
+                () -> handler.policyFacts(reads, params),
+                now);
         Decision decision = authorizer.decide(reads, request);
         Activity evaluated = withLastVoteEvaluated(activity, decision.policies(), decision.overall());
         AddressLog addresses = proving ? AddressLog.keeping() : AddressLog.IGNORED;
         Activity decided = switch (decision) {
             case Decision.Allow allow -> {
-                ActivityContext context = new ActivityContext(tx, reads, activity.organizationId(), activity.id(),
-                        caller, now, ids, addresses);
+                ActivityContext context = new ActivityContext(
+                        tx, reads, activity.organizationId(), activity.id(), caller, now, ids, addresses);
                 Object result = handler.execute(context, params);
                 ObjectNode resultNode = json.createObjectNode();
                 resultNode.set(registry.version(activity.type()).orElseThrow().resultKey(), json.valueToTree(result));
                 yield evaluated.withOutcome(ActivityStatus.COMPLETED, resultNode, Optional.empty(), now);
             }
-            case Decision.NeedsConsensus consensus -> evaluated.withOutcome(ActivityStatus.CONSENSUS_NEEDED,
-                    json.createObjectNode(), Optional.empty(), now);
-            case Decision.Deny deny -> evaluated.withOutcome(ActivityStatus.FAILED, json.createObjectNode(),
-                    Optional.of(new Failure(ErrorCode.REQUEST_NOT_AUTHORIZED, deny.reason(), false)), now);
+            case Decision.NeedsConsensus consensus ->
+                evaluated.withOutcome(ActivityStatus.CONSENSUS_NEEDED, json.createObjectNode(), Optional.empty(), now);
+            case Decision.Deny deny ->
+                evaluated.withOutcome(
+                        ActivityStatus.FAILED,
+                        json.createObjectNode(),
+                        Optional.of(new Failure(ErrorCode.REQUEST_NOT_AUTHORIZED, deny.reason(), false)),
+                        now);
         };
         return proving ? proved(decided, decision.policies(), decision.overall(), addresses) : decided;
     }
@@ -266,8 +311,7 @@ public final class ActivityService {
         }
     }
 
-    private Activity withLastVoteEvaluated(Activity activity, List<PolicyOutcome> policies,
-            Outcome overall) {
+    private Activity withLastVoteEvaluated(Activity activity, List<PolicyOutcome> policies, Outcome overall) {
         List<Vote> votes = new ArrayList<>(activity.votes());
         Vote last = votes.removeLast();
         votes.add(last.withEvaluation(new PolicyEvaluation(ids.next(), policies, overall)));
@@ -292,12 +336,15 @@ public final class ActivityService {
      * for consensus is refused (400), since it would not count.
      */
     private Activity vote(String organizationId, String fingerprint, VoteSelection selection, Caller caller) {
-        Activity target = transactor.read(tx -> activities.findByFingerprint(tx, organizationId, fingerprint))
+        Activity target = transactor
+                .read(tx -> activities.findByFingerprint(tx, organizationId, fingerprint))
                 .orElseThrow(() -> ApiException.notFound(NO_TARGET));
-        ActivityHandler<?> handler = registry.forType(target.type()).orElseThrow(() -> new ApiException(
-                ErrorCode.BAD_REQUEST, "activity " + target.id() + " cannot take votes"));
+        ActivityHandler<?> handler = registry.forType(target.type())
+                .orElseThrow(() ->
+                        new ApiException(ErrorCode.BAD_REQUEST, "activity " + target.id() + " cannot take votes"));
         Cast cast = castVote(target, handler, caller, selection);
-        if (!cast.counted() && cast.activity().status() != ActivityStatus.CONSENSUS_NEEDED
+        if (!cast.counted()
+                && cast.activity().status() != ActivityStatus.CONSENSUS_NEEDED
                 && !cast.activity().hasVoteBy(caller.userId())) {
             throw ApiException.badRequest("activity " + target.id() + " is not awaiting consensus (status "
                     + cast.activity().status().wireName() + "); the vote was not recorded");
@@ -306,8 +353,7 @@ public final class ActivityService {
     }
 
     /** The activity after a vote, and whether the vote was recorded. */
-    private record Cast(Activity activity, boolean counted) {
-    }
+    private record Cast(Activity activity, boolean counted) {}
 
     /**
      * Records {@code caller}'s vote on {@code existing} if it still waits for consensus and the caller has not voted,
@@ -317,8 +363,7 @@ public final class ActivityService {
      * then see the outcome, so the activity executes at most once. A rejection ends the activity REJECTED.
      */
     private <P> Cast castVote(Activity existing, ActivityHandler<P> handler, Caller caller, VoteSelection selection) {
-        if (existing.status() != ActivityStatus.CONSENSUS_NEEDED
-                || existing.hasCurrentVoteBy(caller.userId(), now())) {
+        if (existing.status() != ActivityStatus.CONSENSUS_NEEDED || existing.hasCurrentVoteBy(caller.userId(), now())) {
             return new Cast(existing, false);
         }
         String org = existing.organizationId();
@@ -328,7 +373,9 @@ public final class ActivityService {
                 if (changesOrganization) {
                     states.changing(tx, org);
                 }
-                Activity current = activities.lockByFingerprint(tx, org, existing.fingerprint()).orElseThrow();
+                Activity current = activities
+                        .lockByFingerprint(tx, org, existing.fingerprint())
+                        .orElseThrow();
                 if (current.status() != ActivityStatus.CONSENSUS_NEEDED
                         || current.hasCurrentVoteBy(caller.userId(), now())) {
                     return new Cast(current, false);
@@ -344,14 +391,19 @@ public final class ActivityService {
                             .withOutcome(ActivityStatus.REJECTED, json.createObjectNode(), Optional.empty(), now());
                     decided = proving ? proved(rejected, List.of(), Outcome.REJECTED, AddressLog.IGNORED) : rejected;
                 } else {
-                    decided = decide(reads, Optional.of(tx), current.withVotes(votes), handler,
-                            handler.parse(Params.of(current.intent().get(intentKey(current)), "parameters"),
-                                    current.type()), caller,
+                    decided = decide(
+                            reads,
+                            Optional.of(tx),
+                            current.withVotes(votes),
+                            handler,
+                            handler.parse(
+                                    Params.of(current.intent().get(intentKey(current)), "parameters"), current.type()),
+                            caller,
                             proving);
                 }
                 activities.insertVote(tx, org, decided.votes().getLast());
-                activities.updateOutcome(tx, decided.id(), decided.status(), decided.result(), decided.failure(),
-                        decided.updatedAt());
+                activities.updateOutcome(
+                        tx, decided.id(), decided.status(), decided.result(), decided.failure(), decided.updatedAt());
                 saveAppProofs(tx, decided);
                 if (decided.status() != current.status()) {
                     events.statusChanged(tx, reads, decided);
@@ -373,10 +425,13 @@ public final class ActivityService {
             // The approval allowed the activity but executing it broke a rule: the approval and the failure stand.
             transactor.write(tx -> {
                 activities.insertVote(tx, org, vote(StateReads.in(tx, org), caller, existing.id(), selection));
-                Activity failed = existing.withOutcome(ActivityStatus.FAILED, json.createObjectNode(),
-                        Optional.of(new Failure(executionFailed.code(), executionFailed.getMessage(), true)), now());
-                activities.updateOutcome(tx, failed.id(), failed.status(), failed.result(), failed.failure(),
-                        failed.updatedAt());
+                Activity failed = existing.withOutcome(
+                        ActivityStatus.FAILED,
+                        json.createObjectNode(),
+                        Optional.of(new Failure(executionFailed.code(), executionFailed.getMessage(), true)),
+                        now());
+                activities.updateOutcome(
+                        tx, failed.id(), failed.status(), failed.result(), failed.failure(), failed.updatedAt());
                 events.statusChanged(tx, StateReads.in(tx, failed.organizationId()), failed);
                 return null;
             });
@@ -400,8 +455,12 @@ public final class ActivityService {
             transactor.write(tx -> {
                 state.ifPresent(known -> states.requireCurrent(tx, known));
                 StateReads reads = state.<StateReads>map(known -> known).orElse(StateReads.in(tx, s.organizationId()));
-                Activity failed = pending(s, reads).withOutcome(ActivityStatus.FAILED, json.createObjectNode(),
-                        Optional.of(new Failure(error.code(), error.getMessage(), true)), now());
+                Activity failed = pending(s, reads)
+                        .withOutcome(
+                                ActivityStatus.FAILED,
+                                json.createObjectNode(),
+                                Optional.of(new Failure(error.code(), error.getMessage(), true)),
+                                now());
                 record(tx, failed);
                 events.statusChanged(tx, reads, failed);
                 return null;
@@ -417,9 +476,18 @@ public final class ActivityService {
     private Activity pending(Submission<?> s, StateReads reads) {
         Instant now = now();
         String id = ids.next();
-        return new Activity(id, s.organizationId(), s.envelope.version().type(), ActivityStatus.PENDING, s.intent,
-                json.createObjectNode(), Optional.empty(), s.fingerprint,
-                List.of(vote(reads, s.caller, id, VoteSelection.APPROVED)), now, now);
+        return new Activity(
+                id,
+                s.organizationId(),
+                s.envelope.version().type(),
+                ActivityStatus.PENDING,
+                s.intent,
+                json.createObjectNode(),
+                Optional.empty(),
+                s.fingerprint,
+                List.of(vote(reads, s.caller, id, VoteSelection.APPROVED)),
+                now,
+                now);
     }
 
     /** Inserts a new activity with its one vote (the submitter's). */
@@ -432,21 +500,36 @@ public final class ActivityService {
     private Vote vote(StateReads reads, Caller caller, String activityId, VoteSelection selection) {
         Caller.StampRecord stamp = caller.stamp();
         JsonNode user = voters.userSnapshot(reads, caller.userId());
-        return new Vote(ids.next(), activityId, caller.userId(), user, selection, stamp.message(), stamp.publicKey(),
-                stamp.signature(), stamp.scheme(), now(), Optional.empty());
+        return new Vote(
+                ids.next(),
+                activityId,
+                caller.userId(),
+                user,
+                selection,
+                stamp.message(),
+                stamp.publicKey(),
+                stamp.signature(),
+                stamp.scheme(),
+                now(),
+                Optional.empty());
     }
 
     /** The approvals that count at {@code now}: none older than {@link #APPROVALS_EXPIRE_AFTER}. */
     private static List<Vote> approvals(Activity activity, Instant now) {
         Instant oldest = now.minus(APPROVALS_EXPIRE_AFTER);
         return activity.votes().stream()
-                .filter(v -> v.selection() == VoteSelection.APPROVED && !v.createdAt().isBefore(oldest)).toList();
+                .filter(v -> v.selection() == VoteSelection.APPROVED
+                        && !v.createdAt().isBefore(oldest))
+                .toList();
     }
 
     /** The users whose votes still count: they cannot vote again. */
     private static List<String> voterIds(Activity activity, Instant now) {
-        return activity.votes().stream().filter(v -> activity.hasCurrentVoteBy(v.userId(), now)).map(Vote::userId)
-                .distinct().toList();
+        return activity.votes().stream()
+                .filter(v -> activity.hasCurrentVoteBy(v.userId(), now))
+                .map(Vote::userId)
+                .distinct()
+                .toList();
     }
 
     private String intentKey(Activity activity) {

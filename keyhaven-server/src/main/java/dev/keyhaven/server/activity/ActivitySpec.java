@@ -7,11 +7,20 @@ import java.util.List;
  * types it accepts, newest first (the first is the current version), what executing it changes, and whether its
  * requests may ask for app proofs ({@code generateAppProofs: true}).
  */
-public record ActivitySpec(String operation, ActivityResource resource, ActivityAction action,
-        List<ActivityVersion> versions, ActivityEffect effect, boolean acceptsAppProofs) {
+public record ActivitySpec(
+        String operation,
+        ActivityResource resource,
+        ActivityAction action,
+        List<ActivityVersion> versions,
+        ActivityEffect effect,
+        boolean acceptsAppProofs) {
 
-    public ActivitySpec(String operation, ActivityResource resource, ActivityAction action,
-            List<ActivityVersion> versions, ActivityEffect effect) {
+    public ActivitySpec(
+            String operation,
+            ActivityResource resource,
+            ActivityAction action,
+            List<ActivityVersion> versions,
+            ActivityEffect effect) {
         this(operation, resource, action, versions, effect, true);
     }
 
@@ -22,8 +31,8 @@ public record ActivitySpec(String operation, ActivityResource resource, Activity
         versions = List.copyOf(versions);
     }
 
-    public static ActivitySpec of(String operation, ActivityResource resource, ActivityAction action,
-            ActivityVersion... versions) {
+    public static ActivitySpec of(
+            String operation, ActivityResource resource, ActivityAction action, ActivityVersion... versions) {
         return new ActivitySpec(operation, resource, action, List.of(versions), ActivityEffect.CHANGES_ORGANIZATION);
     }
 

@@ -20,8 +20,7 @@ public sealed interface AddressLog {
     /** Keeps nothing. */
     record Ignored() implements AddressLog {
         @Override
-        public void created(CreatedAddress address) {
-        }
+        public void created(CreatedAddress address) {}
     }
 
     /** Keeps the addresses in the order they were created. */

@@ -12,6 +12,6 @@ public interface AppProver {
     /** Proves nothing (a server without a proof key). */
     AppProver NONE = (activity, policies, overall, addresses) -> List.of();
 
-    List<AppProof> prove(Activity decided, List<PolicyOutcome> policies, Outcome overall,
-            List<CreatedAddress> addresses);
+    List<AppProof> prove(
+            Activity decided, List<PolicyOutcome> policies, Outcome overall, List<CreatedAddress> addresses);
 }

@@ -11,9 +11,16 @@ import java.util.function.Supplier;
  * all (they cannot vote again), the user whose own credentials it manages, if any, what policies may read about it
  * (computed only if a policy is evaluated) and the time of the decision.
  */
-public record AuthorizationRequest(String organizationId, ActivityType type, ActivityResource resource,
-        ActivityAction action, List<Vote> approvals, List<String> voterIds, Optional<String> credentialOwner,
-        Supplier<PolicyFacts> facts, Instant now) {
+public record AuthorizationRequest(
+        String organizationId,
+        ActivityType type,
+        ActivityResource resource,
+        ActivityAction action,
+        List<Vote> approvals,
+        List<String> voterIds,
+        Optional<String> credentialOwner,
+        Supplier<PolicyFacts> facts,
+        Instant now) {
 
     public AuthorizationRequest {
         approvals = List.copyOf(approvals);

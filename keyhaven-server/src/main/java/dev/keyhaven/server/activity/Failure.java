@@ -7,5 +7,4 @@ import dev.keyhaven.server.api.ErrorCode;
  * activity's execution broke a rule, for example a limit) or inside a 200 response (the authorization rules denied
  * it). A byte-identical resubmission is answered the same way.
  */
-public record Failure(ErrorCode code, String message, boolean reportedAsError) {
-}
+public record Failure(ErrorCode code, String message, boolean reportedAsError) {}

@@ -9,8 +9,7 @@ import java.util.HexFormat;
  * second user approve by stamping the same body.
  */
 public final class Fingerprint {
-    private Fingerprint() {
-    }
+    private Fingerprint() {}
 
     public static String of(byte[] rawBody) {
         return HexFormat.of().formatHex(Digests.sha256(rawBody));

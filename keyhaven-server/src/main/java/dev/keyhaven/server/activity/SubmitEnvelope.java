@@ -12,7 +12,11 @@ import java.util.stream.Collectors;
  * The submit request envelope: {@code type}, {@code timestampMs}, {@code organizationId}, {@code parameters} and
  * the optional {@code generateAppProofs}.
  */
-public record SubmitEnvelope(ActivityVersion version, Instant timestamp, String organizationId, Params parameters,
+public record SubmitEnvelope(
+        ActivityVersion version,
+        Instant timestamp,
+        String organizationId,
+        Params parameters,
         boolean generateAppProofs) {
 
     /** How old a request may be. */
@@ -23,20 +27,31 @@ public record SubmitEnvelope(ActivityVersion version, Instant timestamp, String 
     /** Reads and checks the envelope of a request for {@code handler}'s operation, at server time {@code now}. */
     public static SubmitEnvelope read(Params body, ActivityHandler<?> handler, Instant now) {
         String typeName = body.requiredString("type");
-        ActivityType type = WireEnum.fromWire(ActivityType.class, typeName).orElseThrow(
-                () -> ApiException.badField("type", "has unknown activity type '" + abbreviate(typeName) + "'"));
+        ActivityType type = WireEnum.fromWire(ActivityType.class, typeName)
+                .orElseThrow(() ->
+                        ApiException.badField("type", "has unknown activity type '" + abbreviate(typeName) + "'"));
         ActivitySpec spec = handler.spec();
-        ActivityVersion version = spec.versions().stream().filter(v -> v.type() == type).findFirst()
-                .orElseThrow(() -> ApiException.badField("type", "'" + typeName + "' does not match operation "
-                        + spec.operation() + " (expected " + spec.versions().stream()
-                                .map(v -> v.type().wireName()).collect(Collectors.joining(" or ")) + ")"));
+        ActivityVersion version = spec.versions().stream()
+                .filter(v -> v.type() == type)
+                .findFirst()
+                .orElseThrow(() -> ApiException.badField(
+                        "type",
+                        "'" + typeName + "' does not match operation "
+                                + spec.operation() + " (expected "
+                                + spec.versions().stream()
+                                        .map(v -> v.type().wireName())
+                                        .collect(Collectors.joining(" or "))
+                                + ")"));
         long millis = body.optionalUint64("timestampMs")
                 .orElseThrow(() -> ApiException.badField("timestampMs", "is required"));
         Instant timestamp = Instant.ofEpochMilli(millis);
         if (timestamp.isBefore(now.minus(MAX_AGE)) || timestamp.isAfter(now.plus(MAX_SKEW_AHEAD))) {
-            throw new ApiException(ErrorCode.INVALID_TIME, "invalid timestampMs: the request is older than "
-                    + MAX_AGE.toMinutes() + " minutes or more than " + MAX_SKEW_AHEAD.toMinutes()
-                    + " minutes in the future (server time " + now.toEpochMilli() + ")", "timestampMs");
+            throw new ApiException(
+                    ErrorCode.INVALID_TIME,
+                    "invalid timestampMs: the request is older than "
+                            + MAX_AGE.toMinutes() + " minutes or more than " + MAX_SKEW_AHEAD.toMinutes()
+                            + " minutes in the future (server time " + now.toEpochMilli() + ")",
+                    "timestampMs");
         }
         String organizationId = body.requiredString("organizationId");
         Params parameters = body.requiredObject("parameters");

@@ -11,12 +11,31 @@ import tools.jackson.databind.JsonNode;
  * is the policy evaluation the vote caused (absent for votes recorded before evaluations were kept, and for a
  * submission whose execution failed).
  */
-public record Vote(String id, String activityId, String userId, JsonNode user, VoteSelection selection,
-        String message, String publicKey, String signature, String scheme, Instant createdAt,
+public record Vote(
+        String id,
+        String activityId,
+        String userId,
+        JsonNode user,
+        VoteSelection selection,
+        String message,
+        String publicKey,
+        String signature,
+        String scheme,
+        Instant createdAt,
         Optional<PolicyEvaluation> evaluation) {
 
     public Vote withEvaluation(PolicyEvaluation newEvaluation) {
-        return new Vote(id, activityId, userId, user, selection, message, publicKey, signature, scheme, createdAt,
+        return new Vote(
+                id,
+                activityId,
+                userId,
+                user,
+                selection,
+                message,
+                publicKey,
+                signature,
+                scheme,
+                createdAt,
                 Optional.of(newEvaluation));
     }
 }

@@ -18,15 +18,25 @@ public final class VoteHandler implements ActivityHandler<String> {
     }
 
     public static VoteHandler approve() {
-        return new VoteHandler(VoteSelection.APPROVED, ActivitySpec.of("approve_activity",
-                ActivityResource.ORGANIZATION, ActivityAction.UPDATE,
-                new ActivityVersion(ActivityType.APPROVE_ACTIVITY, "approveActivityIntent", "approveActivityResult")));
+        return new VoteHandler(
+                VoteSelection.APPROVED,
+                ActivitySpec.of(
+                        "approve_activity",
+                        ActivityResource.ORGANIZATION,
+                        ActivityAction.UPDATE,
+                        new ActivityVersion(
+                                ActivityType.APPROVE_ACTIVITY, "approveActivityIntent", "approveActivityResult")));
     }
 
     public static VoteHandler reject() {
-        return new VoteHandler(VoteSelection.REJECTED, ActivitySpec.of("reject_activity",
-                ActivityResource.ORGANIZATION, ActivityAction.UPDATE,
-                new ActivityVersion(ActivityType.REJECT_ACTIVITY, "rejectActivityIntent", "rejectActivityResult")));
+        return new VoteHandler(
+                VoteSelection.REJECTED,
+                ActivitySpec.of(
+                        "reject_activity",
+                        ActivityResource.ORGANIZATION,
+                        ActivityAction.UPDATE,
+                        new ActivityVersion(
+                                ActivityType.REJECT_ACTIVITY, "rejectActivityIntent", "rejectActivityResult")));
     }
 
     VoteSelection selection() {

@@ -11,8 +11,8 @@ package dev.keyhaven.server.api;
  * @param credential the credential that produced the stamp
  * @param stamp what the caller signed, kept for the activity's votes
  */
-public record Caller(String organizationId, String userOrganizationId, String userId, CredentialRef credential,
-        StampRecord stamp) {
+public record Caller(
+        String organizationId, String userOrganizationId, String userId, CredentialRef credential, StampRecord stamp) {
 
     /** The credential type of an email-recovery credential ({@code init_user_email_recovery}). */
     public static final String RECOVERY_CREDENTIAL_TYPE = "CREDENTIAL_TYPE_RECOVER_USER_KEY_P256";
@@ -26,8 +26,8 @@ public record Caller(String organizationId, String userOrganizationId, String us
      */
     public void requireMayCall(String operation) {
         if (RECOVERY_CREDENTIAL_TYPE.equals(credential.type()) && !RECOVERY_OPERATION.equals(operation)) {
-            throw new ApiException(ErrorCode.REQUEST_NOT_AUTHORIZED, "a recovery credential may only stamp "
-                    + RECOVERY_OPERATION);
+            throw new ApiException(
+                    ErrorCode.REQUEST_NOT_AUTHORIZED, "a recovery credential may only stamp " + RECOVERY_OPERATION);
         }
     }
 
@@ -43,13 +43,11 @@ public record Caller(String organizationId, String userOrganizationId, String us
      * @param type the {@code CREDENTIAL_TYPE_*} wire value
      * @param publicKey hex public key (API keys) or credential id (authenticators)
      */
-    public record CredentialRef(String id, String type, String publicKey) {
-    }
+    public record CredentialRef(String id, String type, String publicKey) {}
 
     /**
      * The stamp as received: the exact body that was signed, the signature and its scheme. These are the fields of
      * an activity vote.
      */
-    public record StampRecord(String message, String publicKey, String signature, String scheme) {
-    }
+    public record StampRecord(String message, String publicKey, String signature, String scheme) {}
 }

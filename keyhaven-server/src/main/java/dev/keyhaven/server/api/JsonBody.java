@@ -27,8 +27,7 @@ public final class JsonBody {
     /** Member names are echoed in messages; a long one is cut here. */
     private static final int MAX_NAME_IN_PATH = 64;
 
-    private JsonBody() {
-    }
+    private JsonBody() {}
 
     /** The JSON value of {@code body}; any problem is a 400 {@link ApiException}. */
     public static JsonNode parse(ObjectMapper json, byte[] body) {
@@ -40,8 +39,10 @@ public final class JsonBody {
         try {
             tree = json.readTree(body);
         } catch (StreamReadException e) {
-            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr();
+            String where = e.getLocation() == null
+                    ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr();
             throw ApiException.badRequest("bad request body: malformed JSON" + where + ": " + e.getOriginalMessage());
         } catch (JacksonException e) {
             throw ApiException.badRequest("bad request body: malformed JSON");
@@ -57,16 +58,19 @@ public final class JsonBody {
         }
         int nul = indexOfNul(body);
         if (nul >= 0) {
-            throw ApiException.badRequest("bad request body: not UTF-8 " + wideEncoding(body)
-                    .map(encoding -> "but " + encoding).orElse("(a NUL byte at offset " + nul + ")") + SEND_UTF_8);
+            throw ApiException.badRequest("bad request body: not UTF-8 "
+                    + wideEncoding(body).map(encoding -> "but " + encoding).orElse("(a NUL byte at offset " + nul + ")")
+                    + SEND_UTF_8);
         }
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         ByteBuffer in = ByteBuffer.wrap(body);
         CoderResult result = decoder.decode(in, CharBuffer.allocate(body.length), true);
         if (result.isError()) {
-            throw ApiException.badRequest("bad request body: not valid UTF-8 at byte offset " + in.position()
-                    + SEND_UTF_8);
+            throw ApiException.badRequest(
+                    "bad request body: not valid UTF-8 at byte offset " + in.position() + SEND_UTF_8);
         }
     }
 
@@ -148,7 +152,8 @@ public final class JsonBody {
      */
     private static void requireFlawlessText(JsonNode node, String path) {
         if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())) {
-            throw path.isEmpty() ? ApiException.badRequest("bad request body: a number beyond the range of a double")
+            throw path.isEmpty()
+                    ? ApiException.badRequest("bad request body: a number beyond the range of a double")
                     : ApiException.badField(path, "is a number beyond the range of a double");
         } else if (node.isString()) {
             TextFlaws.of(node.stringValue()).ifPresent(flaw -> {
@@ -162,8 +167,9 @@ public final class JsonBody {
             for (Map.Entry<String, JsonNode> member : node.properties()) {
                 Optional<String> flaw = TextFlaws.of(member.getKey());
                 if (flaw.isPresent()) {
-                    throw path.isEmpty() ? ApiException.badRequest("bad request body: a member name contains "
-                            + flaw.get()) : ApiException.badField(path, "has a member name with " + flaw.get());
+                    throw path.isEmpty()
+                            ? ApiException.badRequest("bad request body: a member name contains " + flaw.get())
+                            : ApiException.badField(path, "has a member name with " + flaw.get());
                 }
                 String name = shortened(member.getKey());
                 requireFlawlessText(member.getValue(), path.isEmpty() ? name : path + "." + name);

@@ -11,8 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** The one JSON configuration of the server. */
 public final class JsonMappers {
-    private JsonMappers() {
-    }
+    private JsonMappers() {}
 
     /**
      * A mapper that rejects duplicate object keys (so a body cannot mean one thing to the signer and another to the

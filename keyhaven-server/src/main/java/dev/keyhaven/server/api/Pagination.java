@@ -29,8 +29,8 @@ public record Pagination(int limit, Optional<String> before, Optional<String> af
         if (rawLimit.isPresent()) {
             String text = rawLimit.get();
             if (!text.matches("[0-9]{1,3}") || Integer.parseInt(text) < 1 || Integer.parseInt(text) > MAX_LIMIT) {
-                throw ApiException.badField(p.pathOf("limit"), "must be an integer between 1 and " + MAX_LIMIT
-                        + " (in a string)");
+                throw ApiException.badField(
+                        p.pathOf("limit"), "must be an integer between 1 and " + MAX_LIMIT + " (in a string)");
             }
             limit = Integer.parseInt(text);
         }

@@ -245,10 +245,14 @@ public final class Params {
     }
 
     private static <E extends Enum<E> & WireEnum> E toEnum(String value, Class<E> type, String field) {
-        return WireEnum.fromWire(type, value).orElseThrow(() -> ApiException.badField(field,
-                "has unknown value '" + abbreviate(value) + "' (expected one of "
-                        + Arrays.stream(type.getEnumConstants())
-                        .map(WireEnum::wireName).collect(Collectors.joining(", ")) + ")"));
+        return WireEnum.fromWire(type, value)
+                .orElseThrow(() -> ApiException.badField(
+                        field,
+                        "has unknown value '" + abbreviate(value) + "' (expected one of "
+                                + Arrays.stream(type.getEnumConstants())
+                                        .map(WireEnum::wireName)
+                                        .collect(Collectors.joining(", "))
+                                + ")"));
     }
 
     /** Echoes at most a short prefix of caller input in messages. */

@@ -10,8 +10,7 @@ import java.util.Optional;
  * is what was sent.
  */
 public final class TextFlaws {
-    private TextFlaws() {
-    }
+    private TextFlaws() {}
 
     /** What is wrong with {@code text} ("a NUL character (U+0000)"), or empty when nothing is. */
     public static Optional<String> of(String text) {
@@ -23,8 +22,9 @@ public final class TextFlaws {
             if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                return Optional.of(String.format(Locale.ROOT, "an unpaired surrogate (\\u%04x), which is not a "
-                        + "Unicode character", (int) c));
+                return Optional.of(String.format(
+                        Locale.ROOT, "an unpaired surrogate (\\u%04x), which is not a " + "Unicode character", (int)
+                                c));
             }
         }
         return Optional.empty();

@@ -29,7 +29,6 @@ public interface WireEnum {
             }
         };
 
-        private Lookup() {
-        }
+        private Lookup() {}
     }
 }

@@ -19,7 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
  * (the root unless {@code --organization-id}), or changes one ({@code --config-id}); prints the configuration as one
  * JSON object. The same rules as the {@code update_auth_proxy_config} activity; an option left out keeps its value.
  */
-@Command(name = "auth-proxy-config", mixinStandardHelpOptions = true,
+@Command(
+        name = "auth-proxy-config",
+        mixinStandardHelpOptions = true,
         description = "List, create or change auth proxy configurations (OTP login for apps without a backend).")
 final class AuthProxyConfigCommand implements Callable<Integer> {
 
@@ -59,8 +61,10 @@ final class AuthProxyConfigCommand implements Callable<Integer> {
     @Option(names = "--app-name", description = "The app name in messages.")
     String appName;
 
-    @Option(names = "--email-template-id", description = "The email template of codes (a file of the templates "
-            + "directory; empty for the built-in one).")
+    @Option(
+            names = "--email-template-id",
+            description =
+                    "The email template of codes (a file of the templates " + "directory; empty for the built-in one).")
     String emailTemplateId;
 
     @Option(names = "--signup-enabled", arity = "1", description = "Whether unknown contacts may sign up.")
@@ -69,21 +73,24 @@ final class AuthProxyConfigCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         KeyhavenConfig config = KeyhavenConfig.defaults(store.preparedDataDirectory())
-                .withDatabaseUrl(store.databaseUrl()).withMasterKeyFile(store.masterKeyFile());
+                .withDatabaseUrl(store.databaseUrl())
+                .withMasterKeyFile(store.masterKeyFile());
         try (Keyhaven keyhaven = Keyhaven.open(config, Clock.systemUTC())) {
             if (list) {
                 keyhaven.authProxyConfigs().forEach(c -> print(c));
                 return 0;
             }
             // A change finds the configuration by id alone, unless an organization is named.
-            Optional<String> organization = Optional.ofNullable(organizationId).or(() -> configId != null
-                    ? Optional.of("") : keyhaven.rootSetup().root().map(o -> o.id()));
+            Optional<String> organization = Optional.ofNullable(organizationId)
+                    .or(() -> configId != null
+                            ? Optional.of("")
+                            : keyhaven.rootSetup().root().map(o -> o.id()));
             if (configId == null && organization.isEmpty()) {
                 System.err.println("keyhaven auth-proxy-config: the store has no root organization yet (run init)");
                 return 1;
             }
-            print(keyhaven.saveAuthProxyConfig(Optional.ofNullable(configId), organization.orElse(""),
-                    Params.of(changes(), "")));
+            print(keyhaven.saveAuthProxyConfig(
+                    Optional.ofNullable(configId), organization.orElse(""), Params.of(changes(), "")));
             return 0;
         } catch (ApiException e) {
             System.err.println("keyhaven auth-proxy-config: " + e.getMessage());
@@ -101,8 +108,8 @@ final class AuthProxyConfigCommand implements Callable<Integer> {
         Optional.ofNullable(otpLength).ifPresent(v -> node.put("otpLength", v));
         Optional.ofNullable(alphanumeric).ifPresent(v -> node.put("alphanumeric", v));
         Optional.ofNullable(otpExpirationSeconds).ifPresent(v -> node.put("otpExpirationSeconds", v.toString()));
-        Optional.ofNullable(sessionExpirationSeconds).ifPresent(v -> node.put("sessionExpirationSeconds",
-                v.toString()));
+        Optional.ofNullable(sessionExpirationSeconds)
+                .ifPresent(v -> node.put("sessionExpirationSeconds", v.toString()));
         Optional.ofNullable(appName).ifPresent(v -> node.put("appName", v));
         Optional.ofNullable(emailTemplateId).ifPresent(v -> node.put("emailTemplateId", v));
         Optional.ofNullable(signupEnabled).ifPresent(v -> node.put("signupEnabled", v));

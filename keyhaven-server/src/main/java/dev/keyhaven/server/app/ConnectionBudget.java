@@ -29,8 +29,7 @@ final class ConnectionBudget {
     /** The cap when the limit cannot be read (not a Unix JVM). */
     static final int UNKNOWN_LIMIT_CAP = 1024;
 
-    private ConnectionBudget() {
-    }
+    private ConnectionBudget() {}
 
     /** The file-descriptor limit of this process and how many are open now. */
     record Descriptors(long limit, long open) {
@@ -49,16 +48,24 @@ final class ConnectionBudget {
         long reserved = reserved(config);
         ConnectionLimits limits = config.connections();
         if (limits.maxConnections() > 0) {
-            descriptors.filter(d -> (long) limits.maxConnections() * listeners > d.limit() - d.open() - reserved)
-                    .ifPresent(d -> LOG.atWarn().addKeyValue("maxConnections", limits.maxConnections())
-                            .addKeyValue("listeners", listeners).addKeyValue("fileDescriptorLimit", d.limit())
+            descriptors
+                    .filter(d -> (long) limits.maxConnections() * listeners > d.limit() - d.open() - reserved)
+                    .ifPresent(d -> LOG.atWarn()
+                            .addKeyValue("maxConnections", limits.maxConnections())
+                            .addKeyValue("listeners", listeners)
+                            .addKeyValue("fileDescriptorLimit", d.limit())
                             .log("--max-connections is more than the file-descriptor limit leaves: past it a "
                                     + "listener stops accepting until descriptors are free again"));
             return limits;
         }
-        int perListener = descriptors.map(d -> perListener(d, listeners, reserved)).orElse(UNKNOWN_LIMIT_CAP);
-        LOG.atInfo().addKeyValue("maxConnections", perListener).addKeyValue("listeners", listeners)
-                .addKeyValue("fileDescriptorLimit", descriptors.map(Descriptors::limit).orElse(-1L))
+        int perListener =
+                descriptors.map(d -> perListener(d, listeners, reserved)).orElse(UNKNOWN_LIMIT_CAP);
+        LOG.atInfo()
+                .addKeyValue("maxConnections", perListener)
+                .addKeyValue("listeners", listeners)
+                .addKeyValue(
+                        "fileDescriptorLimit",
+                        descriptors.map(Descriptors::limit).orElse(-1L))
                 .log("connections per listener, derived from the file-descriptor limit");
         return limits.withMaxConnections(perListener);
     }
@@ -74,8 +81,11 @@ final class ConnectionBudget {
 
     /** Descriptors that the database pool, outbound webhooks and the headroom may still open. */
     static long reserved(KeyhavenConfig config) {
-        int pool = config.databasePoolSize() > 0 ? config.databasePoolSize()
+        int pool = config.databasePoolSize() > 0
+                ? config.databasePoolSize()
                 : config.effectiveDatabaseUrl().startsWith("jdbc:postgresql:") ? 16 : 4;
-        return HEADROOM + (long) PER_DATABASE_CONNECTION * pool + config.webhooks().maxConcurrent();
+        return HEADROOM
+                + (long) PER_DATABASE_CONNECTION * pool
+                + config.webhooks().maxConcurrent();
     }
 }

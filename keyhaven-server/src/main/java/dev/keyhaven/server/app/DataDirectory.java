@@ -24,17 +24,16 @@ import org.slf4j.LoggerFactory;
  */
 final class DataDirectory {
     private static final Logger LOG = LoggerFactory.getLogger(DataDirectory.class);
-    private static final Set<PosixFilePermission> OWNER = EnumSet.of(PosixFilePermission.OWNER_READ,
-            PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
+    private static final Set<PosixFilePermission> OWNER = EnumSet.of(
+            PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
 
-    private DataDirectory() {
-    }
+    private DataDirectory() {}
 
     static Path prepare(Path directory) {
         try {
             if (!Files.isDirectory(directory)) {
-                Files.createDirectories(directory,
-                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectories(
+                        directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             } else if (Files.getFileStore(directory).supportsFileAttributeView("posix")) {
                 tighten(directory);
             }
@@ -71,7 +70,9 @@ final class DataDirectory {
             now.retainAll(OWNER);
             if (!now.equals(was)) {
                 Files.setPosixFilePermissions(path, now);
-                LOG.atWarn().addKeyValue("path", path).addKeyValue("was", PosixFilePermissions.toString(was))
+                LOG.atWarn()
+                        .addKeyValue("path", path)
+                        .addKeyValue("was", PosixFilePermissions.toString(was))
                         .addKeyValue("now", PosixFilePermissions.toString(now))
                         .log("tightened the permissions of the data directory to its owner only");
             }

@@ -37,6 +37,7 @@ final class Features {
     final SigningFeature signing;
     /** The voters' view of users the policy engine reads (credentials and tags, as JSON). */
     final UserSnapshots voters;
+
     final PolicyFeature policies;
     final TvcFeature tvc;
     final ExportFeature exports;
@@ -55,42 +56,95 @@ final class Features {
         ServerKeys keys = base.keys;
         OtpSettings otpLimits = config.otp();
 
-        users = new UserFeature(base.transactor, repositories.users, repositories.oauthProviders, config.limits(),
-                base.passkeys, base.oidc);
+        users = new UserFeature(
+                base.transactor,
+                repositories.users,
+                repositories.oauthProviders,
+                config.limits(),
+                base.passkeys,
+                base.oidc);
         wallets = new WalletFeature(base.transactor, repositories.wallets, keys.custody, base.json);
-        privateKeys = new PrivateKeyFeature(base.transactor, repositories.privateKeys, repositories.users,
-                keys.custody, config.limits());
-        organizations = new OrganizationFeature(base.transactor, repositories.organizations, repositories.users,
-                repositories.oauthProviders, users.creator(), wallets.creator(), base.passkeys, base.oidc,
-                base.clock, base.ids);
+        privateKeys = new PrivateKeyFeature(
+                base.transactor, repositories.privateKeys, repositories.users, keys.custody, config.limits());
+        organizations = new OrganizationFeature(
+                base.transactor,
+                repositories.organizations,
+                repositories.users,
+                repositories.oauthProviders,
+                users.creator(),
+                wallets.creator(),
+                base.passkeys,
+                base.oidc,
+                base.clock,
+                base.ids);
         contractInterfaces = new SmartContractFeature(base.transactor, repositories.contractInterfaces);
-        signing = new SigningFeature(repositories.wallets, repositories.privateKeys, keys.custody,
-                contractInterfaces.contracts());
+        signing = new SigningFeature(
+                repositories.wallets, repositories.privateKeys, keys.custody, contractInterfaces.contracts());
         voters = new UserSnapshots(users.queries(), base.json);
         policies = new PolicyFeature(base.transactor, repositories.policies, repositories.organizations, voters);
         tvc = new TvcFeature(base.transactor, repositories.tvc, base.json);
         exports = new ExportFeature(repositories.wallets, repositories.privateKeys, keys.transfer);
-        imports = new ImportFeature(repositories.importTargets, repositories.users, keys.transfer, wallets.creator(),
+        imports = new ImportFeature(
+                repositories.importTargets,
+                repositories.users,
+                keys.transfer,
+                wallets.creator(),
                 privateKeys.creator());
-        recovery = new RecoveryFeature(repositories.users, repositories.recoveryCredentials, users.credentials(),
-                keys.transfer, base.passkeys, base.messaging.mailer, base.messaging.defaultFrom,
+        recovery = new RecoveryFeature(
+                repositories.users,
+                repositories.recoveryCredentials,
+                users.credentials(),
+                keys.transfer,
+                base.passkeys,
+                base.messaging.mailer,
+                base.messaging.defaultFrom,
                 base.messaging.templates);
-        webhooks = new WebhookFeature(base.transactor, repositories.webhooks, keys.custody, config.webhooks(),
-                base.clock, base.ids, base.random);
-        sessions = new SessionFeature(base.transactor, repositories.users, repositories.organizations,
-                users.credentials(), keys.sessionSigner, keys.transfer, base.clock);
-        otp = new OtpFeature(base.transactor, repositories.otps, keys.otpKeys(), base.messaging.codeMail,
-                base.messaging.sms, sessions.sessions(), repositories.organizations,
+        webhooks = new WebhookFeature(
+                base.transactor,
+                repositories.webhooks,
+                keys.custody,
+                config.webhooks(),
+                base.clock,
+                base.ids,
+                base.random);
+        sessions = new SessionFeature(
+                base.transactor,
+                repositories.users,
+                repositories.organizations,
+                users.credentials(),
+                keys.sessionSigner,
+                keys.transfer,
+                base.clock);
+        otp = new OtpFeature(
+                base.transactor,
+                repositories.otps,
+                keys.otpKeys(),
+                base.messaging.codeMail,
+                base.messaging.sms,
+                sessions.sessions(),
+                repositories.organizations,
                 new RateLimiter(otpLimits.initsPerContact(), otpLimits.rateWindow(), base.clock),
-                new RateLimiter(otpLimits.initsPerAddress(), otpLimits.rateWindow(), base.clock), base.random);
-        oauth2 = new Oauth2Feature(base.transactor, repositories.oauth2Credentials, config.oauth2Providers(),
-                keys.oauth2Secrets, base.oauth2Tokens);
+                new RateLimiter(otpLimits.initsPerAddress(), otpLimits.rateWindow(), base.clock),
+                base.random);
+        oauth2 = new Oauth2Feature(
+                base.transactor,
+                repositories.oauth2Credentials,
+                config.oauth2Providers(),
+                keys.oauth2Secrets,
+                base.oauth2Tokens);
         oauthLogin = new OauthLoginFeature(base.oidc, repositories.oauthProviders, sessions.sessions());
-        authProxy = new AuthProxyFeature(base.transactor, repositories.authProxyConfigs, otp.service(),
-                base.messaging.codeMail, organizations.subOrganizations(), repositories.stateVersions,
-                oauth2.authenticator(), oauthLogin.login(),
+        authProxy = new AuthProxyFeature(
+                base.transactor,
+                repositories.authProxyConfigs,
+                otp.service(),
+                base.messaging.codeMail,
+                organizations.subOrganizations(),
+                repositories.stateVersions,
+                oauth2.authenticator(),
+                oauthLogin.login(),
                 new RateLimiter(otpLimits.initsPerAddress(), otpLimits.rateWindow(), base.clock, "sign-in requests"),
-                base.clock, base.ids);
+                base.clock,
+                base.ids);
     }
 
     /**

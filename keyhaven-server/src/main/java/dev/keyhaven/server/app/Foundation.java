@@ -36,6 +36,7 @@ final class Foundation {
     final ServerKeys keys;
     /** Mints the OIDC tokens {@code oauth2_authenticate} hands out. */
     final Oauth2TokenIssuer oauth2Tokens;
+
     final OidcVerifier oidc;
     final Messaging messaging;
     final AllowedOrigins webAuthnOrigins;
@@ -60,7 +61,8 @@ final class Foundation {
     private static OidcVerifier oidcVerifier(KeyhavenConfig config, Oauth2TokenIssuer oauth2Tokens, Clock clock) {
         List<TrustedIssuer> trustedIssuers = new ArrayList<>(TrustedIssuer.of(config.oidcIssuers()));
         for (String issuer : oauth2Tokens.issuers()) {
-            if (trustedIssuers.stream().anyMatch(configured -> configured.issuer().equals(issuer))) {
+            if (trustedIssuers.stream()
+                    .anyMatch(configured -> configured.issuer().equals(issuer))) {
                 throw new IllegalArgumentException("OIDC issuer " + issuer + " is in --oidc-issuers, but Keyhaven "
                         + "mints that issuer's tokens for oauth2_authenticate; give the provider another issuer in "
                         + "--oauth2-providers");

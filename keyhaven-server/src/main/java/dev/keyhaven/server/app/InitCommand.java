@@ -16,7 +16,9 @@ import picocli.CommandLine.Option;
  * {@code init}: creates the root organization, its root user and that user's API key from a public key the
  * operator supplies (the private key never reaches the server), and prints their ids as one JSON object.
  */
-@Command(name = "init", mixinStandardHelpOptions = true,
+@Command(
+        name = "init",
+        mixinStandardHelpOptions = true,
         description = "Initialise an empty store with the root organization, root user and API key; prints "
                 + "{\"organizationId\",\"userId\",\"apiKeyId\",\"bundleSignerPublicKey\"} on stdout.")
 final class InitCommand implements Callable<Integer> {
@@ -24,20 +26,31 @@ final class InitCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
 
-    @Option(names = "--organization-name", required = true, defaultValue = "${env:KEYHAVEN_ORGANIZATION_NAME}",
+    @Option(
+            names = "--organization-name",
+            required = true,
+            defaultValue = "${env:KEYHAVEN_ORGANIZATION_NAME}",
             description = "Name of the root organization (env: KEYHAVEN_ORGANIZATION_NAME).")
     String organizationName;
 
-    @Option(names = "--user-name", required = true, defaultValue = "${env:KEYHAVEN_USER_NAME}",
+    @Option(
+            names = "--user-name",
+            required = true,
+            defaultValue = "${env:KEYHAVEN_USER_NAME}",
             description = "Name of the root user (env: KEYHAVEN_USER_NAME).")
     String userName;
 
-    @Option(names = "--api-public-key", required = true, defaultValue = "${env:KEYHAVEN_API_PUBLIC_KEY}",
+    @Option(
+            names = "--api-public-key",
+            required = true,
+            defaultValue = "${env:KEYHAVEN_API_PUBLIC_KEY}",
             description = "The root user's API public key, hex (compressed for P-256/secp256k1) "
                     + "(env: KEYHAVEN_API_PUBLIC_KEY).")
     String apiPublicKey;
 
-    @Option(names = "--api-key-curve", defaultValue = "${env:KEYHAVEN_API_KEY_CURVE:-API_KEY_CURVE_P256}",
+    @Option(
+            names = "--api-key-curve",
+            defaultValue = "${env:KEYHAVEN_API_KEY_CURVE:-API_KEY_CURVE_P256}",
             description = "API_KEY_CURVE_P256, API_KEY_CURVE_SECP256K1 or API_KEY_CURVE_ED25519 "
                     + "(default: ${DEFAULT-VALUE}; env: KEYHAVEN_API_KEY_CURVE).")
     ApiKeyCurve apiKeyCurve;
@@ -48,8 +61,8 @@ final class InitCommand implements Callable<Integer> {
         try {
             key = NewApiKey.of("root", apiPublicKey, apiKeyCurve);
         } catch (IllegalArgumentException e) {
-            System.err.println("keyhaven init: --api-public-key is not a valid " + apiKeyCurve.wireName()
-                    + " public key");
+            System.err.println(
+                    "keyhaven init: --api-public-key is not a valid " + apiKeyCurve.wireName() + " public key");
             return 2;
         }
         try (Keyhaven keyhaven = Keyhaven.open(store.config(), Clock.systemUTC())) {

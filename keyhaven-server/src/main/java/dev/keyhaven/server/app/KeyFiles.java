@@ -56,7 +56,9 @@ public record KeyFiles(Path publicKeyFile, Path privateKeyFile) {
         try {
             writePrivately(privateKeyFile, HexFormat.of().formatHex(scalar));
             writePrivately(publicKeyFile, publicKey);
-            Stream.of(privateKeyFile, publicKeyFile).map(f -> f.toAbsolutePath().getParent()).distinct()
+            Stream.of(privateKeyFile, publicKeyFile)
+                    .map(f -> f.toAbsolutePath().getParent())
+                    .distinct()
                     .forEach(KeyFiles::syncDirectory);
         } finally {
             java.util.Arrays.fill(scalar, (byte) 0);
@@ -84,9 +86,10 @@ public record KeyFiles(Path publicKeyFile, Path privateKeyFile) {
         byte[] bytes = (hex + "\n").getBytes(StandardCharsets.US_ASCII);
         try {
             Files.deleteIfExists(file);
-            try (FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(
-                            PosixFilePermissions.fromString("rw-------")))) {
+            try (FileChannel channel = FileChannel.open(
+                    file,
+                    Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
                 ByteBuffer buffer = ByteBuffer.wrap(bytes);
                 while (buffer.hasRemaining()) {
                     channel.write(buffer);

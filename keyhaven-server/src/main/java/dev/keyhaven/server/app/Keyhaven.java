@@ -77,13 +77,18 @@ public final class Keyhaven implements AutoCloseable {
         }
     }
 
-    private static Keyhaven wire(KeyhavenConfig config, Clock clock, Database database,
-            PrometheusMeterRegistry metricsRegistry) {
+    private static Keyhaven wire(
+            KeyhavenConfig config, Clock clock, Database database, PrometheusMeterRegistry metricsRegistry) {
         Foundation base = new Foundation(config, clock, database);
         Features features = new Features(base);
         ActivityRegistry registry = new ActivityRegistry(features.handlers());
-        ApiServer.Services services = apiServices(base, features, registry, new HttpMetrics(metricsRegistry),
-                metricsRegistry, new Readiness(database::answers));
+        ApiServer.Services services = apiServices(
+                base,
+                features,
+                registry,
+                new HttpMetrics(metricsRegistry),
+                metricsRegistry,
+                new Readiness(database::answers));
         return new Keyhaven(base, database, features, services);
     }
 
@@ -91,8 +96,13 @@ public final class Keyhaven implements AutoCloseable {
      * The activity engine (remembered organization state, policies, webhooks, app proofs), request authentication,
      * and every query, as the API listener dispatches to them.
      */
-    private static ApiServer.Services apiServices(Foundation base, Features features, ActivityRegistry registry,
-            HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry, Readiness readiness) {
+    private static ApiServer.Services apiServices(
+            Foundation base,
+            Features features,
+            ActivityRegistry registry,
+            HttpMetrics metrics,
+            PrometheusMeterRegistry metricsRegistry,
+            Readiness readiness) {
         Transactor transactor = base.transactor;
         ObjectMapper json = base.json;
         Clock clock = base.clock;
@@ -100,16 +110,34 @@ public final class Keyhaven implements AutoCloseable {
         ServerKeys keys = base.keys;
 
         ActivityRenderer renderer = new ActivityRenderer(json, base.config.activityTimestamps(), clock);
-        OrganizationStates states = new OrganizationStates(transactor, repositories.stateVersions,
-                REMEMBERED_ORGANIZATIONS);
-        ProofService proofs = ProofService.start(transactor, repositories.proofs, repositories.activities, renderer,
+        OrganizationStates states =
+                new OrganizationStates(transactor, repositories.stateVersions, REMEMBERED_ORGANIZATIONS);
+        ProofService proofs = ProofService.start(
+                transactor,
+                repositories.proofs,
+                repositories.activities,
+                renderer,
                 ServerIdentity.open(transactor, repositories.proofs, keys.sealer, base.random, clock),
-                EphemeralKey.generate(base.random), Main.buildVersion(), WireTime.truncate(clock.instant()), json);
-        ActivityService activities = new ActivityService(transactor, states, repositories.activities, registry,
-                features.policies.authorizer(), features.voters, metrics,
-                features.webhooks.outbox(states, renderer, json), json, clock, base.ids, proofs);
+                EphemeralKey.generate(base.random),
+                Main.buildVersion(),
+                WireTime.truncate(clock.instant()),
+                json);
+        ActivityService activities = new ActivityService(
+                transactor,
+                states,
+                repositories.activities,
+                registry,
+                features.policies.authorizer(),
+                features.voters,
+                metrics,
+                features.webhooks.outbox(states, renderer, json),
+                json,
+                clock,
+                base.ids,
+                proofs);
         ApiKeyStampVerifier apiKeyStamps = new ApiKeyStampVerifier(json, REMEMBERED_API_KEYS);
-        RequestAuthenticator authenticator = new RequestAuthenticator(apiKeyStamps,
+        RequestAuthenticator authenticator = new RequestAuthenticator(
+                apiKeyStamps,
                 new PasskeyStampVerifier(transactor, repositories.passkeys, base.webAuthnOrigins, json),
                 new AttestedStampVerifier(apiKeyStamps, base.oidc, features.otp.service(), json, clock));
 
@@ -121,8 +149,10 @@ public final class Keyhaven implements AutoCloseable {
                 .renderer(renderer)
                 .registry(registry)
                 .activityQueries(new ActivityQueries(transactor, repositories.activities, renderer, json))
-                .organizationQueries(features.organizations.queries(features.wallets.queries(),
-                        features.privateKeys.queries(), features.contractInterfaces.queries()))
+                .organizationQueries(features.organizations.queries(
+                        features.wallets.queries(),
+                        features.privateKeys.queries(),
+                        features.contractInterfaces.queries()))
                 .userQueries(features.users.queries())
                 .walletQueries(features.wallets.queries())
                 .privateKeyQueries(features.privateKeys.queries())
@@ -181,13 +211,25 @@ public final class Keyhaven implements AutoCloseable {
     public ApiServer serve() {
         KeyhavenConfig config = base.config;
         ConnectionLimits connections = ConnectionBudget.resolve(config);
-        server = ApiServer.start(new ApiServer.Settings(config.host(), config.port(), config.maxBodyBytes(),
-                config.corsOrigins(), config.shutdownGrace(), connections), services);
+        server = ApiServer.start(
+                new ApiServer.Settings(
+                        config.host(),
+                        config.port(),
+                        config.maxBodyBytes(),
+                        config.corsOrigins(),
+                        config.shutdownGrace(),
+                        connections),
+                services);
         features.webhooks.deliverer().start();
-        config.otp().authProxyPort().ifPresent(port -> authProxyServer = AuthProxyServer.start(
-                new AuthProxyServer.Settings(config.host(), port, config.maxBodyBytes(), config.shutdownGrace(),
-                        connections), features.authProxy.proxy(), services.json(), services.metrics(),
-                services.readiness()));
+        config.otp()
+                .authProxyPort()
+                .ifPresent(port -> authProxyServer = AuthProxyServer.start(
+                        new AuthProxyServer.Settings(
+                                config.host(), port, config.maxBodyBytes(), config.shutdownGrace(), connections),
+                        features.authProxy.proxy(),
+                        services.json(),
+                        services.metrics(),
+                        services.readiness()));
         return server;
     }
 
@@ -203,18 +245,21 @@ public final class Keyhaven implements AutoCloseable {
 
     /** Creates the default auth-proxy configuration of {@code organizationId} (what {@code init} does). */
     public String createDefaultAuthProxyConfig(String organizationId) {
-        return base.transactor.write(tx -> features.authProxy.configs().createDefault(tx, base.ids.next(),
-                organizationId, base.clock.instant())).id();
+        return base.transactor
+                .write(tx -> features.authProxy
+                        .configs()
+                        .createDefault(tx, base.ids.next(), organizationId, base.clock.instant()))
+                .id();
     }
 
     /**
      * Creates a configuration for {@code organizationId} (no {@code configId}) or changes one, with the fields
      * {@code changes} names (the {@code update_auth_proxy_config} rules); what the CLI does.
      */
-    public AuthProxyConfig saveAuthProxyConfig(Optional<String> configId,
-            String organizationId, Params changes) {
-        return base.transactor.write(tx -> features.authProxy.configs().save(tx, configId, organizationId, changes,
-                base.clock.instant(), base.ids::next));
+    public AuthProxyConfig saveAuthProxyConfig(Optional<String> configId, String organizationId, Params changes) {
+        return base.transactor.write(tx -> features.authProxy
+                .configs()
+                .save(tx, configId, organizationId, changes, base.clock.instant(), base.ids::next));
     }
 
     /** The OTP signer's and the session signer's public keys (hex, uncompressed). */

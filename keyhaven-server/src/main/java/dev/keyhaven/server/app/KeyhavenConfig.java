@@ -311,8 +311,8 @@ public final class KeyhavenConfig {
         /** @param value 0 picks the store's default */
         public Builder databasePoolSize(int value) {
             if (value < 0) {
-                throw new IllegalArgumentException("databasePoolSize must be 0 (the store's default) or more: "
-                        + value);
+                throw new IllegalArgumentException(
+                        "databasePoolSize must be 0 (the store's default) or more: " + value);
             }
             this.databasePoolSize = value;
             return this;

@@ -20,14 +20,13 @@ public final class Launcher {
     /** The exit status when the Java is too old; the same as any other failure to start (docs/operating.md). */
     static final int TOO_OLD_EXIT_STATUS = 1;
 
-    private Launcher() {
-    }
+    private Launcher() {}
 
     public static void main(String[] args) {
         int running = featureVersion(System.getProperty("java.specification.version"));
         if (running < REQUIRED_JAVA) {
-            System.err.println(tooOld(System.getProperty("java.specification.version"),
-                    System.getProperty("java.home"), jarPath()));
+            System.err.println(tooOld(
+                    System.getProperty("java.specification.version"), System.getProperty("java.home"), jarPath()));
             System.exit(TOO_OLD_EXIT_STATUS);
         }
         Main.main(args);
@@ -41,8 +40,8 @@ public final class Launcher {
         if (specificationVersion == null) {
             return 0;
         }
-        String feature = specificationVersion.startsWith("1.") ? specificationVersion.substring(2)
-                : specificationVersion;
+        String feature =
+                specificationVersion.startsWith("1.") ? specificationVersion.substring(2) : specificationVersion;
         int dot = feature.indexOf('.');
         try {
             return Integer.parseInt(dot < 0 ? feature : feature.substring(0, dot));

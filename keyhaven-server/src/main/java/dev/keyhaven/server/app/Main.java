@@ -6,13 +6,25 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code java -jar keyhaven.jar <command>}. */
-@Command(name = "keyhaven", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "keyhaven",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         description = "Keyhaven: a self-hosted wallet, policy and user-management service with Turnkey's API.",
-        subcommands = {InitCommand.class, ServeCommand.class, RequestCommand.class, SignerKeyCommand.class,
-            WebhookKeysCommand.class, AuthProxyConfigCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Every option but --help and --version also reads an environment variable, named in its "
-                + "description.",
-                "Run 'keyhaven <command> --help' for a command's options."})
+        subcommands = {
+            InitCommand.class,
+            ServeCommand.class,
+            RequestCommand.class,
+            SignerKeyCommand.class,
+            WebhookKeysCommand.class,
+            AuthProxyConfigCommand.class,
+            CommandLine.HelpCommand.class
+        },
+        footer = {
+            "",
+            "Every option but --help and --version also reads an environment variable, named in its " + "description.",
+            "Run 'keyhaven <command> --help' for a command's options."
+        })
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
@@ -22,7 +34,8 @@ public final class Main implements Runnable {
     }
 
     static CommandLine commandLine() {
-        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true)
+        return new CommandLine(new Main())
+                .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(Main::failed);
     }
 

@@ -32,8 +32,8 @@ final class Messaging {
     final Optional<Path> templates;
 
     private Messaging(KeyhavenConfig config, Clock clock) {
-        this.mailer = config.mail().smtp().<Mailer>map(SmtpMailer::new)
-                .orElseGet(() -> new MaildirMailer(config.maildir()));
+        this.mailer =
+                config.mail().smtp().<Mailer>map(SmtpMailer::new).orElseGet(() -> new MaildirMailer(config.maildir()));
         LOG.info("mail (email recovery) goes to {}", mailer.describe());
         this.defaultFrom = config.mail().defaultFrom();
         this.templates = Optional.of(config.effectiveTemplatesDirectory());
@@ -54,7 +54,8 @@ final class Messaging {
             case TWILIO -> {
                 String token;
                 try {
-                    token = Files.readString(sms.twilioTokenFile().orElseThrow()).strip();
+                    token = Files.readString(sms.twilioTokenFile().orElseThrow())
+                            .strip();
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot read the Twilio token file", e);
                 }

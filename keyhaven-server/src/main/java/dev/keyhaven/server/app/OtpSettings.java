@@ -9,22 +9,28 @@ import java.util.OptionalInt;
  * One-time passwords and the auth proxy: the proxy's port (empty: no proxy listener; 0 in tests: any free port),
  * the SMS provider, and the init rate limits (per contact, per client address, in one sliding window).
  */
-public record OtpSettings(OptionalInt authProxyPort, Sms sms, int initsPerContact, int initsPerAddress,
-        Duration rateWindow) {
+public record OtpSettings(
+        OptionalInt authProxyPort, Sms sms, int initsPerContact, int initsPerAddress, Duration rateWindow) {
 
     public static final int DEFAULT_AUTH_PROXY_PORT = 8090;
 
     /** Where SMS codes go. */
     public enum SmsProvider {
-        NONE, TWILIO, FILE
+        NONE,
+        TWILIO,
+        FILE
     }
 
     /**
      * @param twilioBaseUrl Twilio's API root ({@code https://api.twilio.com}); tests point it at a local fake
      * @param twilioTokenFile a file holding the auth token (never on the command line)
      */
-    public record Sms(SmsProvider provider, String twilioBaseUrl, String twilioAccount,
-            Optional<Path> twilioTokenFile, String from) {
+    public record Sms(
+            SmsProvider provider,
+            String twilioBaseUrl,
+            String twilioAccount,
+            Optional<Path> twilioTokenFile,
+            String from) {
         public static Sms none() {
             return new Sms(SmsProvider.NONE, "https://api.twilio.com", "", Optional.empty(), "");
         }

@@ -64,6 +64,7 @@ final class Repositories {
     final SmartContractInterfaceRepository contractInterfaces = new JdbcSmartContractInterfaceRepository();
     /** The server identity and the boot proofs it signs. */
     final JdbcProofRepository proofs = new JdbcProofRepository();
+
     final StateVersions stateVersions = new JdbcStateVersions();
     final ActivityRepository activities;
     final WebhookRepository webhooks;

@@ -30,8 +30,8 @@ final class ServerKeys implements AutoCloseable {
     final Oauth2ClientSecrets oauth2Secrets;
     private final SecureRandom random;
 
-    private ServerKeys(KeySealer sealer, Transactor transactor, CustodyRepository repository, SecureRandom random,
-            Clock clock) {
+    private ServerKeys(
+            KeySealer sealer, Transactor transactor, CustodyRepository repository, SecureRandom random, Clock clock) {
         this.sealer = sealer;
         this.random = random;
         this.custody = new Custody(sealer, random);
@@ -39,16 +39,20 @@ final class ServerKeys implements AutoCloseable {
         this.transfer = new KeyTransfer(sealer, bundleSigner, random);
         this.oidcTokenSigner = OidcTokenSigner.load(transactor, repository, sealer, random, clock);
         this.otpSigner = BundleSigner.load(BundleSigner.Role.OTP, transactor, repository, sealer, random, clock);
-        this.sessionSigner = BundleSigner.load(BundleSigner.Role.SESSION, transactor, repository, sealer, random,
-                clock);
+        this.sessionSigner =
+                BundleSigner.load(BundleSigner.Role.SESSION, transactor, repository, sealer, random, clock);
         this.oauth2Secrets = Oauth2ClientSecrets.load(transactor, repository, sealer, random, clock);
     }
 
     /**
      * Opens the master key (refusing one that does not match the database) and loads every key under it.
      */
-    static ServerKeys open(KeyhavenConfig config, Transactor transactor, CustodyRepository repository,
-            SecureRandom random, Clock clock) {
+    static ServerKeys open(
+            KeyhavenConfig config,
+            Transactor transactor,
+            CustodyRepository repository,
+            SecureRandom random,
+            Clock clock) {
         MasterKey masterKey = new MasterKeyGuard(transactor, repository, random, clock)
                 .open(config.effectiveMasterKeyFile(), config.masterKeyFile().isPresent());
         return new ServerKeys(new KeySealer(masterKey, random), transactor, repository, random, clock);

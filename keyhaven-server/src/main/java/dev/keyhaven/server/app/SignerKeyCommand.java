@@ -10,7 +10,9 @@ import picocli.CommandLine.Mixin;
  * {@code @turnkey/crypto} as {@code dangerouslyOverrideSignerPublicKey}. Opens the store like {@code serve} (and so
  * creates the signer on a store that has none yet) without listening.
  */
-@Command(name = "signer-key", mixinStandardHelpOptions = true,
+@Command(
+        name = "signer-key",
+        mixinStandardHelpOptions = true,
         description = "Print the public key (hex, uncompressed P-256) that signs export bundles and import targets.")
 final class SignerKeyCommand implements Callable<Integer> {
 

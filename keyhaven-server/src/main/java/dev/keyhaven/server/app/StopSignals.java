@@ -22,8 +22,7 @@ final class StopSignals {
     private final CountDownLatch received = new CountDownLatch(1);
     private volatile String signal = "";
 
-    private StopSignals() {
-    }
+    private StopSignals() {}
 
     /**
      * Takes over SIGTERM and SIGINT. A signal the JVM will not hand over (for example under {@code -Xrs}) keeps its
@@ -35,7 +34,9 @@ final class StopSignals {
             try {
                 handle(name, signals::onSignal);
             } catch (IllegalArgumentException unavailable) {
-                LOG.atWarn().addKeyValue("signal", "SIG" + name).addKeyValue("reason", unavailable.getMessage())
+                LOG.atWarn()
+                        .addKeyValue("signal", "SIG" + name)
+                        .addKeyValue("reason", unavailable.getMessage())
                         .log("cannot handle signal; it will stop the JVM through its shutdown hooks instead");
             }
         }
@@ -53,7 +54,9 @@ final class StopSignals {
             Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
             Object signal = signalClass.getConstructor(String.class).newInstance(name);
             // SignalHandler has the one method, handle(Signal); the Object methods answer by identity.
-            Object proxy = Proxy.newProxyInstance(StopSignals.class.getClassLoader(), new Class<?>[] {handlerType},
+            Object proxy = Proxy.newProxyInstance(
+                    StopSignals.class.getClassLoader(),
+                    new Class<?>[] {handlerType},
                     (self, method, args) -> switch (method.getName()) {
                         case "handle" -> {
                             handler.accept(name);

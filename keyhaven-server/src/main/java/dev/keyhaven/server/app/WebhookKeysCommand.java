@@ -9,7 +9,9 @@ import picocli.CommandLine.Mixin;
  * {@code webhook-keys rotate}: retires the webhook signing key and creates the next one, which signs from then on
  * (running servers pick it up within seconds). The retired key stays in the JWKS for the grace period.
  */
-@Command(name = "webhook-keys", mixinStandardHelpOptions = true,
+@Command(
+        name = "webhook-keys",
+        mixinStandardHelpOptions = true,
         description = "Manage the Ed25519 keys that sign webhook deliveries.",
         subcommands = {WebhookKeysCommand.Rotate.class})
 final class WebhookKeysCommand implements Runnable {
@@ -20,7 +22,9 @@ final class WebhookKeysCommand implements Runnable {
     }
 
     /** Rotates the signing key and prints the new key id. */
-    @Command(name = "rotate", mixinStandardHelpOptions = true,
+    @Command(
+            name = "rotate",
+            mixinStandardHelpOptions = true,
             description = "Retire the signing key and create the next; prints {\"keyId\"} of the new key.")
     static final class Rotate implements Callable<Integer> {
         @Mixin

@@ -42,8 +42,8 @@ public final class ApiKeyStampVerifier {
         String publicKey = StampJson.member(stamp, "publicKey", ApiKeyStampVerifier::malformed);
         String schemeName = StampJson.member(stamp, "scheme", ApiKeyStampVerifier::malformed);
         String signatureHex = StampJson.member(stamp, "signature", ApiKeyStampVerifier::malformed);
-        StampScheme scheme = WireEnum.fromWire(StampScheme.class, schemeName).orElseThrow(
-                () -> malformed("unsupported signature scheme"));
+        StampScheme scheme = WireEnum.fromWire(StampScheme.class, schemeName)
+                .orElseThrow(() -> malformed("unsupported signature scheme"));
         return signed(scheme, publicKey, signatureHex, body);
     }
 
@@ -64,9 +64,14 @@ public final class ApiKeyStampVerifier {
         if (!key.verifier().verify(body, signature)) {
             throw new ApiException(ErrorCode.SIGNATURE_INVALID, "could not verify api key signature");
         }
-        return VerifiedStamp.apiKey(scheme, key.canonical(),
-                new Caller.StampRecord(new String(body, StandardCharsets.UTF_8), publicKey, signatureHex.toLowerCase(
-                        Locale.ROOT), scheme.wireName()));
+        return VerifiedStamp.apiKey(
+                scheme,
+                key.canonical(),
+                new Caller.StampRecord(
+                        new String(body, StandardCharsets.UTF_8),
+                        publicKey,
+                        signatureHex.toLowerCase(Locale.ROOT),
+                        scheme.wireName()));
     }
 
     /**
@@ -123,11 +128,10 @@ public final class ApiKeyStampVerifier {
     }
 
     private static ApiException malformed(String why) {
-        return new ApiException(ErrorCode.MALFORMED_STAMP, "malformed activity stamp: could not extract api key stamp ("
-                + why + ")");
+        return new ApiException(
+                ErrorCode.MALFORMED_STAMP, "malformed activity stamp: could not extract api key stamp (" + why + ")");
     }
 
     /** A decoded verifier and the canonical hex under which the key is stored. */
-    private record DecodedKey(VerifyingKey verifier, String canonical) {
-    }
+    private record DecodedKey(VerifyingKey verifier, String canonical) {}
 }

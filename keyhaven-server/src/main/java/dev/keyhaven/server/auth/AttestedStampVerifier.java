@@ -35,8 +35,8 @@ public final class AttestedStampVerifier {
     private final ObjectMapper json;
     private final Clock clock;
 
-    public AttestedStampVerifier(ApiKeyStampVerifier signatures, OidcVerifier oidc, OtpService otps, ObjectMapper json,
-            Clock clock) {
+    public AttestedStampVerifier(
+            ApiKeyStampVerifier signatures, OidcVerifier oidc, OtpService otps, ObjectMapper json, Clock clock) {
         this.signatures = signatures;
         this.oidc = oidc;
         this.otps = otps;
@@ -53,10 +53,11 @@ public final class AttestedStampVerifier {
         if (!scheme.equals(OIDC_SCHEME) && !scheme.equals(VERIFICATION_TOKEN_SCHEME)) {
             throw malformed("unsupported scheme (" + OIDC_SCHEME + " or " + VERIFICATION_TOKEN_SCHEME + ")");
         }
-        String key = signatures.signed(StampScheme.SIGNATURE_SCHEME_TK_API_P256, publicKey, signature, body)
+        String key = signatures
+                .signed(StampScheme.SIGNATURE_SCHEME_TK_API_P256, publicKey, signature, body)
                 .credentialKey();
-        Caller.StampRecord record = new Caller.StampRecord(new String(body, StandardCharsets.UTF_8), publicKey,
-                signature.toLowerCase(Locale.ROOT), scheme);
+        Caller.StampRecord record = new Caller.StampRecord(
+                new String(body, StandardCharsets.UTF_8), publicKey, signature.toLowerCase(Locale.ROOT), scheme);
         if (scheme.equals(OIDC_SCHEME)) {
             VerifiedIdToken token;
             try {
@@ -64,28 +65,34 @@ public final class AttestedStampVerifier {
             } catch (ApiException e) {
                 throw unattested(e.getMessage());
             }
-            return VerifiedStamp.attested(VerifiedStamp.Kind.OIDC, OidcIdentity.key(token.issuer(), token.audience(),
-                    token.subject()), record, Optional.empty());
+            return VerifiedStamp.attested(
+                    VerifiedStamp.Kind.OIDC,
+                    OidcIdentity.key(token.issuer(), token.audience(), token.subject()),
+                    record,
+                    Optional.empty());
         }
         OtpService.TokenClaims claims;
         try {
             claims = otps.unexpiredClaims(attestation, clock.instant());
         } catch (ApiException e) {
-            throw unattested("the verification token " + e.getMessage().replaceFirst(
-                    "^bad request body: parameters.verificationToken ", ""));
+            throw unattested("the verification token "
+                    + e.getMessage().replaceFirst("^bad request body: parameters.verificationToken ", ""));
         }
         if (!claims.publicKey().equals(key)) {
             throw unattested("the verification token was not issued to the stamp's public key");
         }
         boolean email = claims.type() == OtpType.OTP_TYPE_EMAIL;
-        return VerifiedStamp.attested(email ? VerifiedStamp.Kind.OTP_EMAIL : VerifiedStamp.Kind.OTP_SMS,
-                email ? claims.contact().toLowerCase(Locale.ROOT) : claims.contact(), record,
+        return VerifiedStamp.attested(
+                email ? VerifiedStamp.Kind.OTP_EMAIL : VerifiedStamp.Kind.OTP_SMS,
+                email ? claims.contact().toLowerCase(Locale.ROOT) : claims.contact(),
+                record,
                 Optional.of(claims.organizationId()));
     }
 
     private static ApiException malformed(String why) {
-        return new ApiException(ErrorCode.MALFORMED_STAMP, "malformed activity stamp: could not extract attested "
-                + "stamp (" + why + ")");
+        return new ApiException(
+                ErrorCode.MALFORMED_STAMP,
+                "malformed activity stamp: could not extract attested " + "stamp (" + why + ")");
     }
 
     private static ApiException unattested(String why) {

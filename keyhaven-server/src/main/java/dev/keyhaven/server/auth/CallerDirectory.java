@@ -18,16 +18,14 @@ public interface CallerDirectory {
     Optional<CredentialMatch> credential(Tx tx, String organizationId, VerifiedStamp.Kind kind, String credentialKey);
 
     /** The credentials of this kind and key held by users of the organization's sub-organizations. */
-    List<CredentialMatch> credentialInSubOrganizations(Tx tx, String parentOrganizationId, VerifiedStamp.Kind kind,
-            String credentialKey);
+    List<CredentialMatch> credentialInSubOrganizations(
+            Tx tx, String parentOrganizationId, VerifiedStamp.Kind kind, String credentialKey);
 
     /** A request's target organization and the caller's credential in it, if the caller is one of its users. */
-    record Target(OrganizationNode organization, Optional<CredentialMatch> credential) {
-    }
+    record Target(OrganizationNode organization, Optional<CredentialMatch> credential) {}
 
     /** An organization and its parent. */
-    record OrganizationNode(String id, Optional<String> parentId) {
-    }
+    record OrganizationNode(String id, Optional<String> parentId) {}
 
     /**
      * A credential found for a stamp.
@@ -36,7 +34,10 @@ public interface CallerDirectory {
      * @param credentialType the {@code CREDENTIAL_TYPE_*} wire value
      * @param expiresAt when an expiring API key stops working
      */
-    record CredentialMatch(String organizationId, String userId, String credentialId, String credentialType,
-            Optional<Instant> expiresAt) {
-    }
+    record CredentialMatch(
+            String organizationId,
+            String userId,
+            String credentialId,
+            String credentialType,
+            Optional<Instant> expiresAt) {}
 }

@@ -12,23 +12,28 @@ public final class RequestAuthenticator {
     private final WebAuthnStampVerifier passkeys;
     private final AttestedStampVerifier attested;
 
-    public RequestAuthenticator(ApiKeyStampVerifier apiKeys, WebAuthnStampVerifier passkeys,
-            AttestedStampVerifier attested) {
+    public RequestAuthenticator(
+            ApiKeyStampVerifier apiKeys, WebAuthnStampVerifier passkeys, AttestedStampVerifier attested) {
         this.apiKeys = apiKeys;
         this.passkeys = passkeys;
         this.attested = attested;
     }
 
     public VerifiedStamp verify(StampHeaders headers, byte[] body) {
-        int present = (headers.apiKey().isPresent() ? 1 : 0) + (headers.webAuthn().isPresent() ? 1 : 0)
+        int present = (headers.apiKey().isPresent() ? 1 : 0)
+                + (headers.webAuthn().isPresent() ? 1 : 0)
                 + (headers.attested().isPresent() ? 1 : 0);
         if (present == 0) {
-            throw new ApiException(ErrorCode.SIGNATURE_MISSING, "cannot authenticate public API activity request "
-                    + "without a stamp (X-Stamp/X-Stamp-Webauthn header)");
+            throw new ApiException(
+                    ErrorCode.SIGNATURE_MISSING,
+                    "cannot authenticate public API activity request "
+                            + "without a stamp (X-Stamp/X-Stamp-Webauthn header)");
         }
         if (present > 1) {
-            throw new ApiException(ErrorCode.MALFORMED_STAMP, "malformed activity stamp: a request carries exactly "
-                    + "one of X-Stamp, X-Stamp-WebAuthn and X-Stamp-Attested");
+            throw new ApiException(
+                    ErrorCode.MALFORMED_STAMP,
+                    "malformed activity stamp: a request carries exactly "
+                            + "one of X-Stamp, X-Stamp-WebAuthn and X-Stamp-Attested");
         }
         if (headers.apiKey().isPresent()) {
             return apiKeys.verify(headers.apiKey().get(), body);

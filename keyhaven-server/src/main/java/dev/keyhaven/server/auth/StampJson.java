@@ -10,15 +10,14 @@ import tools.jackson.databind.ObjectMapper;
 
 /** Reading the JSON object a stamp header carries, with each verifier's own "malformed stamp" error. */
 final class StampJson {
-    private StampJson() {
-    }
+    private StampJson() {}
 
     /**
      * The header's JSON object: base64url (standard base64 characters tolerated), or, when {@code plainAllowed},
      * the JSON itself.
      */
-    static JsonNode decode(ObjectMapper json, String headerValue, boolean plainAllowed,
-            Function<String, ApiException> malformed) {
+    static JsonNode decode(
+            ObjectMapper json, String headerValue, boolean plainAllowed, Function<String, ApiException> malformed) {
         String value = headerValue.strip();
         byte[] decoded;
         if (plainAllowed && value.startsWith("{")) {

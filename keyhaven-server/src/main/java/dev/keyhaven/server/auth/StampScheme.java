@@ -29,8 +29,9 @@ public enum StampScheme implements WireEnum {
      * email-recovery credential (a P-256 key the user holds for recover_user only).
      */
     public boolean accepts(String credentialType) {
-        return apiKeyCredentialType.equals(credentialType) || (this == SIGNATURE_SCHEME_TK_API_P256
-                && dev.keyhaven.server.api.Caller.RECOVERY_CREDENTIAL_TYPE.equals(credentialType));
+        return apiKeyCredentialType.equals(credentialType)
+                || (this == SIGNATURE_SCHEME_TK_API_P256
+                        && dev.keyhaven.server.api.Caller.RECOVERY_CREDENTIAL_TYPE.equals(credentialType));
     }
 
     /** The credential type an API key must have to be used with this scheme. */

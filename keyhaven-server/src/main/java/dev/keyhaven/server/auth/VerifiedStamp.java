@@ -15,8 +15,12 @@ import java.util.Optional;
  * @param issuedFor the organization an OTP verification token was issued for: the caller must belong to it or to one
  *        of its sub-organizations
  */
-public record VerifiedStamp(Kind kind, String credentialKey, Optional<StampScheme> apiKeyScheme,
-        Caller.StampRecord record, Optional<String> issuedFor) {
+public record VerifiedStamp(
+        Kind kind,
+        String credentialKey,
+        Optional<StampScheme> apiKeyScheme,
+        Caller.StampRecord record,
+        Optional<String> issuedFor) {
 
     public VerifiedStamp {
         if ((kind == Kind.API_KEY) != apiKeyScheme.isPresent()) {
@@ -35,8 +39,8 @@ public record VerifiedStamp(Kind kind, String credentialKey, Optional<StampSchem
     }
 
     /** A verified {@code X-Stamp-Attested}, identified by the identity its attestation proves. */
-    public static VerifiedStamp attested(Kind kind, String identity, Caller.StampRecord record,
-            Optional<String> issuedFor) {
+    public static VerifiedStamp attested(
+            Kind kind, String identity, Caller.StampRecord record, Optional<String> issuedFor) {
         return new VerifiedStamp(kind, identity, Optional.empty(), record, issuedFor);
     }
 

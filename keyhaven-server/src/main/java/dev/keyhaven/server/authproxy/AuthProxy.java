@@ -52,9 +52,18 @@ public final class AuthProxy {
      * @param oauthPerAddress counts the OAuth sign-ins ({@code oauth_login}, {@code oauth2_authenticate}) of each
      *        client address: each one may create a sub-organization or call the provider, and none is stamped
      */
-    public AuthProxy(AuthProxyConfigs configs, OtpService otps, CodeMail mail, SubOrganizationCreator subOrganizations,
-            Transactor transactor, StateVersions versions, Clock clock, Ids ids, Oauth2Authenticator oauth2,
-            OauthLogin oauthLogins, RateLimiter oauthPerAddress) {
+    public AuthProxy(
+            AuthProxyConfigs configs,
+            OtpService otps,
+            CodeMail mail,
+            SubOrganizationCreator subOrganizations,
+            Transactor transactor,
+            StateVersions versions,
+            Clock clock,
+            Ids ids,
+            Oauth2Authenticator oauth2,
+            OauthLogin oauthLogins,
+            RateLimiter oauthPerAddress) {
         this.oauthLogins = oauthLogins;
         this.oauthPerAddress = oauthPerAddress;
         this.configs = configs;
@@ -78,12 +87,13 @@ public final class AuthProxy {
      * (origin not allowed).
      */
     public AuthProxyConfig admit(Optional<String> configId, Optional<String> origin) {
-        String id = configId.filter(s -> !s.isBlank()).orElseThrow(() -> ApiException.badRequest(
-                "the X-Auth-Proxy-Config-Id header is required"));
+        String id = configId.filter(s -> !s.isBlank())
+                .orElseThrow(() -> ApiException.badRequest("the X-Auth-Proxy-Config-Id header is required"));
         AuthProxyConfig config = configs.require(id);
         if (origin.isPresent() && !config.allows(origin.get())) {
-            throw new ApiException(ErrorCode.REQUEST_NOT_AUTHORIZED, "origin " + origin.get()
-                    + " is not allowed by this auth proxy config");
+            throw new ApiException(
+                    ErrorCode.REQUEST_NOT_AUTHORIZED,
+                    "origin " + origin.get() + " is not allowed by this auth proxy config");
         }
         return config;
     }
@@ -128,11 +138,16 @@ public final class AuthProxy {
         String session = transactor.write(tx -> {
             String org = config.organizationId();
             List<OauthProvider> owners = oauthLogins.owners(tx, org, request.token()).stream()
-                    .filter(p -> requestedOrganization.map(p.organizationId()::equals).orElse(true)).toList();
-            OtpRepository.Member member = owners.stream().findFirst()
+                    .filter(p -> requestedOrganization
+                            .map(p.organizationId()::equals)
+                            .orElse(true))
+                    .toList();
+            OtpRepository.Member member = owners.stream()
+                    .findFirst()
                     .map(p -> new OtpRepository.Member(p.organizationId(), p.userId()))
                     .or(() -> config.signupEnabled() && requestedOrganization.isEmpty()
-                            ? Optional.of(signUp(tx, org, request.token())) : Optional.empty())
+                            ? Optional.of(signUp(tx, org, request.token()))
+                            : Optional.empty())
                     .orElseThrow(() -> ApiException.notFound("no account has an OAuth provider for this OIDC "
                             + "token's identity, and this auth proxy config does not allow sign-up"));
             versions.advance(tx, member.organizationId());
@@ -143,12 +158,18 @@ public final class AuthProxy {
 
     /** Sign-up by OIDC: a sub-organization whose one root user holds the token's identity as an OAuth provider. */
     private OtpRepository.Member signUp(dev.keyhaven.server.tx.Tx tx, String org, VerifiedIdToken token) {
-        NewUser user = new NewUser("User " + token.subject(), Optional.empty(), Optional.empty(), List.of(),
-                List.of(), List.of(), List.of(new NewOauthProvider(token.issuer(), token.issuer(), token.audience(),
-                        token.subject())));
-        SubOrganizationCreator.Created created = subOrganizations.create(tx, org, "Sign-up " + token.subject(),
-                List.of(user), 1, clock.instant(), ids);
-        return new OtpRepository.Member(created.organizationId(), created.rootUserIds().getFirst());
+        NewUser user = new NewUser(
+                "User " + token.subject(),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(new NewOauthProvider(token.issuer(), token.issuer(), token.audience(), token.subject())));
+        SubOrganizationCreator.Created created =
+                subOrganizations.create(tx, org, "Sign-up " + token.subject(), List.of(user), 1, clock.instant(), ids);
+        return new OtpRepository.Member(
+                created.organizationId(), created.rootUserIds().getFirst());
     }
 
     private Map<String, String> init(AuthProxyConfig config, Params body, String clientAddress) {
@@ -160,21 +181,29 @@ public final class AuthProxy {
         Optional<CodeMail.Look> look = Optional.empty();
         if (type == OtpType.OTP_TYPE_EMAIL) {
             Optional<String> requested = body.optionalObject("emailCustomization")
-                    .flatMap(c -> c.optionalString("templateId")).filter(s -> !s.isBlank());
-            look = Optional.of(mail.read(Params.of(emailIntent(requested.or(config::emailTemplateId)), ""),
-                    config.appName()));
+                    .flatMap(c -> c.optionalString("templateId"))
+                    .filter(s -> !s.isBlank());
+            look = Optional.of(
+                    mail.read(Params.of(emailIntent(requested.or(config::emailTemplateId)), ""), config.appName()));
         }
-        OtpService.CodeRequest request = new OtpService.CodeRequest(type, contact, config.appName(),
-                config.otpLength(), config.alphanumeric(), config.otpExpirationSeconds(), look, Optional.empty());
-        OtpService.Initiated initiated = transactor.write(tx -> otps.init(tx, config.organizationId(), request,
-                Optional.of(clientAddress), clock.instant(), ids));
+        OtpService.CodeRequest request = new OtpService.CodeRequest(
+                type,
+                contact,
+                config.appName(),
+                config.otpLength(),
+                config.alphanumeric(),
+                config.otpExpirationSeconds(),
+                look,
+                Optional.empty());
+        OtpService.Initiated initiated = transactor.write(tx ->
+                otps.init(tx, config.organizationId(), request, Optional.of(clientAddress), clock.instant(), ids));
         return Map.of("otpId", initiated.otpId(), "otpEncryptionTargetBundle", initiated.otpEncryptionTargetBundle());
     }
 
     /** Only the template id travels from a proxy request into the email; the rest comes from the config. */
     private static tools.jackson.databind.JsonNode emailIntent(Optional<String> templateId) {
-        tools.jackson.databind.node.ObjectNode intent = tools.jackson.databind.json.JsonMapper.builder().build()
-                .createObjectNode();
+        tools.jackson.databind.node.ObjectNode intent =
+                tools.jackson.databind.json.JsonMapper.builder().build().createObjectNode();
         templateId.ifPresent(id -> intent.putObject("emailCustomization").put("templateId", id));
         return intent;
     }
@@ -183,11 +212,23 @@ public final class AuthProxy {
         String otpId = body.requiredString("otpId");
         long tokenSeconds = OtpService.DEFAULT_TOKEN_SECONDS;
         OtpService.Verified verified = v2
-                ? transactor.write(tx -> otps.verify(tx, config.organizationId(), otpId,
-                        body.requiredString("encryptedOtpBundle"), tokenSeconds, clock.instant(), ids))
-                : transactor.write(tx -> otps.verifyPlain(tx, config.organizationId(), otpId,
-                        body.requiredString("otpCode"), body.optionalString("publicKey"), tokenSeconds,
-                        clock.instant(), ids));
+                ? transactor.write(tx -> otps.verify(
+                        tx,
+                        config.organizationId(),
+                        otpId,
+                        body.requiredString("encryptedOtpBundle"),
+                        tokenSeconds,
+                        clock.instant(),
+                        ids))
+                : transactor.write(tx -> otps.verifyPlain(
+                        tx,
+                        config.organizationId(),
+                        otpId,
+                        body.requiredString("otpCode"),
+                        body.optionalString("publicKey"),
+                        tokenSeconds,
+                        clock.instant(),
+                        ids));
         return Map.of("verificationToken", verified.verificationToken());
     }
 
@@ -196,15 +237,15 @@ public final class AuthProxy {
         Optional<String> requestedOrganization = body.optionalString("organizationId");
         String session = transactor.write(tx -> {
             String org = config.organizationId();
-            OtpService.TokenClaims claims = otps.claims(tx, requestedOrganization.orElse(org),
-                    request, clock.instant());
+            OtpService.TokenClaims claims =
+                    otps.claims(tx, requestedOrganization.orElse(org), request, clock.instant());
             if (!claims.organizationId().equals(org)) {
                 throw ApiException.badField("verificationToken", "was not issued through this auth proxy config");
             }
             OtpRepository.Member member = requestedOrganization
                     .map(target -> otps.userIn(tx, target, claims).map(u -> new OtpRepository.Member(target, u)))
-                    .orElseGet(() -> only(otps.members(tx, org, claims)).or(() -> config.signupEnabled()
-                            ? Optional.of(signUp(tx, org, claims)) : Optional.empty()))
+                    .orElseGet(() -> only(otps.members(tx, org, claims))
+                            .or(() -> config.signupEnabled() ? Optional.of(signUp(tx, org, claims)) : Optional.empty()))
                     .orElseThrow(() -> ApiException.notFound(
                             "no account has this contact, and this auth proxy config does not allow sign-up"));
             // The session key is a credential of that organization: its state moves on first (the lock order of
@@ -221,12 +262,17 @@ public final class AuthProxy {
      */
     private OtpRepository.Member signUp(dev.keyhaven.server.tx.Tx tx, String org, OtpService.TokenClaims claims) {
         boolean email = claims.type() == OtpType.OTP_TYPE_EMAIL;
-        NewUser user = new NewUser("User " + claims.contact(), email ? Optional.of(claims.contact())
-                : Optional.empty(), email ? Optional.empty() : Optional.of(claims.contact()), List.of(), List.of(),
+        NewUser user = new NewUser(
+                "User " + claims.contact(),
+                email ? Optional.of(claims.contact()) : Optional.empty(),
+                email ? Optional.empty() : Optional.of(claims.contact()),
+                List.of(),
+                List.of(),
                 List.of());
-        SubOrganizationCreator.Created created = subOrganizations.create(tx, org, "Sign-up " + claims.contact(),
-                List.of(user), 1, clock.instant(), ids);
-        return new OtpRepository.Member(created.organizationId(), created.rootUserIds().getFirst());
+        SubOrganizationCreator.Created created =
+                subOrganizations.create(tx, org, "Sign-up " + claims.contact(), List.of(user), 1, clock.instant(), ids);
+        return new OtpRepository.Member(
+                created.organizationId(), created.rootUserIds().getFirst());
     }
 
     private static Optional<OtpRepository.Member> only(List<OtpRepository.Member> members) {

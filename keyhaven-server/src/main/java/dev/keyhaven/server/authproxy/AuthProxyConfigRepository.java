@@ -9,8 +9,7 @@ import java.util.Optional;
 public interface AuthProxyConfigRepository {
 
     /** A stored configuration: its id, organization and settings JSON. */
-    record Stored(String id, String organizationId, String settings) {
-    }
+    record Stored(String id, String organizationId, String settings) {}
 
     void insert(Tx tx, Stored config, Instant now);
 

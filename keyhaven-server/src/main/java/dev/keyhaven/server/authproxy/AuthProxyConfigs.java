@@ -46,17 +46,24 @@ public final class AuthProxyConfigs {
      * configuration of the organization ({@code organizationId} empty: of any organization), with the fields
      * {@code changes} names.
      */
-    public AuthProxyConfig save(Tx tx, Optional<String> configId, String organizationId, Params changes, Instant now,
+    public AuthProxyConfig save(
+            Tx tx,
+            Optional<String> configId,
+            String organizationId,
+            Params changes,
+            Instant now,
             java.util.function.Supplier<String> newId) {
         if (configId.isEmpty()) {
-            AuthProxyConfig created = AuthProxyConfig.defaults(newId.get(), organizationId).with(changes);
+            AuthProxyConfig created =
+                    AuthProxyConfig.defaults(newId.get(), organizationId).with(changes);
             insert(tx, created, now);
             return created;
         }
         AuthProxyConfig changed = find(tx, configId.get())
                 .filter(c -> organizationId.isEmpty() || c.organizationId().equals(organizationId))
                 .orElseThrow(() -> ApiException.notFound("no auth proxy config with id " + configId.get()
-                        + (organizationId.isEmpty() ? "" : " in this organization"))).with(changes);
+                        + (organizationId.isEmpty() ? "" : " in this organization")))
+                .with(changes);
         update(tx, changed, now);
         return changed;
     }
@@ -67,13 +74,15 @@ public final class AuthProxyConfigs {
 
     /** The configuration a request names, read in its own transaction. */
     public AuthProxyConfig require(String id) {
-        return transactor.read(tx -> find(tx, id)).orElseThrow(() -> new ApiException(ErrorCode.NOT_FOUND,
-                "no auth proxy config with id " + id));
+        return transactor
+                .read(tx -> find(tx, id))
+                .orElseThrow(() -> new ApiException(ErrorCode.NOT_FOUND, "no auth proxy config with id " + id));
     }
 
     /** Every configuration, oldest first. */
     public List<AuthProxyConfig> all() {
-        return transactor.read(tx -> repository.all(tx).stream().map(AuthProxyConfigs::parse).toList());
+        return transactor.read(
+                tx -> repository.all(tx).stream().map(AuthProxyConfigs::parse).toList());
     }
 
     private static AuthProxyConfigRepository.Stored stored(AuthProxyConfig c) {
@@ -99,10 +108,18 @@ public final class AuthProxyConfigs {
         JsonNode s = JSON.readTree(stored.settings());
         List<String> origins = new java.util.ArrayList<>();
         s.path("allowedOrigins").forEach(o -> origins.add(o.asString()));
-        return new AuthProxyConfig(stored.id(), stored.organizationId(), origins, s.path("emailEnabled").asBoolean(),
-                s.path("smsEnabled").asBoolean(), s.path("otpLength").asInt(), s.path("alphanumeric").asBoolean(),
-                s.path("otpExpirationSeconds").asLong(), s.path("sessionExpirationSeconds").asLong(),
-                s.path("appName").asString(), Optional.ofNullable(s.path("emailTemplateId").asString(null)),
+        return new AuthProxyConfig(
+                stored.id(),
+                stored.organizationId(),
+                origins,
+                s.path("emailEnabled").asBoolean(),
+                s.path("smsEnabled").asBoolean(),
+                s.path("otpLength").asInt(),
+                s.path("alphanumeric").asBoolean(),
+                s.path("otpExpirationSeconds").asLong(),
+                s.path("sessionExpirationSeconds").asLong(),
+                s.path("appName").asString(),
+                Optional.ofNullable(s.path("emailTemplateId").asString(null)),
                 s.path("signupEnabled").asBoolean());
     }
 

@@ -26,12 +26,31 @@ public final class AuthProxyFeature {
      * @param signInsPerAddress counts the OAuth sign-ins of each client address: each one may create a
      *        sub-organization or call the provider, and none is stamped
      */
-    public AuthProxyFeature(Transactor transactor, AuthProxyConfigRepository configRepository, OtpService otps,
-            CodeMail mail, SubOrganizationCreator subOrganizations, StateVersions versions, Oauth2Authenticator oauth2,
-            OauthLogin oauthLogins, RateLimiter signInsPerAddress, Clock clock, Ids ids) {
+    public AuthProxyFeature(
+            Transactor transactor,
+            AuthProxyConfigRepository configRepository,
+            OtpService otps,
+            CodeMail mail,
+            SubOrganizationCreator subOrganizations,
+            StateVersions versions,
+            Oauth2Authenticator oauth2,
+            OauthLogin oauthLogins,
+            RateLimiter signInsPerAddress,
+            Clock clock,
+            Ids ids) {
         this.configs = new AuthProxyConfigs(transactor, configRepository);
-        this.proxy = new AuthProxy(configs, otps, mail, subOrganizations, transactor, versions, clock, ids, oauth2,
-                oauthLogins, signInsPerAddress);
+        this.proxy = new AuthProxy(
+                configs,
+                otps,
+                mail,
+                subOrganizations,
+                transactor,
+                versions,
+                clock,
+                ids,
+                oauth2,
+                oauthLogins,
+                signInsPerAddress);
         this.handlers = List.of(new UpdateAuthProxyConfigHandler(configs));
     }
 

@@ -18,9 +18,14 @@ import dev.keyhaven.server.api.Params;
  * out keeps its value. Result {@code updateAuthProxyConfigResult}: the whole configuration, with {@code configId}.
  */
 final class UpdateAuthProxyConfigHandler implements ActivityHandler<Params> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("update_auth_proxy_config", ActivityResource.AUTH_PROXY,
-            ActivityAction.UPDATE, new ActivityVersion(ActivityType.UPDATE_AUTH_PROXY_CONFIG,
-                    "updateAuthProxyConfigIntent", "updateAuthProxyConfigResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "update_auth_proxy_config",
+            ActivityResource.AUTH_PROXY,
+            ActivityAction.UPDATE,
+            new ActivityVersion(
+                    ActivityType.UPDATE_AUTH_PROXY_CONFIG,
+                    "updateAuthProxyConfigIntent",
+                    "updateAuthProxyConfigResult"));
 
     private final AuthProxyConfigs configs;
 
@@ -41,7 +46,12 @@ final class UpdateAuthProxyConfigHandler implements ActivityHandler<Params> {
 
     @Override
     public Object execute(ActivityContext context, Params p) {
-        return AuthProxyConfigs.view(configs.save(context.tx(), p.optionalString("configId"),
-                context.organizationId(), p, context.now(), context.ids()::next));
+        return AuthProxyConfigs.view(configs.save(
+                context.tx(),
+                p.optionalString("configId"),
+                context.organizationId(),
+                p,
+                context.now(),
+                context.ids()::next));
     }
 }

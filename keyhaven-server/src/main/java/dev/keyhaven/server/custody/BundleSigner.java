@@ -1,24 +1,24 @@
 package dev.keyhaven.server.custody;
 
+import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.crypto.SigningKey;
-import dev.keyhaven.server.tx.Transactor;
-import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.VerifyingKey;
+import dev.keyhaven.server.tx.Transactor;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.util.Arrays;
-import java.util.Base64;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
@@ -63,25 +63,31 @@ public final class BundleSigner implements AutoCloseable {
     private BundleSigner(Role role, SecretBytes scalar) {
         this.role = role;
         this.key = SigningKey.ecdsa(EcCurve.P256, scalar.apply(SecretBytes::copyOf));
-        this.macKey = scalar.apply(s -> Digests.sha256(concat(("keyhaven " + role.sealScope + " mac\n")
-                .getBytes(StandardCharsets.UTF_8), s)));
+        this.macKey = scalar.apply(s ->
+                Digests.sha256(concat(("keyhaven " + role.sealScope + " mac\n").getBytes(StandardCharsets.UTF_8), s)));
         this.publicKeyHex = HEX.formatHex(EcCurve.P256.decompress(key.publicKey()));
     }
 
     /** The database's bundle signer, generated and recorded there when it has none yet. */
-    public static BundleSigner load(Transactor transactor, CustodyRepository repository, KeySealer sealer,
-            SecureRandom random, Clock clock) {
+    public static BundleSigner load(
+            Transactor transactor, CustodyRepository repository, KeySealer sealer, SecureRandom random, Clock clock) {
         return load(Role.BUNDLE, transactor, repository, sealer, random, clock);
     }
 
     /** The database's signer of {@code role}, generated and recorded there when it has none yet. */
-    public static BundleSigner load(Role role, Transactor transactor, CustodyRepository repository, KeySealer sealer,
-            SecureRandom random, Clock clock) {
+    public static BundleSigner load(
+            Role role,
+            Transactor transactor,
+            CustodyRepository repository,
+            KeySealer sealer,
+            SecureRandom random,
+            Clock clock) {
         Optional<CustodyRepository.StoredSigner> stored = transactor.read(tx -> repository.signer(tx, role.rowId));
         if (stored.isEmpty()) {
             try (SecretBytes scalar = KeyCurve.P256.generatePrivateKey(random)) {
                 BundleSigner fresh = new BundleSigner(role, scalar);
-                var record = new CustodyRepository.StoredSigner(fresh.publicKeyHex,
+                var record = new CustodyRepository.StoredSigner(
+                        fresh.publicKeyHex,
                         sealer.seal(SealPurpose.BUNDLE_SIGNER, role.sealScope, role.sealScope, scalar));
                 try {
                     transactor.write(tx -> {
@@ -99,8 +105,8 @@ public final class BundleSigner implements AutoCloseable {
         }
         CustodyRepository.StoredSigner signer = stored.orElseThrow();
         BundleSigner opened;
-        try (SecretBytes scalar = sealer.open(SealPurpose.BUNDLE_SIGNER, role.sealScope, role.sealScope,
-                signer.sealedKey())) {
+        try (SecretBytes scalar =
+                sealer.open(SealPurpose.BUNDLE_SIGNER, role.sealScope, role.sealScope, signer.sealedKey())) {
             opened = new BundleSigner(role, scalar);
         }
         if (!opened.publicKeyHex.equals(signer.publicKeyHex())) {

@@ -29,9 +29,13 @@ public final class Custody {
 
     /** A new wallet with a fresh mnemonic of {@code wordCount} words; the caller closes it. */
     public WalletSeed createWallet(String organizationId, String walletId, int wordCount) {
-        try (Mnemonic mnemonic = Mnemonic.generate(wordCount, random); SecretBytes phrase = mnemonic.phrase()) {
-            return new WalletSeed(sealer, organizationId,
-                    sealer.seal(SealPurpose.WALLET_MNEMONIC, organizationId, walletId, phrase), mnemonic.toSeed());
+        try (Mnemonic mnemonic = Mnemonic.generate(wordCount, random);
+                SecretBytes phrase = mnemonic.phrase()) {
+            return new WalletSeed(
+                    sealer,
+                    organizationId,
+                    sealer.seal(SealPurpose.WALLET_MNEMONIC, organizationId, walletId, phrase),
+                    mnemonic.toSeed());
         }
     }
 
@@ -46,8 +50,8 @@ public final class Custody {
     /** A fresh random private key on {@code curve}, sealed for {@code privateKeyId}. */
     public DerivedKey createPrivateKey(String organizationId, String privateKeyId, KeyCurve curve) {
         try (SecretBytes key = curve.generatePrivateKey(random)) {
-            return new DerivedKey(curve.publicKey(key),
-                    sealer.seal(SealPurpose.PRIVATE_KEY, organizationId, privateKeyId, key));
+            return new DerivedKey(
+                    curve.publicKey(key), sealer.seal(SealPurpose.PRIVATE_KEY, organizationId, privateKeyId, key));
         }
     }
 
@@ -80,7 +84,8 @@ public final class Custody {
     /** A fresh Ed25519 key that signs webhook deliveries, sealed for {@code keyId}. */
     public DerivedKey createWebhookSigningKey(String keyId) {
         try (SecretBytes key = KeyCurve.ED25519.generatePrivateKey(random)) {
-            return new DerivedKey(KeyCurve.ED25519.publicKey(key),
+            return new DerivedKey(
+                    KeyCurve.ED25519.publicKey(key),
                     sealer.seal(SealPurpose.WEBHOOK_SIGNING_KEY, WEBHOOKS, keyId, key));
         }
     }

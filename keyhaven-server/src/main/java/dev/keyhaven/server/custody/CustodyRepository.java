@@ -14,8 +14,7 @@ public interface CustodyRepository {
     void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt);
 
     /** A signing key of the deployment: its public key (hex, uncompressed) and its sealed private key. */
-    record StoredSigner(String publicKeyHex, SealedSecret sealedKey) {
-    }
+    record StoredSigner(String publicKeyHex, SealedSecret sealedKey) {}
 
     /** The signer recorded under {@code role} ({@code signer}: the bundle signer; {@code otp-signer}, …). */
     Optional<StoredSigner> signer(Tx tx, String role);

@@ -14,12 +14,17 @@ import java.util.Optional;
  * by every server on it.
  */
 final class DeploymentKeys {
-    private DeploymentKeys() {
-    }
+    private DeploymentKeys() {}
 
     /** The key recorded as {@code rowId}, generated and recorded when the database has none yet. */
-    static CustodyRepository.StoredSigner loadOrCreate(String rowId, SealPurpose purpose, Transactor transactor,
-            CustodyRepository repository, KeySealer sealer, SecureRandom random, Clock clock) {
+    static CustodyRepository.StoredSigner loadOrCreate(
+            String rowId,
+            SealPurpose purpose,
+            Transactor transactor,
+            CustodyRepository repository,
+            KeySealer sealer,
+            SecureRandom random,
+            Clock clock) {
         Optional<CustodyRepository.StoredSigner> stored = transactor.read(tx -> repository.signer(tx, rowId));
         if (stored.isPresent()) {
             return stored.get();
@@ -45,7 +50,9 @@ final class DeploymentKeys {
     /** Opens the key {@link #loadOrCreate} returned; the caller closes it. */
     static SecretBytes open(String rowId, SealPurpose purpose, KeySealer sealer, CustodyRepository.StoredSigner key) {
         SecretBytes opened = sealer.open(purpose, rowId, rowId, key.sealedKey());
-        if (!HexFormat.of().formatHex(P256Signatures.uncompressedPublicKey(opened)).equals(key.publicKeyHex())) {
+        if (!HexFormat.of()
+                .formatHex(P256Signatures.uncompressedPublicKey(opened))
+                .equals(key.publicKeyHex())) {
             opened.close();
             throw new CustodyException("the stored " + rowId + " does not match its recorded public key");
         }

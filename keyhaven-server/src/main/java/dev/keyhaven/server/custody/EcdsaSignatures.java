@@ -8,8 +8,7 @@ import java.util.Arrays;
 public final class EcdsaSignatures {
     private static final int HALF = 32;
 
-    private EcdsaSignatures() {
-    }
+    private EcdsaSignatures() {}
 
     /** DER {@code SEQUENCE {INTEGER r, INTEGER s}} to 64 bytes {@code r ‖ s}. */
     public static byte[] derToRaw(byte[] der) {

@@ -39,8 +39,11 @@ public final class KeySealer {
                 throw new CustodyException("sealing a " + purpose.label() + " failed", e);
             }
         });
-        return SealedSecret.of(ByteBuffer.allocate(1 + NONCE_BYTES + ciphertext.length).put(VERSION).put(nonce)
-                .put(ciphertext).array());
+        return SealedSecret.of(ByteBuffer.allocate(1 + NONCE_BYTES + ciphertext.length)
+                .put(VERSION)
+                .put(nonce)
+                .put(ciphertext)
+                .array());
     }
 
     /** Opens a sealed secret of one resource; the caller closes the result. */
@@ -71,9 +74,12 @@ public final class KeySealer {
 
     /** Length-prefixed fields, so no two different (purpose, organization, resource) triples share an AAD. */
     static byte[] aad(SealPurpose purpose, String organizationId, String resourceId) {
-        byte[][] fields = {"keyhaven-seal-v1".getBytes(StandardCharsets.UTF_8),
-            purpose.label().getBytes(StandardCharsets.UTF_8), organizationId.getBytes(StandardCharsets.UTF_8),
-            resourceId.getBytes(StandardCharsets.UTF_8)};
+        byte[][] fields = {
+            "keyhaven-seal-v1".getBytes(StandardCharsets.UTF_8),
+            purpose.label().getBytes(StandardCharsets.UTF_8),
+            organizationId.getBytes(StandardCharsets.UTF_8),
+            resourceId.getBytes(StandardCharsets.UTF_8)
+        };
         int length = 0;
         for (byte[] field : fields) {
             length += 4 + field.length;

@@ -51,8 +51,8 @@ public final class KeyTransfer {
         try {
             return TurnkeyHpke.recipientKey(HEX.parseHex(digits));
         } catch (IllegalArgumentException e) {
-            throw ApiException.badField(field, "must be a P-256 public key (hex, 33 bytes compressed or 65 "
-                    + "uncompressed)");
+            throw ApiException.badField(
+                    field, "must be a P-256 public key (hex, 33 bytes compressed or 65 " + "uncompressed)");
         }
     }
 
@@ -65,8 +65,8 @@ public final class KeyTransfer {
 
     /** export_wallet_account, export_private_key: the raw 32-byte private key encrypted to {@code target}. */
     public String exportKey(KeyHandle handle, byte[] target) {
-        try (SecretBytes key = sealer.open(handle.purpose(), handle.organizationId(), handle.resourceId(),
-                handle.sealed())) {
+        try (SecretBytes key =
+                sealer.open(handle.purpose(), handle.organizationId(), handle.resourceId(), handle.sealed())) {
             return exportBundle(handle.organizationId(), TurnkeyHpke.seal(target, key));
         }
     }
@@ -80,8 +80,7 @@ public final class KeyTransfer {
     }
 
     /** A fresh import target: its public key (hex, uncompressed), its private key sealed, and the signed bundle. */
-    public record ImportTarget(String publicKeyHex, SealedSecret sealedKey, String importBundle) {
-    }
+    public record ImportTarget(String publicKeyHex, SealedSecret sealedKey, String importBundle) {}
 
     /** init_import_wallet, init_import_private_key: a target for {@code userId}, sealed for {@code targetId}. */
     public ImportTarget newImportTarget(String organizationId, String userId, String targetId) {
@@ -91,14 +90,15 @@ public final class KeyTransfer {
             inner.put("organizationId", organizationId);
             inner.put("userId", userId);
             inner.put("targetPublic", publicKey);
-            return new ImportTarget(publicKey,
-                    sealer.seal(SealPurpose.IMPORT_TARGET, organizationId, targetId, key), signer.signedBundle(inner));
+            return new ImportTarget(
+                    publicKey,
+                    sealer.seal(SealPurpose.IMPORT_TARGET, organizationId, targetId, key),
+                    signer.signedBundle(inner));
         }
     }
 
     /** A stored import target: its id (the seal's resource id) and sealed private key. */
-    public record TargetHandle(String organizationId, String targetId, SealedSecret sealedKey) {
-    }
+    public record TargetHandle(String organizationId, String targetId, SealedSecret sealedKey) {}
 
     /**
      * import_wallet: opens {@code encryptedBundle} (a mnemonic encrypted to the target), checks it is a valid BIP-39
@@ -107,14 +107,17 @@ public final class KeyTransfer {
      * @throws ApiException 400 when the bundle is malformed, does not open with the target, or holds no mnemonic
      */
     public WalletSeed importWallet(TargetHandle target, String walletId, String encryptedBundle) {
-        try (SecretBytes phrase = openImport(target, encryptedBundle); Mnemonic mnemonic = Mnemonic.parse(phrase);
+        try (SecretBytes phrase = openImport(target, encryptedBundle);
+                Mnemonic mnemonic = Mnemonic.parse(phrase);
                 SecretBytes normalised = mnemonic.phrase()) {
-            return new WalletSeed(sealer, target.organizationId(),
+            return new WalletSeed(
+                    sealer,
+                    target.organizationId(),
                     sealer.seal(SealPurpose.WALLET_MNEMONIC, target.organizationId(), walletId, normalised),
                     mnemonic.toSeed());
         } catch (InvalidMnemonicException e) {
-            throw ApiException.badField("parameters.encryptedBundle", "does not hold a valid mnemonic: "
-                    + e.getMessage());
+            throw ApiException.badField(
+                    "parameters.encryptedBundle", "does not hold a valid mnemonic: " + e.getMessage());
         }
     }
 
@@ -124,8 +127,8 @@ public final class KeyTransfer {
      *
      * @throws ApiException 400 when the bundle is malformed, does not open, or is no private key of {@code curve}
      */
-    public DerivedKey importPrivateKey(TargetHandle target, String privateKeyId, KeyCurve curve,
-            String encryptedBundle) {
+    public DerivedKey importPrivateKey(
+            TargetHandle target, String privateKeyId, KeyCurve curve, String encryptedBundle) {
         try (SecretBytes key = openImport(target, encryptedBundle)) {
             byte[] publicKey;
             try {
@@ -134,11 +137,11 @@ public final class KeyTransfer {
                 }
                 publicKey = curve.publicKey(key);
             } catch (IllegalArgumentException | ArithmeticException e) {
-                throw ApiException.badField("parameters.encryptedBundle", "does not hold a 32-byte private key of "
-                        + curve.wireName());
+                throw ApiException.badField(
+                        "parameters.encryptedBundle", "does not hold a 32-byte private key of " + curve.wireName());
             }
-            return new DerivedKey(publicKey,
-                    sealer.seal(SealPurpose.PRIVATE_KEY, target.organizationId(), privateKeyId, key));
+            return new DerivedKey(
+                    publicKey, sealer.seal(SealPurpose.PRIVATE_KEY, target.organizationId(), privateKeyId, key));
         }
     }
 
@@ -146,17 +149,20 @@ public final class KeyTransfer {
         TurnkeyHpke.Encrypted encrypted;
         try {
             JsonNode bundle = JSON.readTree(encryptedBundle);
-            encrypted = new TurnkeyHpke.Encrypted(HEX.parseHex(bundle.path("encappedPublic").asString()),
+            encrypted = new TurnkeyHpke.Encrypted(
+                    HEX.parseHex(bundle.path("encappedPublic").asString()),
                     HEX.parseHex(bundle.path("ciphertext").asString()));
         } catch (JacksonException | IllegalArgumentException e) {
-            throw ApiException.badField("parameters.encryptedBundle",
+            throw ApiException.badField(
+                    "parameters.encryptedBundle",
                     "must be the JSON {\"encappedPublic\",\"ciphertext\"} (hex) that @turnkey/crypto produces");
         }
-        try (SecretBytes targetKey = sealer.open(SealPurpose.IMPORT_TARGET, target.organizationId(),
-                target.targetId(), target.sealedKey())) {
+        try (SecretBytes targetKey = sealer.open(
+                SealPurpose.IMPORT_TARGET, target.organizationId(), target.targetId(), target.sealedKey())) {
             return TurnkeyHpke.open(targetKey, encrypted);
         } catch (IllegalArgumentException e) {
-            throw ApiException.badField("parameters.encryptedBundle",
+            throw ApiException.badField(
+                    "parameters.encryptedBundle",
                     "does not open with this user's current import target (encrypt to the latest init_import bundle)");
         }
     }
@@ -172,7 +178,8 @@ public final class KeyTransfer {
     /** A fresh P-256 credential whose private key only {@code target}'s holder can read; nothing of it is kept. */
     public RecoveryCredential newRecoveryCredential(byte[] target) {
         try (SecretBytes key = KeyCurve.P256.generatePrivateKey(random)) {
-            return new RecoveryCredential(HEX.formatHex(KeyCurve.P256.publicKey(key)),
+            return new RecoveryCredential(
+                    HEX.formatHex(KeyCurve.P256.publicKey(key)),
                     TurnkeyHpke.seal(target, key).credentialBundle());
         }
     }

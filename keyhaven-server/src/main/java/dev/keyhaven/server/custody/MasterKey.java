@@ -41,8 +41,8 @@ public final class MasterKey {
             throw new CustodyException("cannot read the master key file " + file + ": " + e.getMessage(), e);
         }
         if (!text.matches("[0-9a-fA-F]{" + 2 * LENGTH + "}")) {
-            throw new CustodyException("the master key file " + file + " must hold " + LENGTH
-                    + " bytes as " + 2 * LENGTH + " hex digits");
+            throw new CustodyException(
+                    "the master key file " + file + " must hold " + LENGTH + " bytes as " + 2 * LENGTH + " hex digits");
         }
         return new MasterKey(HexFormat.of().parseHex(text), file);
     }
@@ -56,8 +56,10 @@ public final class MasterKey {
         random.nextBytes(bytes);
         byte[] hex = (HexFormat.of().formatHex(bytes) + "\n").getBytes(StandardCharsets.US_ASCII);
         Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString("rw-------");
-        try (FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(ownerOnly))) {
+        try (FileChannel channel = FileChannel.open(
+                file,
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(ownerOnly))) {
             channel.write(java.nio.ByteBuffer.wrap(hex));
             channel.force(true);
         } catch (IOException e) {

@@ -50,8 +50,10 @@ public final class MasterKeyGuard {
                     + "create a new one)");
         } else {
             key = MasterKey.generate(file, random);
-            LOG.warn("generated a new master key (KEK) at {}; back it up: without it the wallets and private keys in "
-                    + "this database cannot be opened", file);
+            LOG.warn(
+                    "generated a new master key (KEK) at {}; back it up: without it the wallets and private keys in "
+                            + "this database cannot be opened",
+                    file);
         }
         verifyOrRecord(key, check);
         return key;

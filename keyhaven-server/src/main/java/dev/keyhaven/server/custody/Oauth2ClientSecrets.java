@@ -40,10 +40,18 @@ public final class Oauth2ClientSecrets {
     }
 
     /** The database's credential-encryption key, generated (and sealed under the KEK) when it has none yet. */
-    public static Oauth2ClientSecrets load(Transactor transactor, CustodyRepository repository, KeySealer sealer,
-            SecureRandom random, Clock clock) {
-        return new Oauth2ClientSecrets(sealer, DeploymentKeys.loadOrCreate(ENCRYPTION_KEY_ROW,
-                SealPurpose.OAUTH2_ENCRYPTION_KEY, transactor, repository, sealer, random, clock));
+    public static Oauth2ClientSecrets load(
+            Transactor transactor, CustodyRepository repository, KeySealer sealer, SecureRandom random, Clock clock) {
+        return new Oauth2ClientSecrets(
+                sealer,
+                DeploymentKeys.loadOrCreate(
+                        ENCRYPTION_KEY_ROW,
+                        SealPurpose.OAUTH2_ENCRYPTION_KEY,
+                        transactor,
+                        repository,
+                        sealer,
+                        random,
+                        clock));
     }
 
     /** The credential-encryption public key clients encrypt secrets to: 65-byte uncompressed SEC1, hex. */
@@ -60,8 +68,10 @@ public final class Oauth2ClientSecrets {
      */
     public SealedSecret reseal(String organizationId, String credentialId, String envelopeHex, String field) {
         if (envelopeHex.isEmpty() || envelopeHex.length() > MAX_ENVELOPE_HEX) {
-            throw ApiException.badField(field, "must be the hex envelope encryptOauth2ClientSecret returns (1 to "
-                    + MAX_ENVELOPE_HEX + " hex characters)");
+            throw ApiException.badField(
+                    field,
+                    "must be the hex envelope encryptOauth2ClientSecret returns (1 to " + MAX_ENVELOPE_HEX
+                            + " hex characters)");
         }
         byte[] envelope;
         try {
@@ -69,8 +79,9 @@ public final class Oauth2ClientSecrets {
         } catch (IllegalArgumentException e) {
             throw ApiException.badField(field, "must be hex (the envelope encryptOauth2ClientSecret returns)");
         }
-        try (SecretBytes key = DeploymentKeys.open(ENCRYPTION_KEY_ROW, SealPurpose.OAUTH2_ENCRYPTION_KEY, sealer,
-                encryptionKey); SecretBytes secret = openEnvelope(key, envelope, field)) {
+        try (SecretBytes key = DeploymentKeys.open(
+                        ENCRYPTION_KEY_ROW, SealPurpose.OAUTH2_ENCRYPTION_KEY, sealer, encryptionKey);
+                SecretBytes secret = openEnvelope(key, envelope, field)) {
             if (secret.length() == 0 || !secret.apply(Oauth2ClientSecrets::isUtf8)) {
                 throw ApiException.badField(field, "must encrypt a non-empty UTF-8 client secret");
             }
@@ -83,15 +94,20 @@ public final class Oauth2ClientSecrets {
             return QuorumEnvelope.open(key, envelope);
         } catch (IllegalArgumentException e) {
             // QuorumEnvelope's messages describe the layout problem, never the bytes.
-            throw ApiException.badField(field, e.getMessage()
-                    + " (it must be encrypted to the key at GET /public/v1/discovery/oauth2-encryption-key)");
+            throw ApiException.badField(
+                    field,
+                    e.getMessage()
+                            + " (it must be encrypted to the key at GET /public/v1/discovery/oauth2-encryption-key)");
         }
     }
 
     private static boolean isUtf8(byte[] bytes) {
         try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes));
             return true;
         } catch (CharacterCodingException e) {
             return false;
@@ -103,10 +119,8 @@ public final class Oauth2ClientSecrets {
      * secret (RFC 6749 §2.3.1), the secret opened from {@code sealed} for this one request. The value is a
      * credential: it goes into the request and nowhere else.
      */
-    public String basicAuthorization(String organizationId, String credentialId, SealedSecret sealed,
-            String clientId) {
-        try (SecretBytes secret = sealer.open(SealPurpose.OAUTH2_CLIENT_SECRET, organizationId, credentialId,
-                sealed)) {
+    public String basicAuthorization(String organizationId, String credentialId, SealedSecret sealed, String clientId) {
+        try (SecretBytes secret = sealer.open(SealPurpose.OAUTH2_CLIENT_SECRET, organizationId, credentialId, sealed)) {
             return secret.apply(s -> {
                 CharBuffer chars = StandardCharsets.UTF_8.decode(ByteBuffer.wrap(s));
                 String pair = formEncode(clientId) + ":" + formEncode(chars.toString());

@@ -17,6 +17,7 @@ import java.math.BigInteger;
 import java.security.AlgorithmParameters;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.SecureRandom;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECGenParameterSpec;
@@ -24,7 +25,6 @@ import java.security.spec.ECParameterSpec;
 import java.security.spec.ECPoint;
 import java.security.spec.ECPrivateKeySpec;
 import java.security.spec.ECPublicKeySpec;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HexFormat;
 
@@ -49,23 +49,30 @@ public final class OidcTokenSigner {
     }
 
     /** The database's token signer, generated and recorded there when it has none yet. */
-    public static OidcTokenSigner load(Transactor transactor, CustodyRepository repository, KeySealer sealer,
-            SecureRandom random, Clock clock) {
-        CustodyRepository.StoredSigner stored = DeploymentKeys.loadOrCreate(ROW, SealPurpose.OAUTH2_TOKEN_SIGNER,
-                transactor, repository, sealer, random, clock);
+    public static OidcTokenSigner load(
+            Transactor transactor, CustodyRepository repository, KeySealer sealer, SecureRandom random, Clock clock) {
+        CustodyRepository.StoredSigner stored = DeploymentKeys.loadOrCreate(
+                ROW, SealPurpose.OAUTH2_TOKEN_SIGNER, transactor, repository, sealer, random, clock);
         byte[] point = HexFormat.of().parseHex(stored.publicKeyHex());
         try (SecretBytes scalar = DeploymentKeys.open(ROW, SealPurpose.OAUTH2_TOKEN_SIGNER, sealer, stored)) {
             ECParameterSpec p256 = p256();
             KeyFactory factory = KeyFactory.getInstance("EC");
-            ECPrivateKey privateKey = (ECPrivateKey) factory.generatePrivate(new ECPrivateKeySpec(
-                    scalar.apply(d -> new BigInteger(1, d)), p256));
+            ECPrivateKey privateKey = (ECPrivateKey)
+                    factory.generatePrivate(new ECPrivateKeySpec(scalar.apply(d -> new BigInteger(1, d)), p256));
             var decoded = EcCurve.P256.decodePoint(point);
-            ECPublicKey publicKey = (ECPublicKey) factory.generatePublic(new ECPublicKeySpec(new ECPoint(
-                    decoded.getAffineXCoord().toBigInteger(), decoded.getAffineYCoord().toBigInteger()), p256));
-            ECKey withoutId = new ECKey.Builder(Curve.P_256, publicKey).keyUse(KeyUse.SIGNATURE)
-                    .algorithm(JWSAlgorithm.ES256).build();
+            ECPublicKey publicKey = (ECPublicKey) factory.generatePublic(new ECPublicKeySpec(
+                    new ECPoint(
+                            decoded.getAffineXCoord().toBigInteger(),
+                            decoded.getAffineYCoord().toBigInteger()),
+                    p256));
+            ECKey withoutId = new ECKey.Builder(Curve.P_256, publicKey)
+                    .keyUse(KeyUse.SIGNATURE)
+                    .algorithm(JWSAlgorithm.ES256)
+                    .build();
             // The kid is the RFC 7638 thumbprint: stable for the key, and the same on every server of the database.
-            ECKey jwk = new ECKey.Builder(withoutId).keyID(withoutId.computeThumbprint().toString()).build();
+            ECKey jwk = new ECKey.Builder(withoutId)
+                    .keyID(withoutId.computeThumbprint().toString())
+                    .build();
             return new OidcTokenSigner(privateKey, jwk);
         } catch (GeneralSecurityException | JOSEException e) {
             throw new CustodyException("cannot load the OIDC token signer", e);
@@ -85,8 +92,12 @@ public final class OidcTokenSigner {
 
     /** {@code claims} as a compact JWS: header {@code {"alg":"ES256","typ":"JWT","kid"}}. */
     public String sign(JWTClaimsSet claims) {
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).type(JOSEObjectType.JWT)
-                .keyID(publicJwk.getKeyID()).build(), claims);
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.ES256)
+                        .type(JOSEObjectType.JWT)
+                        .keyID(publicJwk.getKeyID())
+                        .build(),
+                claims);
         try {
             jwt.sign(signer);
         } catch (JOSEException e) {

@@ -41,16 +41,15 @@ public final class OtpKeys {
     }
 
     /** A fresh OTP target: the private key sealed for {@code otpId}, and the signed target bundle. */
-    public record OtpTarget(SealedSecret sealedKey, String bundle) {
-    }
+    public record OtpTarget(SealedSecret sealedKey, String bundle) {}
 
     public OtpTarget newTarget(String organizationId, String otpId) {
         try (SecretBytes key = KeyCurve.P256.generatePrivateKey(random)) {
             Map<String, String> inner = new LinkedHashMap<>();
             inner.put("targetPublic", HEX.formatHex(EcCurve.P256.decompress(KeyCurve.P256.publicKey(key))));
             inner.put("organizationId", organizationId);
-            return new OtpTarget(sealer.seal(SealPurpose.OTP_TARGET, organizationId, otpId, key),
-                    signer.signedBundle(inner));
+            return new OtpTarget(
+                    sealer.seal(SealPurpose.OTP_TARGET, organizationId, otpId, key), signer.signedBundle(inner));
         }
     }
 
@@ -71,10 +70,12 @@ public final class OtpKeys {
         TurnkeyHpke.Encrypted encrypted;
         try {
             JsonNode bundle = JSON.readTree(encryptedOtpBundle);
-            encrypted = new TurnkeyHpke.Encrypted(HEX.parseHex(bundle.path("encappedPublic").asString()),
+            encrypted = new TurnkeyHpke.Encrypted(
+                    HEX.parseHex(bundle.path("encappedPublic").asString()),
                     HEX.parseHex(bundle.path("ciphertext").asString()));
         } catch (JacksonException | IllegalArgumentException e) {
-            throw ApiException.badField(FIELD,
+            throw ApiException.badField(
+                    FIELD,
                     "must be the JSON {\"encappedPublic\",\"ciphertext\"} (hex) that encryptOtpCodeToBundle produces");
         }
         try (SecretBytes key = sealer.open(SealPurpose.OTP_TARGET, organizationId, otpId, sealedKey);
@@ -87,8 +88,8 @@ public final class OtpKeys {
             }
             return new OtpAttempt(code, publicKey);
         } catch (JacksonException | IllegalArgumentException e) {
-            throw ApiException.badField(FIELD, "does not open with this OTP's target key (encrypt to its "
-                    + "otpEncryptionTargetBundle)");
+            throw ApiException.badField(
+                    FIELD, "does not open with this OTP's target key (encrypt to its " + "otpEncryptionTargetBundle)");
         }
     }
 

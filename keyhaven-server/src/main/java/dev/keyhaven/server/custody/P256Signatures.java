@@ -9,8 +9,7 @@ import dev.keyhaven.crypto.sign.Signature;
 
 /** P-256 helpers shared by the proof keys: public keys in uncompressed form, raw r‖s signatures over SHA-256. */
 final class P256Signatures {
-    private P256Signatures() {
-    }
+    private P256Signatures() {}
 
     /** The 65-byte uncompressed SEC1 public key of a P-256 private key. */
     static byte[] uncompressedPublicKey(SecretBytes privateKey) {

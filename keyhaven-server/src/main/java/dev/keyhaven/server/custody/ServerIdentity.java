@@ -21,8 +21,7 @@ public final class ServerIdentity {
     private final Stored stored;
 
     /** The identity as stored: public key (uncompressed hex) and the sealed private key. */
-    public record Stored(String publicKeyHex, SealedSecret sealed) {
-    }
+    public record Stored(String publicKeyHex, SealedSecret sealed) {}
 
     /** Storage of the one identity row. */
     public interface Repository {
@@ -38,15 +37,16 @@ public final class ServerIdentity {
     }
 
     /** The database's identity, created (and sealed under the KEK) when it has none yet. */
-    public static ServerIdentity open(Transactor transactor, Repository repository, KeySealer sealer,
-            SecureRandom random, Clock clock) {
+    public static ServerIdentity open(
+            Transactor transactor, Repository repository, KeySealer sealer, SecureRandom random, Clock clock) {
         Optional<Stored> found = transactor.read(repository::find);
         if (found.isPresent()) {
             return new ServerIdentity(sealer, found.get());
         }
         Stored created;
         try (SecretBytes key = KeyCurve.P256.generatePrivateKey(random)) {
-            created = new Stored(HexFormat.of().formatHex(P256Signatures.uncompressedPublicKey(key)),
+            created = new Stored(
+                    HexFormat.of().formatHex(P256Signatures.uncompressedPublicKey(key)),
                     sealer.seal(SealPurpose.SERVER_IDENTITY, RESOURCE, RESOURCE, key));
         }
         try {

@@ -32,8 +32,8 @@ public final class WalletSeed implements AutoCloseable {
     /** Derives the key of one account and seals it for {@code accountId}. */
     public DerivedKey derive(KeyCurve curve, DerivationPath path, String accountId) {
         try (SecretBytes key = HdKeys.derivePrivateKey(curve, seed, path)) {
-            return new DerivedKey(curve.publicKey(key),
-                    sealer.seal(SealPurpose.WALLET_ACCOUNT_KEY, organizationId, accountId, key));
+            return new DerivedKey(
+                    curve.publicKey(key), sealer.seal(SealPurpose.WALLET_ACCOUNT_KEY, organizationId, accountId, key));
         }
     }
 

@@ -44,8 +44,7 @@ final class ExportHandler implements ActivityHandler<ExportTarget> {
         Exported export(ActivityContext context, String resource, byte[] target);
     }
 
-    private record Exported(String resource, String bundle) {
-    }
+    private record Exported(String resource, String bundle) {}
 
     /** The keywords policies read about the resource (a resource that does not exist binds none). */
     private interface Facts {
@@ -58,8 +57,8 @@ final class ExportHandler implements ActivityHandler<ExportTarget> {
     private final Exporter exporter;
     private final Facts facts;
 
-    private ExportHandler(ActivitySpec spec, String resourceField, Consumer<Params> extraChecks, Exporter exporter,
-            Facts facts) {
+    private ExportHandler(
+            ActivitySpec spec, String resourceField, Consumer<Params> extraChecks, Exporter exporter, Facts facts) {
         this.spec = spec;
         this.resourceField = resourceField;
         this.extraChecks = extraChecks;
@@ -68,84 +67,129 @@ final class ExportHandler implements ActivityHandler<ExportTarget> {
     }
 
     /** The lookup of a wallet by id, for policies. */
-    private record WalletLookup(String walletId) {
-    }
+    private record WalletLookup(String walletId) {}
 
     /** The lookup of a wallet account by address, for policies. */
-    private record AccountLookup(String address) {
-    }
+    private record AccountLookup(String address) {}
 
     /** The lookup of a private key and its tags, for policies. */
-    private record PrivateKeyLookup(String privateKeyId) {
-    }
+    private record PrivateKeyLookup(String privateKeyId) {}
 
-    private static PolicyFacts withWallet(StateReads organization, WalletRepository wallets, String walletId,
-            PolicyFacts facts) {
-        Optional<Wallet> wallet = organization.get(new WalletLookup(walletId),
-                tx -> wallets.find(tx, organization.organizationId(), walletId));
+    private static PolicyFacts withWallet(
+            StateReads organization, WalletRepository wallets, String walletId, PolicyFacts facts) {
+        Optional<Wallet> wallet = organization.get(
+                new WalletLookup(walletId), tx -> wallets.find(tx, organization.organizationId(), walletId));
         return wallet.map(w -> facts.with("wallet", WalletViews.policyValue(w))).orElse(facts);
     }
 
     /** {@code export_wallet}: the mnemonic; only {@code MNEMONIC_LANGUAGE_ENGLISH} (or none) is accepted. */
     public static ExportHandler wallet(WalletRepository wallets, KeyTransfer transfer) {
-        return new ExportHandler(ActivitySpec.of("export_wallet", ActivityResource.WALLET, ActivityAction.EXPORT,
-                new ActivityVersion(ActivityType.EXPORT_WALLET, "exportWalletIntent", "exportWalletResult")),
-                "walletId", p -> {
+        return new ExportHandler(
+                ActivitySpec.of(
+                        "export_wallet",
+                        ActivityResource.WALLET,
+                        ActivityAction.EXPORT,
+                        new ActivityVersion(ActivityType.EXPORT_WALLET, "exportWalletIntent", "exportWalletResult")),
+                "walletId",
+                p -> {
                     if (!p.optionalString("language").orElse(ENGLISH).equals(ENGLISH)) {
                         throw ApiException.badField(p.pathOf("language"), "only " + ENGLISH + " is supported");
                     }
-                }, (context, walletId, target) -> {
+                },
+                (context, walletId, target) -> {
                     String org = context.organizationId();
                     if (wallets.find(context.tx(), org, walletId).isEmpty()) {
                         throw ApiException.notFound("no wallet found with id " + walletId);
                     }
-                    String bundle = transfer.exportMnemonic(org, walletId,
-                            wallets.sealedMnemonic(context.tx(), org, walletId), target);
+                    String bundle = transfer.exportMnemonic(
+                            org, walletId, wallets.sealedMnemonic(context.tx(), org, walletId), target);
                     wallets.markExported(context.tx(), org, walletId, context.now());
                     return new Exported(walletId, bundle);
-                }, (organization, walletId, params) -> withWallet(organization, wallets, walletId, params));
+                },
+                (organization, walletId, params) -> withWallet(organization, wallets, walletId, params));
     }
 
     /** {@code export_wallet_account}: the key of the account with this address (any letter case for hex). */
     public static ExportHandler walletAccount(WalletRepository wallets, KeyTransfer transfer) {
-        return new ExportHandler(ActivitySpec.of("export_wallet_account", ActivityResource.WALLET,
-                ActivityAction.EXPORT, new ActivityVersion(ActivityType.EXPORT_WALLET_ACCOUNT,
-                        "exportWalletAccountIntent", "exportWalletAccountResult")),
-                "address", p -> { }, (context, address, target) -> {
+        return new ExportHandler(
+                ActivitySpec.of(
+                        "export_wallet_account",
+                        ActivityResource.WALLET,
+                        ActivityAction.EXPORT,
+                        new ActivityVersion(
+                                ActivityType.EXPORT_WALLET_ACCOUNT,
+                                "exportWalletAccountIntent",
+                                "exportWalletAccountResult")),
+                "address",
+                p -> {},
+                (context, address, target) -> {
                     String org = context.organizationId();
-                    SealedAccount sealed = wallets.findSealedAccountByAddress(context.tx(), org,
-                            Addresses.lookupKey(address)).orElseThrow(() -> ApiException.notFound(
+                    SealedAccount sealed = wallets.findSealedAccountByAddress(
+                                    context.tx(), org, Addresses.lookupKey(address))
+                            .orElseThrow(() -> ApiException.notFound(
                                     "no wallet account of this organization has the address " + address));
                     WalletAccount account = sealed.account();
-                    String bundle = transfer.exportKey(new KeyHandle(account.curve(), SealPurpose.WALLET_ACCOUNT_KEY,
-                            org, account.id(), sealed.sealedKey()), target);
+                    String bundle = transfer.exportKey(
+                            new KeyHandle(
+                                    account.curve(),
+                                    SealPurpose.WALLET_ACCOUNT_KEY,
+                                    org,
+                                    account.id(),
+                                    sealed.sealedKey()),
+                            target);
                     wallets.markAccountExported(context.tx(), org, account.id(), context.now());
                     return new Exported(account.address(), bundle);
-                }, (organization, address, params) -> organization.get(new AccountLookup(address),
-                        tx -> wallets.findSealedAccountByAddress(tx, organization.organizationId(),
-                                Addresses.lookupKey(address)).map(SealedAccount::account))
-                        .map(a -> withWallet(organization, wallets, a.walletId(), params.with("wallet_account",
-                                Value.struct(Map.of("address", Value.of(a.address()))))))
+                },
+                (organization, address, params) -> organization
+                        .get(
+                                new AccountLookup(address),
+                                tx -> wallets.findSealedAccountByAddress(
+                                                tx, organization.organizationId(), Addresses.lookupKey(address))
+                                        .map(SealedAccount::account))
+                        .map(a -> withWallet(
+                                organization,
+                                wallets,
+                                a.walletId(),
+                                params.with("wallet_account", Value.struct(Map.of("address", Value.of(a.address()))))))
                         .orElse(params));
     }
 
     /** {@code export_private_key}: the private key with this id. */
     public static ExportHandler privateKey(PrivateKeyRepository keys, KeyTransfer transfer) {
-        return new ExportHandler(ActivitySpec.of("export_private_key", ActivityResource.PRIVATE_KEY,
-                ActivityAction.EXPORT, new ActivityVersion(ActivityType.EXPORT_PRIVATE_KEY, "exportPrivateKeyIntent",
-                        "exportPrivateKeyResult")),
-                "privateKeyId", p -> { }, (context, id, target) -> {
+        return new ExportHandler(
+                ActivitySpec.of(
+                        "export_private_key",
+                        ActivityResource.PRIVATE_KEY,
+                        ActivityAction.EXPORT,
+                        new ActivityVersion(
+                                ActivityType.EXPORT_PRIVATE_KEY, "exportPrivateKeyIntent", "exportPrivateKeyResult")),
+                "privateKeyId",
+                p -> {},
+                (context, id, target) -> {
                     String org = context.organizationId();
                     PrivateKey key = keys.find(context.tx(), org, id)
                             .orElseThrow(() -> ApiException.notFound("no private key found with id " + id));
-                    String bundle = transfer.exportKey(new KeyHandle(key.curve(), SealPurpose.PRIVATE_KEY, org, id,
-                            keys.sealedKey(context.tx(), org, id)), target);
+                    String bundle = transfer.exportKey(
+                            new KeyHandle(
+                                    key.curve(),
+                                    SealPurpose.PRIVATE_KEY,
+                                    org,
+                                    id,
+                                    keys.sealedKey(context.tx(), org, id)),
+                            target);
                     keys.markExported(context.tx(), org, id, context.now());
                     return new Exported(id, bundle);
-                }, (organization, id, params) -> organization.get(new PrivateKeyLookup(id),
-                        tx -> keys.find(tx, organization.organizationId(), id).map(k -> PrivateKeyPolicyView.of(k,
-                                keys.tagIdsByKey(tx, organization.organizationId()).getOrDefault(id, List.of()))))
-                        .map(key -> params.with("private_key", key)).orElse(params));
+                },
+                (organization, id, params) -> organization
+                        .get(
+                                new PrivateKeyLookup(id),
+                                tx -> keys.find(tx, organization.organizationId(), id)
+                                        .map(k -> PrivateKeyPolicyView.of(
+                                                k,
+                                                keys.tagIdsByKey(tx, organization.organizationId())
+                                                        .getOrDefault(id, List.of()))))
+                        .map(key -> params.with("private_key", key))
+                        .orElse(params));
     }
 
     @Override
@@ -165,7 +209,9 @@ final class ExportHandler implements ActivityHandler<ExportTarget> {
      */
     @Override
     public PolicyFacts policyFacts(StateReads organization, ExportTarget intent) {
-        return facts.of(organization, intent.resource(),
+        return facts.of(
+                organization,
+                intent.resource(),
                 PolicyFacts.params(Map.of("target_public_key", Value.of(intent.targetPublicKeyHex()))));
     }
 

@@ -1,7 +1,7 @@
 package dev.keyhaven.server.http;
 
-import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityRegistry;
+import dev.keyhaven.server.activity.ActivitySpec;
 import java.util.List;
 
 /**

@@ -63,9 +63,18 @@ final class ApiEndpoint {
      * @param accepting false once shutdown has begun: a request that starts then is answered 503 without being
      *        processed, so a client may safely retry it elsewhere
      */
-    ApiEndpoint(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
-            OrganizationStates states, ActivityRenderer renderer, ObjectMapper json, HttpMetrics metrics, Cors cors,
-            int maxBodyBytes, BooleanSupplier accepting, ReadOnlySessions readOnlySessions) {
+    ApiEndpoint(
+            RequestAuthenticator authenticator,
+            CallerResolver callers,
+            ActivityService activities,
+            OrganizationStates states,
+            ActivityRenderer renderer,
+            ObjectMapper json,
+            HttpMetrics metrics,
+            Cors cors,
+            int maxBodyBytes,
+            BooleanSupplier accepting,
+            ReadOnlySessions readOnlySessions) {
         this.readOnlySessions = readOnlySessions;
         this.authenticator = authenticator;
         this.callers = callers;
@@ -92,8 +101,9 @@ final class ApiEndpoint {
         try {
             if (!accepting.getAsBoolean()) {
                 response.header(HeaderNames.CONNECTION, "close");
-                throw new ApiException(ErrorCode.UNAVAILABLE, "the server is shutting down; the request was not "
-                        + "processed and may be retried");
+                throw new ApiException(
+                        ErrorCode.UNAVAILABLE,
+                        "the server is shutting down; the request was not " + "processed and may be retried");
             }
             byte[] payload = answer(operation, request, response, outcome);
             send(request, response, 200, payload);
@@ -108,17 +118,26 @@ final class ApiEndpoint {
             send(request, response, outcome.status, errors.render(e));
         } catch (RuntimeException e) {
             String incident = UUID.randomUUID().toString();
-            LOG.atError().setCause(e).addKeyValue("op", operation.name()).addKeyValue("incident", incident)
+            LOG.atError()
+                    .setCause(e)
+                    .addKeyValue("op", operation.name())
+                    .addKeyValue("incident", incident)
                     .log("request failed");
             outcome.status = 500;
-            send(request, response, 500, errors.render(new ApiException(ErrorCode.INTERNAL,
-                    "internal server error (" + incident + ")")));
+            send(
+                    request,
+                    response,
+                    500,
+                    errors.render(new ApiException(ErrorCode.INTERNAL, "internal server error (" + incident + ")")));
         } finally {
             inFlight.decrementAndGet();
             long elapsed = System.nanoTime() - started;
             metrics.request(operation.name(), outcome.status, elapsed);
-            LOG.atInfo().addKeyValue("op", operation.name()).addKeyValue("org", outcome.organizationId)
-                    .addKeyValue("activity", outcome.activityId).addKeyValue("activityStatus", outcome.activityStatus)
+            LOG.atInfo()
+                    .addKeyValue("op", operation.name())
+                    .addKeyValue("org", outcome.organizationId)
+                    .addKeyValue("activity", outcome.activityId)
+                    .addKeyValue("activityStatus", outcome.activityStatus)
                     .addKeyValue("status", outcome.status)
                     .addKeyValue("ms", String.format(java.util.Locale.ROOT, "%.2f", elapsed / 1e6))
                     .log("request");
@@ -129,7 +148,9 @@ final class ApiEndpoint {
         byte[] body = RequestBody.read(request, response, maxBodyBytes);
         StampHeaders stamps = stampHeaders(request);
         Optional<String> session = header(request, SESSION_HEADER);
-        if (session.isPresent() && stamps.apiKey().isEmpty() && stamps.webAuthn().isEmpty()
+        if (session.isPresent()
+                && stamps.apiKey().isEmpty()
+                && stamps.webAuthn().isEmpty()
                 && stamps.attested().isEmpty()) {
             return answerInSession(operation, session.get(), body, outcome);
         }
@@ -148,7 +169,8 @@ final class ApiEndpoint {
                 Submitted submitted = submit(operation, stamp, organizationId, body, params, outcome);
                 outcome.activityId = submitted.activity().id();
                 outcome.activityStatus = submitted.activity().status().wireName();
-                yield json.writeValueAsBytes(renderer.response(submitted.activity(), submitted.by().userId()));
+                yield json.writeValueAsBytes(
+                        renderer.response(submitted.activity(), submitted.by().userId()));
             }
         };
     }
@@ -158,12 +180,16 @@ final class ApiEndpoint {
      * remembered lookups. If the organization moves on while the query runs, it starts again on the new state; after
      * a few such races it reads directly in one transaction.
      */
-    private Object queryOnState(Operation operation, VerifiedStamp stamp, String organizationId, Params params,
-            Outcome outcome) {
+    private Object queryOnState(
+            Operation operation, VerifiedStamp stamp, String organizationId, Params params, Outcome outcome) {
         StateQueryHandler handler = operation.stateQuery().orElseThrow();
         CallerResolver.checkOrganizationId(organizationId);
-        Optional<Object> answered = onRememberedState(() -> states.verified(organizationId), operation, stamp,
-                outcome, (state, caller) -> handler.handle(caller, params, state));
+        Optional<Object> answered = onRememberedState(
+                () -> states.verified(organizationId),
+                operation,
+                stamp,
+                outcome,
+                (state, caller) -> handler.handle(caller, params, state));
         if (answered.isPresent()) {
             return answered.get();
         }
@@ -176,8 +202,12 @@ final class ApiEndpoint {
      * while the organization moves on; empty when there is no state or the races went on for
      * {@link #ATTEMPTS_ON_REMEMBERED_STATE} tries (the caller then falls back to a transaction).
      */
-    private <T> Optional<T> onRememberedState(Supplier<Optional<OrganizationState>> state, Operation operation,
-            VerifiedStamp stamp, Outcome outcome, BiFunction<OrganizationState, Caller, T> work) {
+    private <T> Optional<T> onRememberedState(
+            Supplier<Optional<OrganizationState>> state,
+            Operation operation,
+            VerifiedStamp stamp,
+            Outcome outcome,
+            BiFunction<OrganizationState, Caller, T> work) {
         for (int attempt = 0; attempt < ATTEMPTS_ON_REMEMBERED_STATE; attempt++) {
             Optional<OrganizationState> current = state.get();
             if (current.isEmpty()) {
@@ -211,8 +241,9 @@ final class ApiEndpoint {
     /** A query authenticated by a read-only session ({@code X-Session}); submissions need a stamp. */
     private byte[] answerInSession(Operation operation, String session, byte[] body, Outcome outcome) {
         if (operation.kind() != Operation.Kind.QUERY) {
-            throw new ApiException(ErrorCode.SIGNATURE_MISSING, "a read-only session (X-Session) authenticates "
-                    + "queries only; stamp submissions");
+            throw new ApiException(
+                    ErrorCode.SIGNATURE_MISSING,
+                    "a read-only session (X-Session) authenticates " + "queries only; stamp submissions");
         }
         Params params = Params.of(parse(body), "");
         String organizationId = params.requiredString("organizationId");
@@ -220,7 +251,8 @@ final class ApiEndpoint {
         Caller caller = readOnlySessions.caller(session, organizationId);
         outcome.organizationId = caller.organizationId();
         if (operation.stateQuery().isPresent()) {
-            return serialised(states.readDirectly(caller.organizationId(),
+            return serialised(states.readDirectly(
+                    caller.organizationId(),
                     reads -> operation.stateQuery().get().handle(caller, params, reads)));
         }
         return serialised(operation.query().orElseThrow().handle(caller, params));
@@ -231,13 +263,22 @@ final class ApiEndpoint {
      * remembered state and starts again on a fresh one if the organization changed meanwhile; after a few such races
      * it runs like any other activity, in one write transaction.
      */
-    private Submitted submit(Operation operation, VerifiedStamp stamp, String organizationId, byte[] body,
-            Params params, Outcome outcome) {
+    private Submitted submit(
+            Operation operation,
+            VerifiedStamp stamp,
+            String organizationId,
+            byte[] body,
+            Params params,
+            Outcome outcome) {
         if (activities.runsOnRememberedState(operation.name())) {
             CallerResolver.checkOrganizationId(organizationId);
-            Optional<Submitted> submitted = onRememberedState(() -> states.current(organizationId), operation, stamp,
-                    outcome, (state, caller) -> new Submitted(activities.submitAt(state, operation.name(), caller,
-                            body, params), caller));
+            Optional<Submitted> submitted = onRememberedState(
+                    () -> states.current(organizationId),
+                    operation,
+                    stamp,
+                    outcome,
+                    (state, caller) ->
+                            new Submitted(activities.submitAt(state, operation.name(), caller, body, params), caller));
             if (submitted.isPresent()) {
                 return submitted.get();
             }
@@ -247,15 +288,16 @@ final class ApiEndpoint {
     }
 
     /** A submitted activity and who submitted it (the response shows it as that user sees it). */
-    private record Submitted(Activity activity, Caller by) {
-    }
+    private record Submitted(Activity activity, Caller by) {}
 
     private JsonNode parse(byte[] body) {
         return JsonBody.parse(json, body);
     }
 
     private static StampHeaders stampHeaders(ServerRequest request) {
-        return new StampHeaders(header(request, StampHeaders.API_KEY), header(request, StampHeaders.WEBAUTHN),
+        return new StampHeaders(
+                header(request, StampHeaders.API_KEY),
+                header(request, StampHeaders.WEBAUTHN),
                 header(request, StampHeaders.ATTESTED));
     }
 
@@ -263,8 +305,9 @@ final class ApiEndpoint {
     private static Optional<String> header(ServerRequest request, String name) {
         List<String> values = request.headers().all(HeaderNames.create(name), List::of);
         if (values.size() > 1) {
-            throw new ApiException(ErrorCode.MALFORMED_STAMP, "malformed activity stamp: a request carries exactly "
-                    + "one " + name + " header");
+            throw new ApiException(
+                    ErrorCode.MALFORMED_STAMP,
+                    "malformed activity stamp: a request carries exactly " + "one " + name + " header");
         }
         return values.stream().findFirst();
     }

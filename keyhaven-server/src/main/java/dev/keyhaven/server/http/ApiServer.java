@@ -1,6 +1,5 @@
 package dev.keyhaven.server.http;
 
-import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
 import dev.keyhaven.server.activity.ActivityQueries;
 import dev.keyhaven.server.activity.ActivityRegistry;
 import dev.keyhaven.server.activity.ActivityRenderer;
@@ -8,12 +7,13 @@ import dev.keyhaven.server.activity.ActivityService;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.auth.CallerResolver;
-import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.proof.ProofService;
+import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
+import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
@@ -47,6 +47,7 @@ public final class ApiServer implements AutoCloseable {
 
     /** The webhook signing keys (unauthenticated), cached as Turnkey's are. */
     static final String JWKS_PATH = "/public/v1/discovery/webhooks/jwks";
+
     static final String JWKS_CACHE_CONTROL = "public, max-age=86400, s-maxage=86400, stale-if-error=604800";
 
     private final SupervisedListener listener;
@@ -55,8 +56,12 @@ public final class ApiServer implements AutoCloseable {
     private final ApiDescription description;
     private final Set<ServedRoutes.Route> routes;
 
-    private ApiServer(SupervisedListener listener, AtomicBoolean ready, ApiEndpoint endpoint,
-            ApiDescription description, Set<ServedRoutes.Route> routes) {
+    private ApiServer(
+            SupervisedListener listener,
+            AtomicBoolean ready,
+            ApiEndpoint endpoint,
+            ApiDescription description,
+            Set<ServedRoutes.Route> routes) {
         this.listener = listener;
         this.ready = ready;
         this.endpoint = endpoint;
@@ -65,24 +70,44 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /** Listener settings. */
-    public record Settings(String host, int port, int maxBodyBytes, List<String> corsOrigins, Duration shutdownGrace,
-            ConnectionLimits connections) {
-    }
+    public record Settings(
+            String host,
+            int port,
+            int maxBodyBytes,
+            List<String> corsOrigins,
+            Duration shutdownGrace,
+            ConnectionLimits connections) {}
 
     /**
      * The services the listener dispatches to. Build it with {@link #builder()}, which names each service, rather
      * than by position.
      */
-    public record Services(RequestAuthenticator authenticator, CallerResolver callers, ActivityService activities,
-            OrganizationStates states, ActivityRenderer renderer, ActivityRegistry registry,
-            ActivityQueries activityQueries, OrganizationQueries organizationQueries, UserQueries userQueries,
-            WalletQueries walletQueries, PrivateKeyQueries privateKeyQueries, PolicyQueries policyQueries,
-            ObjectMapper json, HttpMetrics metrics, PrometheusMeterRegistry metricsRegistry,
-            String bundleSignerPublicKey, ProofService proofQueries, TvcQueries tvcQueries,
-            WebhookQueries webhookQueries, Map<String, String> publishedKeys,
+    public record Services(
+            RequestAuthenticator authenticator,
+            CallerResolver callers,
+            ActivityService activities,
+            OrganizationStates states,
+            ActivityRenderer renderer,
+            ActivityRegistry registry,
+            ActivityQueries activityQueries,
+            OrganizationQueries organizationQueries,
+            UserQueries userQueries,
+            WalletQueries walletQueries,
+            PrivateKeyQueries privateKeyQueries,
+            PolicyQueries policyQueries,
+            ObjectMapper json,
+            HttpMetrics metrics,
+            PrometheusMeterRegistry metricsRegistry,
+            String bundleSignerPublicKey,
+            ProofService proofQueries,
+            TvcQueries tvcQueries,
+            WebhookQueries webhookQueries,
+            Map<String, String> publishedKeys,
             dev.keyhaven.server.session.ReadOnlySessions readOnlySessions,
             dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries,
-            SmartContractInterfaceQueries smartContractInterfaceQueries, Readiness readiness, String version) {
+            SmartContractInterfaceQueries smartContractInterfaceQueries,
+            Readiness readiness,
+            String version) {
 
         public static Builder builder() {
             return new Builder();
@@ -116,8 +141,7 @@ public final class ApiServer implements AutoCloseable {
             private Readiness readiness;
             private String version;
 
-            private Builder() {
-            }
+            private Builder() {}
 
             public Builder authenticator(RequestAuthenticator value) {
                 this.authenticator = value;
@@ -272,10 +296,32 @@ public final class ApiServer implements AutoCloseable {
                 require(smartContractInterfaceQueries, "smartContractInterfaceQueries");
                 require(readiness, "readiness");
                 require(version, "version");
-                return new Services(authenticator, callers, activities, states, renderer, registry, activityQueries,
-                        organizationQueries, userQueries, walletQueries, privateKeyQueries, policyQueries, json,
-                        metrics, metricsRegistry, bundleSignerPublicKey, proofQueries, tvcQueries, webhookQueries,
-                        publishedKeys, readOnlySessions, oauth2Queries, smartContractInterfaceQueries, readiness, version);
+                return new Services(
+                        authenticator,
+                        callers,
+                        activities,
+                        states,
+                        renderer,
+                        registry,
+                        activityQueries,
+                        organizationQueries,
+                        userQueries,
+                        walletQueries,
+                        privateKeyQueries,
+                        policyQueries,
+                        json,
+                        metrics,
+                        metricsRegistry,
+                        bundleSignerPublicKey,
+                        proofQueries,
+                        tvcQueries,
+                        webhookQueries,
+                        publishedKeys,
+                        readOnlySessions,
+                        oauth2Queries,
+                        smartContractInterfaceQueries,
+                        readiness,
+                        version);
             }
 
             private static void require(Object service, String name) {
@@ -300,14 +346,25 @@ public final class ApiServer implements AutoCloseable {
         HttpMetrics metrics = services.metrics();
         Cors cors = new Cors(settings.corsOrigins());
         AtomicBoolean ready = new AtomicBoolean(false);
-        ApiEndpoint endpoint = new ApiEndpoint(services.authenticator(), services.callers(), services.activities(),
-                services.states(), services.renderer(), services.json(), metrics, cors, settings.maxBodyBytes(),
-                ready::get, services.readOnlySessions());
+        ApiEndpoint endpoint = new ApiEndpoint(
+                services.authenticator(),
+                services.callers(),
+                services.activities(),
+                services.states(),
+                services.renderer(),
+                services.json(),
+                metrics,
+                cors,
+                settings.maxBodyBytes(),
+                ready::get,
+                services.readOnlySessions());
         List<Operation> operations = Routes.operations(services);
         Set<String> knownPaths = operations.stream().map(Operation::path).collect(Collectors.toSet());
         ErrorBodies errors = new ErrorBodies(services.json());
-        List<String> discoveryPaths = Stream.concat(Stream.of(SIGNER_DISCOVERY_PATH, JWKS_PATH),
-                services.publishedKeys().keySet().stream()).sorted().toList();
+        List<String> discoveryPaths = Stream.concat(
+                        Stream.of(SIGNER_DISCOVERY_PATH, JWKS_PATH), services.publishedKeys().keySet().stream())
+                .sorted()
+                .toList();
         ApiDescription description = new ApiDescription(operations, services.registry(), discoveryPaths);
 
         HttpRouting.Builder routing = HttpRouting.builder();
@@ -321,22 +378,23 @@ public final class ApiServer implements AutoCloseable {
         byte[] openApi = OpenApiDocument.render(services.json(), description);
         routes.get(ApiDescription.OPENAPI_PATH, (req, res) -> sendJson(req, res, cors, openApi));
         HealthRoutes.register(routes, ready::get, services.readiness());
-        byte[] signer = services.json().writeValueAsBytes(
-                Map.of("publicKey", services.bundleSignerPublicKey()));
+        byte[] signer = services.json().writeValueAsBytes(Map.of("publicKey", services.bundleSignerPublicKey()));
         routes.get(SIGNER_DISCOVERY_PATH, (req, res) -> sendJson(req, res, cors, signer));
         routes.get(JWKS_PATH, (req, res) -> {
             res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
             cors.decorate(req, res);
             try {
-                byte[] jwks = services.json().writeValueAsBytes(services.webhookQueries().jwks());
+                byte[] jwks = services.json()
+                        .writeValueAsBytes(services.webhookQueries().jwks());
                 res.header(HeaderNames.CACHE_CONTROL, JWKS_CACHE_CONTROL);
                 ResponseBodies.send(req, res, jwks);
             } catch (ApiException databaseUnavailable) {
                 // The keys are read from the database: while it is unreachable, a 503 to retry, not a 500.
-                databaseUnavailable.retryAfterSeconds().ifPresent(s -> res.header(HeaderNames.RETRY_AFTER,
-                        Long.toString(s)));
-                ResponseBodies.send(req, res.status(databaseUnavailable.code().httpStatus()),
-                        errors.render(databaseUnavailable));
+                databaseUnavailable
+                        .retryAfterSeconds()
+                        .ifPresent(s -> res.header(HeaderNames.RETRY_AFTER, Long.toString(s)));
+                ResponseBodies.send(
+                        req, res.status(databaseUnavailable.code().httpStatus()), errors.render(databaseUnavailable));
             }
         });
         services.publishedKeys().forEach((path, key) -> {
@@ -350,9 +408,16 @@ public final class ApiServer implements AutoCloseable {
         routing.any((req, res) -> notRouted(req, res, knownPaths, errors, cors));
 
         // The settings Helidon took here (shutdown grace, no JVM hook, TCP_NODELAY) are SupervisedListener's now.
-        SupervisedListener listener = SupervisedListener.start(new SupervisedListener.Definition("API",
-                "--bind, --port", settings.host(), settings.port(), settings.shutdownGrace(), settings.maxBodyBytes(),
-                settings.connections(), errors, routing));
+        SupervisedListener listener = SupervisedListener.start(new SupervisedListener.Definition(
+                "API",
+                "--bind, --port",
+                settings.host(),
+                settings.port(),
+                settings.shutdownGrace(),
+                settings.maxBodyBytes(),
+                settings.connections(),
+                errors,
+                routing));
         ready.set(true);
         return new ApiServer(listener, ready, endpoint, description, routes.routes());
     }
@@ -368,8 +433,10 @@ public final class ApiServer implements AutoCloseable {
         Map<String, Object> index = new LinkedHashMap<>();
         index.put("name", "Keyhaven");
         index.put("version", version);
-        index.put("documentation", "README.md and docs/ in Keyhaven's source; docs/operations.md maps every "
-                + "operation to the class that implements it");
+        index.put(
+                "documentation",
+                "README.md and docs/ in Keyhaven's source; docs/operations.md maps every "
+                        + "operation to the class that implements it");
         index.put("links", links);
         return index;
     }
@@ -406,19 +473,21 @@ public final class ApiServer implements AutoCloseable {
         listener.close();
         int abandoned = endpoint.inFlight();
         if (abandoned > 0) {
-            LOG.atWarn().addKeyValue("inFlight", abandoned)
+            LOG.atWarn()
+                    .addKeyValue("inFlight", abandoned)
                     .log("shutdown grace period ran out while requests were still being handled");
         } else {
             LOG.info("listener stopped with no request in flight");
         }
     }
 
-    private static void notRouted(ServerRequest req, ServerResponse res, Set<String> knownPaths, ErrorBodies errors,
-            Cors cors) {
+    private static void notRouted(
+            ServerRequest req, ServerResponse res, Set<String> knownPaths, ErrorBodies errors, Cors cors) {
         String path = req.path().path();
         ApiException error = knownPaths.contains(path)
-                ? new ApiException(ErrorCode.METHOD_NOT_ALLOWED, "method " + req.prologue().method().text()
-                        + " is not allowed on " + path + " (use POST)")
+                ? new ApiException(
+                        ErrorCode.METHOD_NOT_ALLOWED,
+                        "method " + req.prologue().method().text() + " is not allowed on " + path + " (use POST)")
                 : new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown operation: " + abbreviate(path));
         cors.decorate(req, res);
         res.status(error.code().httpStatus());

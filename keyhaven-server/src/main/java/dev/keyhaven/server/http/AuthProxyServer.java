@@ -39,8 +39,9 @@ public final class AuthProxyServer implements AutoCloseable {
     static final String PATH_PREFIX = "/v1/";
     /** The operations served: each versioned one under its name and with {@code _v2}, then the unversioned. */
     static final List<String> OPERATIONS = Stream.concat(
-            AuthProxy.OPERATIONS.stream().flatMap(base -> Stream.of(base, base + "_v2")),
-            AuthProxy.UNVERSIONED_OPERATIONS.stream()).toList();
+                    AuthProxy.OPERATIONS.stream().flatMap(base -> Stream.of(base, base + "_v2")),
+                    AuthProxy.UNVERSIONED_OPERATIONS.stream())
+            .toList();
 
     private final SupervisedListener listener;
     private final AtomicBoolean ready;
@@ -53,28 +54,36 @@ public final class AuthProxyServer implements AutoCloseable {
     }
 
     /** Listener settings: where, the body bound, the shutdown grace period and the connections' limits. */
-    public record Settings(String host, int port, int maxBodyBytes, Duration shutdownGrace,
-            ConnectionLimits connections) {
-    }
+    public record Settings(
+            String host, int port, int maxBodyBytes, Duration shutdownGrace, ConnectionLimits connections) {}
 
-    public static AuthProxyServer start(Settings settings, AuthProxy proxy, ObjectMapper json, HttpMetrics metrics,
-            Readiness readiness) {
+    public static AuthProxyServer start(
+            Settings settings, AuthProxy proxy, ObjectMapper json, HttpMetrics metrics, Readiness readiness) {
         ErrorBodies errors = new ErrorBodies(json);
         AtomicBoolean ready = new AtomicBoolean(false);
         HttpRouting.Builder routing = HttpRouting.builder();
         ServedRoutes routes = new ServedRoutes(routing);
         for (String operation : OPERATIONS) {
             String path = PATH_PREFIX + operation;
-            routes.post(path, (req, res) -> handle(operation, req, res, settings, proxy, json, errors, metrics,
-                    ready));
+            routes.post(path, (req, res) -> handle(operation, req, res, settings, proxy, json, errors, metrics, ready));
             routes.options(path, AuthProxyServer::preflight);
         }
         HealthRoutes.register(routes, ready::get, readiness);
-        routing.any((req, res) -> send(req, res, errors.render(new ApiException(ErrorCode.UNKNOWN_OPERATION,
-                "unknown auth proxy operation")), 404));
-        SupervisedListener listener = SupervisedListener.start(new SupervisedListener.Definition("auth proxy",
-                "--bind, --auth-proxy-port", settings.host(), settings.port(), settings.shutdownGrace(),
-                settings.maxBodyBytes(), settings.connections(), errors, routing));
+        routing.any((req, res) -> send(
+                req,
+                res,
+                errors.render(new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown auth proxy operation")),
+                404));
+        SupervisedListener listener = SupervisedListener.start(new SupervisedListener.Definition(
+                "auth proxy",
+                "--bind, --auth-proxy-port",
+                settings.host(),
+                settings.port(),
+                settings.shutdownGrace(),
+                settings.maxBodyBytes(),
+                settings.connections(),
+                errors,
+                routing));
         ready.set(true);
         return new AuthProxyServer(listener, ready, routes.routes());
     }
@@ -88,8 +97,16 @@ public final class AuthProxyServer implements AutoCloseable {
         return routes;
     }
 
-    private static void handle(String operation, ServerRequest req, ServerResponse res, Settings settings,
-            AuthProxy proxy, ObjectMapper json, ErrorBodies errors, HttpMetrics metrics, AtomicBoolean ready) {
+    private static void handle(
+            String operation,
+            ServerRequest req,
+            ServerResponse res,
+            Settings settings,
+            AuthProxy proxy,
+            ObjectMapper json,
+            ErrorBodies errors,
+            HttpMetrics metrics,
+            AtomicBoolean ready) {
         long started = System.nanoTime();
         int status = 500;
         try {
@@ -116,15 +133,24 @@ public final class AuthProxyServer implements AutoCloseable {
             send(req, res, errors.render(e), status);
         } catch (RuntimeException e) {
             String incident = UUID.randomUUID().toString();
-            LOG.atError().setCause(e).addKeyValue("op", operation).addKeyValue("incident", incident)
+            LOG.atError()
+                    .setCause(e)
+                    .addKeyValue("op", operation)
+                    .addKeyValue("incident", incident)
                     .log("auth proxy request failed");
-            send(req, res, errors.render(new ApiException(ErrorCode.INTERNAL, "internal server error (" + incident
-                    + ")")), 500);
+            send(
+                    req,
+                    res,
+                    errors.render(new ApiException(ErrorCode.INTERNAL, "internal server error (" + incident + ")")),
+                    500);
         } finally {
             long elapsed = System.nanoTime() - started;
             metrics.request("auth_proxy_" + operation, status, elapsed);
-            LOG.atInfo().addKeyValue("op", "auth_proxy/" + operation).addKeyValue("status", status)
-                    .addKeyValue("ms", String.format(java.util.Locale.ROOT, "%.2f", elapsed / 1e6)).log("request");
+            LOG.atInfo()
+                    .addKeyValue("op", "auth_proxy/" + operation)
+                    .addKeyValue("status", status)
+                    .addKeyValue("ms", String.format(java.util.Locale.ROOT, "%.2f", elapsed / 1e6))
+                    .log("request");
         }
     }
 

@@ -55,7 +55,9 @@ final class ConnectionGuard implements ServerConnectionSelector, AutoCloseable {
                         .addSendListener(new Sent())
                         .build())
                 .build();
-        this.sweeper = Thread.ofVirtual().name("keyhaven-connection-sweeper-" + listener).start(this::sweep);
+        this.sweeper = Thread.ofVirtual()
+                .name("keyhaven-connection-sweeper-" + listener)
+                .start(this::sweep);
     }
 
     ConnectionLimits limits() {
@@ -75,7 +77,9 @@ final class ConnectionGuard implements ServerConnectionSelector, AutoCloseable {
     }
 
     void timedOut(String what) {
-        LOG.atInfo().addKeyValue("listener", listener).addKeyValue("waitingFor", what)
+        LOG.atInfo()
+                .addKeyValue("listener", listener)
+                .addKeyValue("waitingFor", what)
                 .log("request timed out: 408, connection closed");
     }
 
@@ -84,7 +88,7 @@ final class ConnectionGuard implements ServerConnectionSelector, AutoCloseable {
         byte[] body = errors.render(ApiException.badRequest(message));
         ByteArrayOutputStream response = new ByteArrayOutputStream();
         response.writeBytes(("HTTP/1.1 408 Request Timeout\r\nContent-Type: " + ApiEndpoint.JSON
-                + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+                        + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
         response.writeBytes(body);
         return response.toByteArray();

@@ -15,12 +15,11 @@ import java.time.Duration;
  *        until one closes. 0 means "derive from the file-descriptor limit", which the application resolves before a
  *        listener starts
  */
-public record ConnectionLimits(Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout,
-        int maxConnections) {
+public record ConnectionLimits(Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout, int maxConnections) {
 
     /** 60 s idle (longer than the JDK client's 30 s keep-alive, so clients close first), 10 s head, 30 s body. */
-    public static final ConnectionLimits DEFAULT = new ConnectionLimits(Duration.ofSeconds(60), Duration.ofSeconds(10),
-            Duration.ofSeconds(30), 0);
+    public static final ConnectionLimits DEFAULT =
+            new ConnectionLimits(Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(30), 0);
 
     public ConnectionLimits {
         for (Duration timeout : new Duration[] {idleTimeout, headerTimeout, bodyTimeout}) {

@@ -33,7 +33,13 @@ final class GuardedConnection implements ServerConnection, InterruptableTask<Voi
     /** How long a 408 may take to be written before the socket is closed under it. */
     private static final Duration CLOSING_GRACE = Duration.ofSeconds(2);
 
-    enum Phase { AWAITING_REQUEST, READING_HEAD, READING_BODY, HANDLING, CLOSING }
+    enum Phase {
+        AWAITING_REQUEST,
+        READING_HEAD,
+        READING_BODY,
+        HANDLING,
+        CLOSING
+    }
 
     private final ConnectionGuard guard;
     private final HelidonSocket socket;
@@ -95,8 +101,9 @@ final class GuardedConnection implements ServerConnection, InterruptableTask<Voi
             case HANDLING -> {
                 // The handler has its body; whatever comes now belongs to the next request, counted when it starts.
             }
-            case CLOSING -> throw new ServerConnectionException("connection closed by its deadline",
-                    new IllegalStateException("closing"));
+            case CLOSING ->
+                throw new ServerConnectionException(
+                        "connection closed by its deadline", new IllegalStateException("closing"));
         }
     }
 
@@ -177,13 +184,15 @@ final class GuardedConnection implements ServerConnection, InterruptableTask<Voi
                 case READING_HEAD -> {
                     if (elapsed > guard.limits().headerTimeout().toNanos()) {
                         enter(Phase.CLOSING);
-                        action = () -> answerTimeout("request headers", guard.limits().headerTimeout());
+                        action = () ->
+                                answerTimeout("request headers", guard.limits().headerTimeout());
                     }
                 }
                 case READING_BODY -> {
                     if (elapsed > guard.limits().bodyTimeout().toNanos()) {
                         enter(Phase.CLOSING);
-                        action = () -> answerTimeout("request body", guard.limits().bodyTimeout());
+                        action = () ->
+                                answerTimeout("request body", guard.limits().bodyTimeout());
                     }
                 }
                 case HANDLING -> {
@@ -205,8 +214,8 @@ final class GuardedConnection implements ServerConnection, InterruptableTask<Voi
     private void answerTimeout(String what, Duration timeout) {
         guard.timedOut(what);
         try {
-            socket.write(BufferData.create(guard.timeoutResponse(what + " not received within "
-                    + timeout.toSeconds() + " s")));
+            socket.write(BufferData.create(
+                    guard.timeoutResponse(what + " not received within " + timeout.toSeconds() + " s")));
         } catch (RuntimeException clientGone) {
             // Nothing more can be told to a client whose socket fails.
         } finally {
@@ -228,16 +237,19 @@ final class GuardedConnection implements ServerConnection, InterruptableTask<Voi
     private void count(int count, long limit) {
         rawBytes += count;
         if (rawBytes > limit) {
-            throw RequestException.builder().type(DirectHandler.EventType.PAYLOAD_TOO_LARGE)
-                    .status(Status.REQUEST_ENTITY_TOO_LARGE_413).setKeepAlive(false)
-                    .message("request is larger than allowed").build();
+            throw RequestException.builder()
+                    .type(DirectHandler.EventType.PAYLOAD_TOO_LARGE)
+                    .status(Status.REQUEST_ENTITY_TOO_LARGE_413)
+                    .setKeepAlive(false)
+                    .message("request is larger than allowed")
+                    .build();
         }
     }
 
     private void requireOpen() {
         if (phase == Phase.CLOSING) {
-            throw new ServerConnectionException("connection closed by its deadline",
-                    new IllegalStateException("closing"));
+            throw new ServerConnectionException(
+                    "connection closed by its deadline", new IllegalStateException("closing"));
         }
     }
 

@@ -18,11 +18,10 @@ final class HealthRoutes {
     private static final byte[] LIVE = bytes("{\"status\":\"ok\"}");
     private static final byte[] READY = bytes("{\"status\":\"ok\",\"database\":\"ok\"}");
     private static final byte[] STOPPING = bytes("{\"status\":\"stopping\"}");
-    private static final byte[] DATABASE_UNREACHABLE = bytes("{\"status\":\"unavailable\",\"database\":"
-            + "\"unreachable\"}");
+    private static final byte[] DATABASE_UNREACHABLE =
+            bytes("{\"status\":\"unavailable\",\"database\":" + "\"unreachable\"}");
 
-    private HealthRoutes() {
-    }
+    private HealthRoutes() {}
 
     /** The three paths, each answering GET and HEAD. */
     static final List<String> PATHS = List.of("/health/live", "/health/ready", "/health");

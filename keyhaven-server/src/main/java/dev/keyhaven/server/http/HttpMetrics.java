@@ -20,15 +20,24 @@ public final class HttpMetrics implements ActivityMetrics {
     }
 
     void request(String operation, int status, long nanos) {
-        Timer.builder("keyhaven.http.requests").description("Public API requests by operation and HTTP status")
-                .tag("operation", operation).tag("status", Integer.toString(status))
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofSeconds(10)).register(registry).record(Duration.ofNanos(nanos));
+        Timer.builder("keyhaven.http.requests")
+                .description("Public API requests by operation and HTTP status")
+                .tag("operation", operation)
+                .tag("status", Integer.toString(status))
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry)
+                .record(Duration.ofNanos(nanos));
     }
 
     @Override
     public void recorded(ActivityType type, ActivityStatus status) {
-        Counter.builder("keyhaven.activities").description("Activities recorded, by type and resulting status")
-                .tag("type", type.wireName()).tag("status", status.wireName()).register(registry).increment();
+        Counter.builder("keyhaven.activities")
+                .description("Activities recorded, by type and resulting status")
+                .tag("type", type.wireName())
+                .tag("status", status.wireName())
+                .register(registry)
+                .increment();
     }
 }

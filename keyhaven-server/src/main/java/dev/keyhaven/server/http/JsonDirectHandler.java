@@ -20,8 +20,8 @@ import java.util.List;
  */
 final class JsonDirectHandler implements DirectHandler {
     private static final String MALFORMED = "malformed HTTP request";
-    private static final String UNSUPPORTED_CODING = "unsupported transfer coding: a request body is sent as it is "
-            + "or chunked";
+    private static final String UNSUPPORTED_CODING =
+            "unsupported transfer coding: a request body is sent as it is " + "or chunked";
 
     private final ErrorBodies errors;
 
@@ -30,8 +30,12 @@ final class JsonDirectHandler implements DirectHandler {
     }
 
     @Override
-    public TransportResponse handle(TransportRequest request, EventType eventType, Status defaultStatus,
-            ServerResponseHeaders responseHeaders, String message) {
+    public TransportResponse handle(
+            TransportRequest request,
+            EventType eventType,
+            Status defaultStatus,
+            ServerResponseHeaders responseHeaders,
+            String message) {
         Refusal refusal = refusal(request, defaultStatus);
         byte[] body = errors.render(new ApiException(refusal.code(), refusal.message()));
         TransportResponse.Builder response = TransportResponse.builder()
@@ -40,27 +44,38 @@ final class JsonDirectHandler implements DirectHandler {
                 .header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON)
                 .keepAlive(false);
         // A HEAD request's response has no body (it would be read as the start of the next response).
-        return Method.HEAD.text().equals(request.method()) ? response.build() : response.entity(body).build();
+        return Method.HEAD.text().equals(request.method())
+                ? response.build()
+                : response.entity(body).build();
     }
 
     private static Refusal refusal(TransportRequest request, Status status) {
         return switch (status.code()) {
-            case 413 -> new Refusal(Status.REQUEST_ENTITY_TOO_LARGE_413, ErrorCode.PAYLOAD_TOO_LARGE,
-                    "request is larger than allowed");
-            case 414 -> new Refusal(Status.REQUEST_URI_TOO_LONG_414, ErrorCode.BAD_REQUEST,
-                    "request line is too long");
+            case 413 ->
+                new Refusal(
+                        Status.REQUEST_ENTITY_TOO_LARGE_413,
+                        ErrorCode.PAYLOAD_TOO_LARGE,
+                        "request is larger than allowed");
+            case 414 -> new Refusal(Status.REQUEST_URI_TOO_LONG_414, ErrorCode.BAD_REQUEST, "request line is too long");
             case 501 -> new Refusal(Status.BAD_REQUEST_400, ErrorCode.BAD_REQUEST, UNSUPPORTED_CODING);
-            case 505 -> new Refusal(Status.BAD_REQUEST_400, ErrorCode.BAD_REQUEST,
-                    "unsupported HTTP version: HTTP/1.1 is required");
-            case 503 -> new Refusal(Status.SERVICE_UNAVAILABLE_503, ErrorCode.UNAVAILABLE,
-                    "too many requests at once; retry");
+            case 505 ->
+                new Refusal(
+                        Status.BAD_REQUEST_400,
+                        ErrorCode.BAD_REQUEST,
+                        "unsupported HTTP version: HTTP/1.1 is required");
+            case 503 ->
+                new Refusal(Status.SERVICE_UNAVAILABLE_503, ErrorCode.UNAVAILABLE, "too many requests at once; retry");
             // Without a request, the failure happened while Helidon parsed the head (a method with a character a
             // token may not have, for one): the request is malformed. With one, a route failed: a fault of ours.
-            case 500 -> request.method().isEmpty()
-                    ? new Refusal(Status.BAD_REQUEST_400, ErrorCode.BAD_REQUEST, MALFORMED)
-                    : new Refusal(Status.INTERNAL_SERVER_ERROR_500, ErrorCode.INTERNAL, "internal server error");
-            default -> new Refusal(status.code() >= 400 && status.code() < 500 ? status : Status.BAD_REQUEST_400,
-                    ErrorCode.BAD_REQUEST, malformed(request.headers()));
+            case 500 ->
+                request.method().isEmpty()
+                        ? new Refusal(Status.BAD_REQUEST_400, ErrorCode.BAD_REQUEST, MALFORMED)
+                        : new Refusal(Status.INTERNAL_SERVER_ERROR_500, ErrorCode.INTERNAL, "internal server error");
+            default ->
+                new Refusal(
+                        status.code() >= 400 && status.code() < 500 ? status : Status.BAD_REQUEST_400,
+                        ErrorCode.BAD_REQUEST,
+                        malformed(request.headers()));
         };
     }
 
@@ -82,6 +97,5 @@ final class JsonDirectHandler implements DirectHandler {
         return MALFORMED;
     }
 
-    private record Refusal(Status status, ErrorCode code, String message) {
-    }
+    private record Refusal(Status status, ErrorCode code, String message) {}
 }

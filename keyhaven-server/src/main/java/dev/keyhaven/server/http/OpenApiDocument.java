@@ -52,9 +52,11 @@ final class OpenApiDocument {
         // The version of the API the paths carry (/public/v1), not the build's: the document changes with the
         // routes, not with each release (GET / tells the build's version).
         info.put("version", "v1");
-        info.put("description", "Every path Keyhaven serves, generated from its route table and its activity "
-                + "handlers' declarations. Request and answer fields beyond the envelopes are Turnkey's public API's "
-                + "and are not repeated here. Every error is a JSON body of the Error schema.");
+        info.put(
+                "description",
+                "Every path Keyhaven serves, generated from its route table and its activity "
+                        + "handlers' declarations. Request and answer fields beyond the envelopes are Turnkey's public API's "
+                        + "and are not repeated here. Every error is a JSON body of the Error schema.");
         document.putArray("servers").add(apiServer());
         ArrayNode tags = document.putArray("tags");
         tag(tags, "service", "What this server is and where its description lives.");
@@ -62,8 +64,11 @@ final class OpenApiDocument {
         tag(tags, "submit", "Activities: POST with a stamped envelope; the answer is the activity.");
         tag(tags, "discovery", "Public keys clients pin, unauthenticated.");
         tag(tags, "health", "Liveness and readiness, on both listeners.");
-        tag(tags, "auth-proxy", "Sign-in without a stamp, on the auth proxy's own listener (serve "
-                + "--auth-proxy-port), named by the X-Auth-Proxy-Config-Id header.");
+        tag(
+                tags,
+                "auth-proxy",
+                "Sign-in without a stamp, on the auth proxy's own listener (serve "
+                        + "--auth-proxy-port), named by the X-Auth-Proxy-Config-Id header.");
 
         ObjectNode paths = document.putObject("paths");
         root(paths);
@@ -100,13 +105,21 @@ final class OpenApiDocument {
     }
 
     private void root(ObjectNode paths) {
-        ObjectNode get = get(paths, ApiDescription.ROOT_PATH, "service", "service_index",
+        ObjectNode get = get(
+                paths,
+                ApiDescription.ROOT_PATH,
+                "service",
+                "service_index",
                 "What this server is: name, version and where its documentation is.");
         response(get, "200", "The server's name, version and documentation links.", ref("ServiceIndex"));
     }
 
     private void openApi(ObjectNode paths) {
-        ObjectNode get = get(paths, ApiDescription.OPENAPI_PATH, "service", "openapi",
+        ObjectNode get = get(
+                paths,
+                ApiDescription.OPENAPI_PATH,
+                "service",
+                "openapi",
                 "This document (also committed as docs/openapi.json).");
         ObjectNode schema = json.createObjectNode().put("type", "object");
         response(get, "200", "The OpenAPI 3.1 document.", schema);
@@ -134,11 +147,17 @@ final class OpenApiDocument {
         post.putArray("tags").add("submit");
         post.put("operationId", "submit_" + operation.name());
         post.put("summary", operation.name());
-        post.put("description", "Submits an activity of type " + spec.versions().stream()
-                .map(version -> version.type().wireName()).collect(Collectors.joining(" or "))
-                + " (the first is the current version), run by " + operation.implementation().getSimpleName()
-                + ". Resource " + spec.resource().wireName() + ", action " + spec.action().wireName()
-                + (spec.acceptsAppProofs() ? "." : "; generateAppProofs may not be true."));
+        post.put(
+                "description",
+                "Submits an activity of type "
+                        + spec.versions().stream()
+                                .map(version -> version.type().wireName())
+                                .collect(Collectors.joining(" or "))
+                        + " (the first is the current version), run by "
+                        + operation.implementation().getSimpleName()
+                        + ". Resource " + spec.resource().wireName() + ", action "
+                        + spec.action().wireName()
+                        + (spec.acceptsAppProofs() ? "." : "; generateAppProofs may not be true."));
         ArrayNode versions = post.putArray("x-keyhaven-activity-versions");
         for (ActivityVersion version : spec.versions()) {
             ObjectNode entry = versions.addObject();
@@ -162,14 +181,22 @@ final class OpenApiDocument {
     private void discovery(ObjectNode paths, String path) {
         String name = path.substring(path.lastIndexOf('/') + 1);
         if (path.equals(ApiServer.JWKS_PATH)) {
-            ObjectNode get = get(paths, path, "discovery", "discovery_webhooks_jwks",
+            ObjectNode get = get(
+                    paths,
+                    path,
+                    "discovery",
+                    "discovery_webhooks_jwks",
                     "The keys that sign webhook deliveries, as a JSON Web Key Set (RFC 7517); cacheable for a day.");
             ObjectNode schema = json.createObjectNode().put("type", "object");
             schema.put("description", "A JSON Web Key Set.");
             response(get, "200", "The key set.", schema);
             response(get, "503", "The database is unreachable; retry after Retry-After.", ref("Error"));
         } else {
-            ObjectNode get = get(paths, path, "discovery", "discovery_" + name.replace('-', '_'),
+            ObjectNode get = get(
+                    paths,
+                    path,
+                    "discovery",
+                    "discovery_" + name.replace('-', '_'),
                     "The " + name.replace('-', ' ') + " public key (hex).");
             response(get, "200", "The public key.", ref("PublicKey"));
         }
@@ -177,8 +204,14 @@ final class OpenApiDocument {
 
     private void health(ObjectNode paths, String path) {
         String name = path.equals("/health") ? "health" : "health_" + path.substring(path.lastIndexOf('/') + 1);
-        ObjectNode get = get(paths, path, "health", name, path.endsWith("/live")
-                ? "200 while the process runs." : "200 when this listener accepts requests and the database answers.");
+        ObjectNode get = get(
+                paths,
+                path,
+                "health",
+                name,
+                path.endsWith("/live")
+                        ? "200 while the process runs."
+                        : "200 when this listener accepts requests and the database answers.");
         child(paths, path).putArray("servers").add(apiServer()).add(authProxyServer());
         response(get, "200", "Healthy.", ref("Health"));
         if (!path.endsWith("/live")) {
@@ -187,7 +220,11 @@ final class OpenApiDocument {
     }
 
     private void metrics(ObjectNode paths) {
-        ObjectNode get = get(paths, ApiDescription.METRICS_PATH, "service", "metrics",
+        ObjectNode get = get(
+                paths,
+                ApiDescription.METRICS_PATH,
+                "service",
+                "metrics",
                 "Prometheus metrics (text exposition format 0.0.4).");
         ObjectNode ok = child(get, "responses").putObject("200");
         ok.put("description", "The metrics.");
@@ -201,9 +238,11 @@ final class OpenApiDocument {
         post.putArray("tags").add("auth-proxy");
         post.put("operationId", "authProxy_" + operation);
         post.put("summary", operation);
-        post.put("description", "Run by the auth proxy for the configuration X-Auth-Proxy-Config-Id names, without a "
-                + "stamp; the request's Origin must be one the configuration allows. Rate-limited: 429 with "
-                + "Retry-After.");
+        post.put(
+                "description",
+                "Run by the auth proxy for the configuration X-Auth-Proxy-Config-Id names, without a "
+                        + "stamp; the request's Origin must be one the configuration allows. Rate-limited: 429 with "
+                        + "Retry-After.");
         security(post, AUTH_PROXY_CONFIG);
         ObjectNode body = json.createObjectNode().put("type", "object");
         body.put("description", "The operation's fields, as Turnkey's auth proxy takes them.");
@@ -274,14 +313,25 @@ final class OpenApiDocument {
         child(activity, "properties").putObject("activity").put("type", "object");
         schemas.set("ActivityResponse", activity);
         ObjectNode publicKey = object("A public key.", List.of("publicKey"));
-        child(publicKey, "properties").putObject("publicKey").put("type", "string")
+        child(publicKey, "properties")
+                .putObject("publicKey")
+                .put("type", "string")
                 .put("description", "The key, hex-encoded.");
         schemas.set("PublicKey", publicKey);
         ObjectNode health = object("A listener's health.", List.of("status"));
-        child(health, "properties").putObject("status").put("type", "string")
-                .putArray("enum").add("ok").add("stopping").add("unavailable");
-        child(health, "properties").putObject("database").put("type", "string")
-                .putArray("enum").add("ok").add("unreachable");
+        child(health, "properties")
+                .putObject("status")
+                .put("type", "string")
+                .putArray("enum")
+                .add("ok")
+                .add("stopping")
+                .add("unavailable");
+        child(health, "properties")
+                .putObject("database")
+                .put("type", "string")
+                .putArray("enum")
+                .add("ok")
+                .add("unreachable");
         schemas.set("Health", health);
         schemas.set("ServiceIndex", serviceIndex());
 
@@ -292,50 +342,68 @@ final class OpenApiDocument {
         responses.putObject("Preflight").put("description", "The CORS headers allowed; no body.");
 
         ObjectNode schemes = components.putObject("securitySchemes");
-        header(schemes, API_KEY_STAMP, StampHeaders.API_KEY, "An API key's stamp over the exact body: base64url "
-                + "JSON of publicKey, scheme and signature.");
+        header(
+                schemes,
+                API_KEY_STAMP,
+                StampHeaders.API_KEY,
+                "An API key's stamp over the exact body: base64url " + "JSON of publicKey, scheme and signature.");
         header(schemes, WEBAUTHN_STAMP, StampHeaders.WEBAUTHN, "A passkey's assertion over the exact body.");
         header(schemes, ATTESTED_STAMP, StampHeaders.ATTESTED, "A stamp attested by a sign-in token.");
         header(schemes, READ_ONLY_SESSION, ApiEndpoint.SESSION_HEADER, "A read-only session token: queries only.");
-        header(schemes, AUTH_PROXY_CONFIG, AuthProxyServer.CONFIG_HEADER, "The auth proxy configuration the "
-                + "request is for (not a secret: the configuration's allowed origins are checked).");
+        header(
+                schemes,
+                AUTH_PROXY_CONFIG,
+                AuthProxyServer.CONFIG_HEADER,
+                "The auth proxy configuration the "
+                        + "request is for (not a secret: the configuration's allowed origins are checked).");
     }
 
     private ObjectNode errorSchema() {
-        ObjectNode error = object("An error, in the shape of Turnkey's (grpc-gateway) errors.",
-                List.of("code", "message", "details"));
+        ObjectNode error = object(
+                "An error, in the shape of Turnkey's (grpc-gateway) errors.", List.of("code", "message", "details"));
         ObjectNode properties = child(error, "properties");
         properties.putObject("code").put("type", "integer").put("description", "The gRPC status code.");
         properties.putObject("message").put("type", "string");
         ObjectNode detail = properties.putObject("details").put("type", "array").putObject("items");
         detail.put("type", "object");
-        detail.put("description", "A TurnkeyErrorDetail, then a google.rpc.BadRequest naming the field at fault "
-                + "when one is.");
+        detail.put(
+                "description",
+                "A TurnkeyErrorDetail, then a google.rpc.BadRequest naming the field at fault " + "when one is.");
         detail.putArray("required").add("@type");
         detail.putObject("properties").putObject("@type").put("type", "string");
-        ArrayNode codes = properties.putObject("turnkeyErrorCode").put("type", "string").putArray("enum");
-        Arrays.stream(ErrorCode.values()).map(ErrorCode::turnkeyErrorCode).distinct().sorted().forEach(codes::add);
+        ArrayNode codes =
+                properties.putObject("turnkeyErrorCode").put("type", "string").putArray("enum");
+        Arrays.stream(ErrorCode.values())
+                .map(ErrorCode::turnkeyErrorCode)
+                .distinct()
+                .sorted()
+                .forEach(codes::add);
         return error;
     }
 
     private ObjectNode queryRequest() {
-        ObjectNode query = object("A query's body: the organization, and the query's own fields.",
-                List.of("organizationId"));
+        ObjectNode query =
+                object("A query's body: the organization, and the query's own fields.", List.of("organizationId"));
         child(query, "properties").putObject("organizationId").put("type", "string");
         return query;
     }
 
     private ObjectNode submitEnvelope() {
-        ObjectNode envelope = object("The envelope of every submitted activity.",
+        ObjectNode envelope = object(
+                "The envelope of every submitted activity.",
                 List.of("type", "timestampMs", "organizationId", "parameters"));
         ObjectNode properties = child(envelope, "properties");
         properties.putObject("type").put("type", "string").put("description", "The activity type and version.");
         ObjectNode timestamp = properties.putObject("timestampMs");
         timestamp.putArray("type").add("string").add("integer");
-        timestamp.put("description", "When the request was made, in milliseconds since the Unix epoch (a decimal "
-                + "string, as the SDKs send it); refused if older than an hour or more than five minutes ahead.");
+        timestamp.put(
+                "description",
+                "When the request was made, in milliseconds since the Unix epoch (a decimal "
+                        + "string, as the SDKs send it); refused if older than an hour or more than five minutes ahead.");
         properties.putObject("organizationId").put("type", "string");
-        properties.putObject("parameters").put("type", "object")
+        properties
+                .putObject("parameters")
+                .put("type", "object")
                 .put("description", "The activity's parameters: the intent of its type.");
         properties.putObject("generateAppProofs").put("type", "boolean");
         return envelope;
@@ -347,8 +415,11 @@ final class OpenApiDocument {
         properties.putObject("name").put("type", "string");
         properties.putObject("version").put("type", "string");
         properties.putObject("documentation").put("type", "string");
-        properties.putObject("links").put("type", "object")
-                .putObject("additionalProperties").put("type", "string");
+        properties
+                .putObject("links")
+                .put("type", "object")
+                .putObject("additionalProperties")
+                .put("type", "string");
         return index;
     }
 

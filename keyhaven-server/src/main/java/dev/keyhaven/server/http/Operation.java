@@ -9,8 +9,13 @@ import java.util.Optional;
  * verified state) or a submit operation (run by the activity engine), with where its caller's credential may be
  * found and the class that implements it (what docs/operations.md links to).
  */
-record Operation(Kind kind, String name, Optional<QueryHandler> query, Optional<StateQueryHandler> stateQuery,
-        CallerResolver.Scope scope, Class<?> implementation) {
+record Operation(
+        Kind kind,
+        String name,
+        Optional<QueryHandler> query,
+        Optional<StateQueryHandler> stateQuery,
+        CallerResolver.Scope scope,
+        Class<?> implementation) {
 
     enum Kind {
         QUERY("/public/v1/query/"),
@@ -24,26 +29,46 @@ record Operation(Kind kind, String name, Optional<QueryHandler> query, Optional<
     }
 
     static Operation query(String name, Class<?> implementation, QueryHandler handler) {
-        return new Operation(Kind.QUERY, name, Optional.of(handler), Optional.empty(),
-                CallerResolver.Scope.ORGANIZATION_OR_PARENT, implementation);
+        return new Operation(
+                Kind.QUERY,
+                name,
+                Optional.of(handler),
+                Optional.empty(),
+                CallerResolver.Scope.ORGANIZATION_OR_PARENT,
+                implementation);
     }
 
     /** A query answered on the organization's verified state, which may remember its answers per version. */
     static Operation queryOnState(String name, Class<?> implementation, StateQueryHandler handler) {
-        return new Operation(Kind.QUERY, name, Optional.empty(), Optional.of(handler),
-                CallerResolver.Scope.ORGANIZATION_OR_PARENT, implementation);
+        return new Operation(
+                Kind.QUERY,
+                name,
+                Optional.empty(),
+                Optional.of(handler),
+                CallerResolver.Scope.ORGANIZATION_OR_PARENT,
+                implementation);
     }
 
     /** A query that also finds a caller in the target's sub-organizations (whoami). */
     static Operation queryWithSubOrganizationLookup(String name, Class<?> implementation, QueryHandler handler) {
-        return new Operation(Kind.QUERY, name, Optional.of(handler), Optional.empty(),
-                CallerResolver.Scope.WITH_SUB_ORGANIZATIONS, implementation);
+        return new Operation(
+                Kind.QUERY,
+                name,
+                Optional.of(handler),
+                Optional.empty(),
+                CallerResolver.Scope.WITH_SUB_ORGANIZATIONS,
+                implementation);
     }
 
     /** A submit operation, run by the activity handler of class {@code implementation}. */
     static Operation submit(String name, Class<?> implementation) {
-        return new Operation(Kind.SUBMIT, name, Optional.empty(), Optional.empty(),
-                CallerResolver.Scope.ORGANIZATION_OR_PARENT, implementation);
+        return new Operation(
+                Kind.SUBMIT,
+                name,
+                Optional.empty(),
+                Optional.empty(),
+                CallerResolver.Scope.ORGANIZATION_OR_PARENT,
+                implementation);
     }
 
     String path() {

@@ -16,15 +16,16 @@ final class OperationsCatalogue {
     static final String REGENERATE = "./mvnw -pl keyhaven-server -am verify -Dtest=none -Dit.test=ApiDocumentsIT "
             + "-Dsurefire.failIfNoSpecifiedTests=false -Dkeyhaven.docs.write=true";
 
-    private OperationsCatalogue() {
-    }
+    private OperationsCatalogue() {}
 
     static String render(ApiDescription api) {
         StringBuilder out = new StringBuilder();
         out.append("# Operations and the code behind them\n\n");
         out.append("<!-- Generated from the route table and the activity handlers' declarations (OperationsCatalogue); "
-                + "do not edit by hand. After changing a route or a handler, regenerate this file and "
-                + "docs/openapi.json with:\n     ").append(REGENERATE).append("\n-->\n\n");
+                        + "do not edit by hand. After changing a route or a handler, regenerate this file and "
+                        + "docs/openapi.json with:\n     ")
+                .append(REGENERATE)
+                .append("\n-->\n\n");
         out.append("Every wire name Keyhaven answers to, and the class that implements it. The same routes, with "
                 + "their request envelopes, authentication and error body, are described in OpenAPI 3.1 at "
                 + "[openapi.json](openapi.json), which the server also serves at `GET "
@@ -33,25 +34,38 @@ final class OperationsCatalogue {
 
         out.append("## Queries: `POST /public/v1/query/<name>`\n\n");
         out.append("| query | implemented by |\n|---|---|\n");
-        api.operations().stream().filter(o -> o.kind() == Operation.Kind.QUERY).forEach(query -> out.append("| `")
-                .append(query.name()).append("` | ").append(link(query.implementation())).append(" |\n"));
+        api.operations().stream()
+                .filter(o -> o.kind() == Operation.Kind.QUERY)
+                .forEach(query -> out.append("| `")
+                        .append(query.name())
+                        .append("` | ")
+                        .append(link(query.implementation()))
+                        .append(" |\n"));
 
         out.append("\n## Activities: `POST /public/v1/submit/<name>`\n\n");
         out.append("Each operation accepts the activity types listed, the current version first.\n\n");
         out.append("| operation | activity types | handler |\n|---|---|---|\n");
         api.operations().stream().filter(o -> o.kind() == Operation.Kind.SUBMIT).forEach(submit -> {
             ActivitySpec spec = api.spec(submit);
-            out.append("| `").append(submit.name()).append("` | ")
-                    .append(spec.versions().stream().map(v -> "`" + v.type().wireName() + "`")
+            out.append("| `")
+                    .append(submit.name())
+                    .append("` | ")
+                    .append(spec.versions().stream()
+                            .map(v -> "`" + v.type().wireName() + "`")
                             .collect(Collectors.joining("<br>")))
-                    .append(" | ").append(link(submit.implementation())).append(" |\n");
+                    .append(" | ")
+                    .append(link(submit.implementation()))
+                    .append(" |\n");
         });
 
         out.append("\n## Auth proxy: `POST /v1/<name>` on its own listener (`--auth-proxy-port`)\n\n");
         out.append("Routed by ").append(link(AuthProxyServer.class)).append(".\n\n");
         out.append("| endpoint | implemented by |\n|---|---|\n");
-        AuthProxyServer.OPERATIONS.forEach(operation -> out.append("| `").append(operation).append("` | ")
-                .append(link(AuthProxy.class)).append(" |\n"));
+        AuthProxyServer.OPERATIONS.forEach(operation -> out.append("| `")
+                .append(operation)
+                .append("` | ")
+                .append(link(AuthProxy.class))
+                .append(" |\n"));
 
         out.append("\n## Other paths\n\n");
         out.append("| path | served by |\n|---|---|\n");

@@ -38,7 +38,8 @@ public final class Readiness {
         CompletableFuture<Boolean> current;
         synchronized (this) {
             if (check == null || (check.isDone() && nanoTime.getAsLong() - freshUntilNanos > 0)) {
-                check = CompletableFuture.supplyAsync(this::ask,
+                check = CompletableFuture.supplyAsync(
+                        this::ask,
                         task -> Thread.ofVirtual().name("keyhaven-readiness").start(task));
             }
             current = check;

@@ -20,8 +20,7 @@ import java.util.OptionalLong;
  * told apart from the next request. The body's deadline ends when it has all been read.
  */
 final class RequestBody {
-    private RequestBody() {
-    }
+    private RequestBody() {}
 
     /**
      * @throws ApiException 413 past {@code maxBytes}, 400 for a malformed body

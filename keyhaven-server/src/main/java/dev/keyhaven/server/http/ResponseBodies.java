@@ -13,8 +13,7 @@ import io.helidon.webserver.http.ServerResponse;
  * 9.3.2); a 405 would fail their checks.
  */
 final class ResponseBodies {
-    private ResponseBodies() {
-    }
+    private ResponseBodies() {}
 
     static void send(ServerRequest request, ServerResponse response, byte[] body) {
         if (Method.HEAD.equals(request.prologue().method())) {

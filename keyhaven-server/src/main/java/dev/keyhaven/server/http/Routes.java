@@ -1,15 +1,15 @@
 package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.activity.ActivityQueries;
+import dev.keyhaven.server.oauth2.Oauth2CredentialQueries;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.proof.ProofService;
+import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
 import dev.keyhaven.server.tvc.TvcQueries;
 import dev.keyhaven.server.user.UserQueries;
 import dev.keyhaven.server.wallet.WalletQueries;
-import dev.keyhaven.server.oauth2.Oauth2CredentialQueries;
-import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
 import dev.keyhaven.server.webhook.WebhookQueries;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +19,7 @@ import java.util.List;
  * operations are those with a registered activity handler.
  */
 final class Routes {
-    private Routes() {
-    }
+    private Routes() {}
 
     static List<Operation> operations(ApiServer.Services services) {
         OrganizationQueries organizations = services.organizationQueries();
@@ -66,15 +65,22 @@ final class Routes {
                 Operation.query("list_webhook_endpoints", WebhookQueries.class, webhooks::listWebhookEndpoints),
                 Operation.query("list_webhook_deliveries", WebhookQueries.class, webhooks::listWebhookDeliveries),
                 Operation.query("get_oauth2_credential", Oauth2CredentialQueries.class, oauth2::getOauth2Credential),
-                Operation.query("list_oauth2_credentials", Oauth2CredentialQueries.class,
-                        oauth2::listOauth2Credentials),
+                Operation.query(
+                        "list_oauth2_credentials", Oauth2CredentialQueries.class, oauth2::listOauth2Credentials),
                 Operation.query("get_oauth_providers", UserQueries.class, users::getOauthProviders),
-                Operation.query("get_smart_contract_interface", SmartContractInterfaceQueries.class,
+                Operation.query(
+                        "get_smart_contract_interface",
+                        SmartContractInterfaceQueries.class,
                         contracts::getSmartContractInterface),
-                Operation.query("list_smart_contract_interfaces", SmartContractInterfaceQueries.class,
+                Operation.query(
+                        "list_smart_contract_interfaces",
+                        SmartContractInterfaceQueries.class,
                         contracts::listSmartContractInterfaces)));
-        services.registry().operations().forEach(name -> operations.add(Operation.submit(name,
-                services.registry().forOperation(name).orElseThrow().getClass())));
+        services.registry()
+                .operations()
+                .forEach(name -> operations.add(Operation.submit(
+                        name,
+                        services.registry().forOperation(name).orElseThrow().getClass())));
         return List.copyOf(operations);
     }
 }

@@ -12,8 +12,7 @@ import java.util.Set;
  */
 final class ServedRoutes {
     /** One method on one exact path. */
-    record Route(String method, String path) {
-    }
+    record Route(String method, String path) {}
 
     private final HttpRouting.Builder routing;
     private final Set<Route> routes = new LinkedHashSet<>();

@@ -45,9 +45,16 @@ final class SupervisedListener implements AutoCloseable {
      * @param name the listener's name in messages ("API", "auth proxy")
      * @param options the options that set its address, for the operator reading a bind failure
      */
-    record Definition(String name, String options, String host, int port, Duration shutdownGrace, int maxBodyBytes,
-            ConnectionLimits limits, ErrorBodies errors, HttpRouting.Builder routing) {
-    }
+    record Definition(
+            String name,
+            String options,
+            String host,
+            int port,
+            Duration shutdownGrace,
+            int maxBodyBytes,
+            ConnectionLimits limits,
+            ErrorBodies errors,
+            HttpRouting.Builder routing) {}
 
     private final Definition definition;
     private final ConnectionGuard guard;
@@ -61,7 +68,8 @@ final class SupervisedListener implements AutoCloseable {
         this.guard = guard;
         this.server = server;
         this.address = new InetSocketAddress(definition.host(), server.port());
-        this.supervisor = Thread.ofVirtual().name("keyhaven-listener-supervisor-" + definition.name())
+        this.supervisor = Thread.ofVirtual()
+                .name("keyhaven-listener-supervisor-" + definition.name())
                 .start(this::supervise);
     }
 
@@ -81,8 +89,8 @@ final class SupervisedListener implements AutoCloseable {
         bindFailure(wanted).ifPresent(e -> {
             throw new ListenerStartException(cannotListen(definition, definition.port(), reason(e)));
         });
-        ConnectionGuard guard = new ConnectionGuard(definition.name(), definition.limits(), definition.maxBodyBytes(),
-                definition.errors());
+        ConnectionGuard guard = new ConnectionGuard(
+                definition.name(), definition.limits(), definition.maxBodyBytes(), definition.errors());
         WebServer server = build(definition, guard, definition.port()).start();
         if (!server.isRunning()) {
             guard.close();
@@ -152,14 +160,18 @@ final class SupervisedListener implements AutoCloseable {
     }
 
     private void restart() {
-        LOG.atWarn().addKeyValue("listener", definition.name()).addKeyValue("port", address.getPort())
+        LOG.atWarn()
+                .addKeyValue("listener", definition.name())
+                .addKeyValue("port", address.getPort())
                 .log("the listener stopped accepting connections (Helidon gives up when accept fails, e.g. at the "
                         + "file-descriptor limit); starting it again");
         WebServer fresh;
         try {
             fresh = build(definition, guard, address.getPort()).start();
         } catch (RuntimeException e) {
-            LOG.atWarn().addKeyValue("listener", definition.name()).addKeyValue("error", e.getClass().getSimpleName())
+            LOG.atWarn()
+                    .addKeyValue("listener", definition.name())
+                    .addKeyValue("error", e.getClass().getSimpleName())
                     .log("the listener could not start again; retrying");
             return;
         }
@@ -177,7 +189,9 @@ final class SupervisedListener implements AutoCloseable {
             server = fresh;
         }
         dead.stop();
-        LOG.atInfo().addKeyValue("listener", definition.name()).addKeyValue("port", address.getPort())
+        LOG.atInfo()
+                .addKeyValue("listener", definition.name())
+                .addKeyValue("port", address.getPort())
                 .log("the listener accepts connections again");
     }
 

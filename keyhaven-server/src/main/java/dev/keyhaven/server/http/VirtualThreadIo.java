@@ -21,8 +21,7 @@ final class VirtualThreadIo {
     private static final Duration BOUND = Duration.ofSeconds(5);
     private static final AtomicBoolean PREPARED = new AtomicBoolean();
 
-    private VirtualThreadIo() {
-    }
+    private VirtualThreadIo() {}
 
     static void prepare() {
         if (PREPARED.get()) {

@@ -11,8 +11,12 @@ import java.util.List;
 public final class ImportFeature {
     private final List<ActivityHandler<?>> handlers;
 
-    public ImportFeature(ImportTargetRepository targetRepository, UserRepository users, KeyTransfer transfer,
-            WalletCreator wallets, PrivateKeyCreator privateKeys) {
+    public ImportFeature(
+            ImportTargetRepository targetRepository,
+            UserRepository users,
+            KeyTransfer transfer,
+            WalletCreator wallets,
+            PrivateKeyCreator privateKeys) {
         ImportTargets targets = new ImportTargets(targetRepository, users, transfer);
         this.handlers = List.of(
                 new InitImportHandler(targets, ImportKind.WALLET),

@@ -23,9 +23,11 @@ import java.util.List;
  * with the addresses asked for and marked {@code imported}.
  */
 final class ImportPrivateKeyHandler implements ActivityHandler<ImportPrivateKeyHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("import_private_key", ActivityResource.PRIVATE_KEY,
-            ActivityAction.IMPORT, new ActivityVersion(ActivityType.IMPORT_PRIVATE_KEY, "importPrivateKeyIntent",
-                    "importPrivateKeyResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "import_private_key",
+            ActivityResource.PRIVATE_KEY,
+            ActivityAction.IMPORT,
+            new ActivityVersion(ActivityType.IMPORT_PRIVATE_KEY, "importPrivateKeyIntent", "importPrivateKeyResult"));
 
     private final ImportTargets targets;
     private final PrivateKeyCreator creator;
@@ -36,9 +38,12 @@ final class ImportPrivateKeyHandler implements ActivityHandler<ImportPrivateKeyH
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, String privateKeyName, String encryptedBundle, KeyCurve curve,
-            List<AddressFormat> addressFormats) {
-    }
+    public record Intent(
+            String userId,
+            String privateKeyName,
+            String encryptedBundle,
+            KeyCurve curve,
+            List<AddressFormat> addressFormats) {}
 
     @Override
     public ActivitySpec spec() {
@@ -47,8 +52,11 @@ final class ImportPrivateKeyHandler implements ActivityHandler<ImportPrivateKeyH
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(p.requiredString("userId"), p.requiredString("privateKeyName"),
-                p.requiredString("encryptedBundle"), KeyVocabulary.requiredCurve(p, "curve"),
+        return new Intent(
+                p.requiredString("userId"),
+                p.requiredString("privateKeyName"),
+                p.requiredString("encryptedBundle"),
+                KeyVocabulary.requiredCurve(p, "curve"),
                 List.copyOf(new LinkedHashSet<>(KeyVocabulary.requiredAddressFormats(p, "addressFormats"))));
     }
 
@@ -60,11 +68,20 @@ final class ImportPrivateKeyHandler implements ActivityHandler<ImportPrivateKeyH
         KeyTransfer.TargetHandle target = targets.useUp(context, intent.userId(), ImportKind.PRIVATE_KEY);
         String id = context.ids().next();
         DerivedKey key = targets.transfer().importPrivateKey(target, id, intent.curve(), intent.encryptedBundle());
-        return new Result(id, creator.store(context.tx(), org, id, intent.privateKeyName(), intent.curve(),
-                intent.addressFormats(), key, true, context.now()));
+        return new Result(
+                id,
+                creator.store(
+                        context.tx(),
+                        org,
+                        id,
+                        intent.privateKeyName(),
+                        intent.curve(),
+                        intent.addressFormats(),
+                        key,
+                        true,
+                        context.now()));
     }
 
     /** {@code importPrivateKeyResult}. */
-    public record Result(String privateKeyId, List<WireAddress> addresses) {
-    }
+    public record Result(String privateKeyId, List<WireAddress> addresses) {}
 }

@@ -36,8 +36,17 @@ public final class ImportTargets {
         String id = context.ids().next();
         KeyTransfer.ImportTarget fresh = transfer.newImportTarget(org, userId, id);
         targets.deleteAll(context.tx(), org, userId, kind);
-        targets.insert(context.tx(), new ImportTarget(id, org, userId, kind, fresh.publicKeyHex(), fresh.sealedKey(),
-                context.now(), context.now().plus(VALIDITY)));
+        targets.insert(
+                context.tx(),
+                new ImportTarget(
+                        id,
+                        org,
+                        userId,
+                        kind,
+                        fresh.publicKeyHex(),
+                        fresh.sealedKey(),
+                        context.now(),
+                        context.now().plus(VALIDITY)));
         return fresh.importBundle();
     }
 
@@ -49,12 +58,12 @@ public final class ImportTargets {
     KeyTransfer.TargetHandle useUp(ActivityContext context, String userId, ImportKind kind) {
         String org = context.organizationId();
         requireUser(context, userId);
-        ImportTarget target = targets.latest(context.tx(), org, userId, kind).orElseThrow(() ->
-                ApiException.badRequest("user " + userId + " has no import target: call " + kind.initOperation()
-                        + " first (each target serves one import)"));
+        ImportTarget target = targets.latest(context.tx(), org, userId, kind)
+                .orElseThrow(() -> ApiException.badRequest("user " + userId + " has no import target: call "
+                        + kind.initOperation() + " first (each target serves one import)"));
         if (!context.now().isBefore(target.expiresAt())) {
-            throw ApiException.badRequest("the import target of user " + userId + " expired at "
-                    + target.expiresAt() + ": call " + kind.initOperation() + " again");
+            throw ApiException.badRequest("the import target of user " + userId + " expired at " + target.expiresAt()
+                    + ": call " + kind.initOperation() + " again");
         }
         targets.deleteAll(context.tx(), org, userId, kind);
         return new KeyTransfer.TargetHandle(org, target.id(), target.sealedKey());

@@ -18,7 +18,9 @@ import java.util.List;
  * accounts like any wallet holding that mnemonic, and is marked {@code imported}.
  */
 final class ImportWalletHandler implements ActivityHandler<ImportWalletHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("import_wallet", ActivityResource.WALLET,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "import_wallet",
+            ActivityResource.WALLET,
             ActivityAction.IMPORT,
             new ActivityVersion(ActivityType.IMPORT_WALLET, "importWalletIntent", "importWalletResult"));
 
@@ -31,8 +33,7 @@ final class ImportWalletHandler implements ActivityHandler<ImportWalletHandler.I
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, String walletName, String encryptedBundle, List<AccountParams> accounts) {
-    }
+    public record Intent(String userId, String walletName, String encryptedBundle, List<AccountParams> accounts) {}
 
     @Override
     public ActivitySpec spec() {
@@ -41,21 +42,29 @@ final class ImportWalletHandler implements ActivityHandler<ImportWalletHandler.I
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(p.requiredString("userId"), p.requiredString("walletName"),
-                p.requiredString("encryptedBundle"), p.requiredObjects("accounts", AccountParams::read));
+        return new Intent(
+                p.requiredString("userId"),
+                p.requiredString("walletName"),
+                p.requiredString("encryptedBundle"),
+                p.requiredObjects("accounts", AccountParams::read));
     }
 
     @Override
     public Object execute(ActivityContext context, Intent intent) {
         KeyTransfer.TargetHandle target = targets.useUp(context, intent.userId(), ImportKind.WALLET);
-        WalletCreator.Created created = creator.create(context.tx(), context.organizationId(), intent.walletName(),
-                intent.accounts(), true, context.now(), context.ids(),
+        WalletCreator.Created created = creator.create(
+                context.tx(),
+                context.organizationId(),
+                intent.walletName(),
+                intent.accounts(),
+                true,
+                context.now(),
+                context.ids(),
                 walletId -> targets.transfer().importWallet(target, walletId, intent.encryptedBundle()),
                 context.addresses());
         return new Result(created.walletId(), created.addresses());
     }
 
     /** {@code importWalletResult}. */
-    public record Result(String walletId, List<String> addresses) {
-    }
+    public record Result(String walletId, List<String> addresses) {}
 }

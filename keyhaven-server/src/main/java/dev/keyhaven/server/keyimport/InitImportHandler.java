@@ -23,12 +23,22 @@ final class InitImportHandler implements ActivityHandler<String> {
         this.targets = targets;
         this.kind = kind;
         this.spec = switch (kind) {
-            case WALLET -> ActivitySpec.of("init_import_wallet", ActivityResource.WALLET, ActivityAction.IMPORT,
-                    new ActivityVersion(ActivityType.INIT_IMPORT_WALLET, "initImportWalletIntent",
-                            "initImportWalletResult"));
-            case PRIVATE_KEY -> ActivitySpec.of("init_import_private_key", ActivityResource.PRIVATE_KEY,
-                    ActivityAction.IMPORT, new ActivityVersion(ActivityType.INIT_IMPORT_PRIVATE_KEY,
-                            "initImportPrivateKeyIntent", "initImportPrivateKeyResult"));
+            case WALLET ->
+                ActivitySpec.of(
+                        "init_import_wallet",
+                        ActivityResource.WALLET,
+                        ActivityAction.IMPORT,
+                        new ActivityVersion(
+                                ActivityType.INIT_IMPORT_WALLET, "initImportWalletIntent", "initImportWalletResult"));
+            case PRIVATE_KEY ->
+                ActivitySpec.of(
+                        "init_import_private_key",
+                        ActivityResource.PRIVATE_KEY,
+                        ActivityAction.IMPORT,
+                        new ActivityVersion(
+                                ActivityType.INIT_IMPORT_PRIVATE_KEY,
+                                "initImportPrivateKeyIntent",
+                                "initImportPrivateKeyResult"));
         };
     }
 
@@ -48,6 +58,5 @@ final class InitImportHandler implements ActivityHandler<String> {
     }
 
     /** {@code initImportWalletResult}, {@code initImportPrivateKeyResult}. */
-    public record Result(String importBundle) {
-    }
+    public record Result(String importBundle) {}
 }

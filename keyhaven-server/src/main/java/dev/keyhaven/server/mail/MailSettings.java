@@ -39,12 +39,18 @@ public record MailSettings(Optional<Smtp> smtp, String defaultFrom, Optional<Pat
      *
      * @param timeout connect, read and write timeout: mail is sent inside the activity's transaction
      */
-    public record Smtp(String host, int port, Security security, Optional<String> username, Optional<String> password,
+    public record Smtp(
+            String host,
+            int port,
+            Security security,
+            Optional<String> username,
+            Optional<String> password,
             Duration timeout) {
 
         @Override
         public String toString() {
-            return "Smtp[" + host + ":" + port + ", " + security + username.map(u -> ", user " + u).orElse("") + "]";
+            return "Smtp[" + host + ":" + port + ", " + security
+                    + username.map(u -> ", user " + u).orElse("") + "]";
         }
     }
 }

@@ -44,14 +44,15 @@ public final class MaildirMailer implements Mailer {
                 }
             }
             Path tmp = maildir.resolve("tmp").resolve(name);
-            try (OutputStream out = Channels.newOutputStream(Files.newByteChannel(tmp, Set.of(
-                    StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), ownerOnly("rw-------")))) {
+            try (OutputStream out = Channels.newOutputStream(Files.newByteChannel(
+                    tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), ownerOnly("rw-------")))) {
                 MimeMessages.build(session, message).writeTo(out);
             }
             Path delivered = maildir.resolve("new").resolve(name);
             Files.move(tmp, delivered, StandardCopyOption.ATOMIC_MOVE);
             // The recipient is a user's contact: the file name finds the message, the log need not carry it.
-            LOG.atInfo().addKeyValue("file", delivered)
+            LOG.atInfo()
+                    .addKeyValue("file", delivered)
                     .log("no SMTP server configured: wrote the message to the Maildir");
         } catch (IOException | MessagingException e) {
             throw new MailException("writing the message to the Maildir " + maildir + " failed: " + e.getMessage(), e);
@@ -63,8 +64,9 @@ public final class MaildirMailer implements Mailer {
         if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
             return new FileAttribute<?>[0];
         }
-        return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
-                permissions))};
+        return new FileAttribute<?>[] {
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))
+        };
     }
 
     @Override

@@ -13,8 +13,7 @@ import java.util.Date;
 
 /** Builds the MIME form of a {@link MailMessage}: multipart/alternative, text then HTML, UTF-8. */
 final class MimeMessages {
-    private MimeMessages() {
-    }
+    private MimeMessages() {}
 
     static MimeMessage build(Session session, MailMessage m) throws MessagingException {
         MimeMessage mime = new MimeMessage(session);
@@ -25,7 +24,8 @@ final class MimeMessages {
         }
         mime.setRecipient(Message.RecipientType.TO, new InternetAddress(m.to(), true));
         if (m.replyTo().isPresent()) {
-            mime.setReplyTo(new InternetAddress[] {new InternetAddress(m.replyTo().get(), true)});
+            mime.setReplyTo(
+                    new InternetAddress[] {new InternetAddress(m.replyTo().get(), true)});
         }
         mime.setSubject(m.subject(), StandardCharsets.UTF_8.name());
         mime.setSentDate(new Date());

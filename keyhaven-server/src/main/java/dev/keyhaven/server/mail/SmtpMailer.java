@@ -46,14 +46,17 @@ public final class SmtpMailer implements Mailer {
             }
         } catch (MessagingException e) {
             // The server's reply names the problem; it never contains the message body.
-            throw new MailException("the SMTP server " + smtp.host() + ":" + smtp.port() + " did not take the message: "
-                    + e.getMessage(), e);
+            throw new MailException(
+                    "the SMTP server " + smtp.host() + ":" + smtp.port() + " did not take the message: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
     @Override
     public String describe() {
-        return "SMTP " + smtp.host() + ":" + smtp.port() + " (" + smtp.security().name().toLowerCase(java.util.Locale.ROOT)
+        return "SMTP " + smtp.host() + ":" + smtp.port() + " ("
+                + smtp.security().name().toLowerCase(java.util.Locale.ROOT)
                 + smtp.username().map(u -> ", as " + u).orElse("") + ")";
     }
 }

@@ -18,9 +18,14 @@ import java.util.Optional;
  * credential-encryption key and is kept sealed under the KEK (the envelope is kept as received, for the views).
  */
 final class CreateOauth2CredentialHandler implements ActivityHandler<Oauth2CredentialParams> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_oauth2_credential", ActivityResource.CREDENTIAL,
-            ActivityAction.CREATE, new ActivityVersion(ActivityType.CREATE_OAUTH2_CREDENTIAL,
-                    "createOauth2CredentialIntent", "createOauth2CredentialResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_oauth2_credential",
+            ActivityResource.CREDENTIAL,
+            ActivityAction.CREATE,
+            new ActivityVersion(
+                    ActivityType.CREATE_OAUTH2_CREDENTIAL,
+                    "createOauth2CredentialIntent",
+                    "createOauth2CredentialResult"));
 
     private final Oauth2CredentialRepository credentials;
     private final Oauth2ClientSecrets secrets;
@@ -50,14 +55,19 @@ final class CreateOauth2CredentialHandler implements ActivityHandler<Oauth2Crede
         String org = context.organizationId();
         params.requireUnique(credentials, context.tx(), org, Optional.empty());
         String id = context.ids().next();
-        Oauth2Credential credential = new Oauth2Credential(id, org, params.provider(), params.clientId(),
-                params.encryptedClientSecret(), secrets.reseal(org, id, params.encryptedClientSecret(),
-                        params.secretField()), context.now(), context.now());
+        Oauth2Credential credential = new Oauth2Credential(
+                id,
+                org,
+                params.provider(),
+                params.clientId(),
+                params.encryptedClientSecret(),
+                secrets.reseal(org, id, params.encryptedClientSecret(), params.secretField()),
+                context.now(),
+                context.now());
         credentials.insert(context.tx(), credential);
         return new Result(id);
     }
 
     /** {@code createOauth2CredentialResult}. */
-    public record Result(String oauth2CredentialId) {
-    }
+    public record Result(String oauth2CredentialId) {}
 }

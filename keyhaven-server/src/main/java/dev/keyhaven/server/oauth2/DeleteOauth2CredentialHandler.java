@@ -15,9 +15,14 @@ import java.util.Map;
 
 /** {@code delete_oauth2_credential}: the credential and its sealed secret are gone at once. */
 final class DeleteOauth2CredentialHandler implements ActivityHandler<String> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_oauth2_credential", ActivityResource.CREDENTIAL,
-            ActivityAction.DELETE, new ActivityVersion(ActivityType.DELETE_OAUTH2_CREDENTIAL,
-                    "deleteOauth2CredentialIntent", "deleteOauth2CredentialResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_oauth2_credential",
+            ActivityResource.CREDENTIAL,
+            ActivityAction.DELETE,
+            new ActivityVersion(
+                    ActivityType.DELETE_OAUTH2_CREDENTIAL,
+                    "deleteOauth2CredentialIntent",
+                    "deleteOauth2CredentialResult"));
 
     private final Oauth2CredentialRepository credentials;
 
@@ -48,6 +53,5 @@ final class DeleteOauth2CredentialHandler implements ActivityHandler<String> {
     }
 
     /** {@code deleteOauth2CredentialResult}. */
-    public record Result(String oauth2CredentialId) {
-    }
+    public record Result(String oauth2CredentialId) {}
 }

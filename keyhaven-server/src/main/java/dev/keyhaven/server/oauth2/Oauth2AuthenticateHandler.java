@@ -23,9 +23,13 @@ import java.util.Optional;
  * the activity's record takes a (short) write transaction, after the network exchange.
  */
 final class Oauth2AuthenticateHandler implements ActivityHandler<Oauth2AuthenticateHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("oauth2_authenticate", ActivityResource.AUTH,
-            ActivityAction.CREATE, new ActivityVersion(ActivityType.OAUTH2_AUTHENTICATE, "oauth2AuthenticateIntent",
-                    "oauth2AuthenticateResult")).withEffect(ActivityEffect.NONE);
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+                    "oauth2_authenticate",
+                    ActivityResource.AUTH,
+                    ActivityAction.CREATE,
+                    new ActivityVersion(
+                            ActivityType.OAUTH2_AUTHENTICATE, "oauth2AuthenticateIntent", "oauth2AuthenticateResult"))
+            .withEffect(ActivityEffect.NONE);
 
     private final Oauth2CredentialRepository credentials;
     private final Oauth2Authenticator authenticator;
@@ -36,12 +40,10 @@ final class Oauth2AuthenticateHandler implements ActivityHandler<Oauth2Authentic
     }
 
     /** The validated parameters. */
-    public record Intent(String credentialId, Oauth2Authenticator.SignIn signIn) {
-    }
+    public record Intent(String credentialId, Oauth2Authenticator.SignIn signIn) {}
 
     /** The remembered lookup of one credential (credentials change only through activities that move the state). */
-    private record CredentialLookup(String credentialId) {
-    }
+    private record CredentialLookup(String credentialId) {}
 
     @Override
     public ActivitySpec spec() {
@@ -55,8 +57,7 @@ final class Oauth2AuthenticateHandler implements ActivityHandler<Oauth2Authentic
 
     @Override
     public PolicyFacts policyFacts(StateReads organization, Intent intent) {
-        return PolicyFacts.params(Map.of("oauth2_credential_id", dev.keyhaven.policy.Value.of(
-                intent.credentialId())));
+        return PolicyFacts.params(Map.of("oauth2_credential_id", dev.keyhaven.policy.Value.of(intent.credentialId())));
     }
 
     @Override
@@ -64,14 +65,19 @@ final class Oauth2AuthenticateHandler implements ActivityHandler<Oauth2Authentic
         if (context.transaction().isPresent()) {
             // The engine falls back to one write transaction after repeated races with changes of the
             // organization; a provider's latency must never hold the database's write lock, so refuse instead.
-            throw new ApiException(ErrorCode.UNAVAILABLE, "the organization is changing too quickly to "
-                    + "authenticate now; retry the sign-in");
+            throw new ApiException(
+                    ErrorCode.UNAVAILABLE,
+                    "the organization is changing too quickly to " + "authenticate now; retry the sign-in");
         }
         String org = context.organizationId();
-        Optional<Oauth2Credential> credential = context.reads().get(new CredentialLookup(intent.credentialId()),
-                tx -> credentials.find(tx, org, intent.credentialId()));
-        return new Result(authenticator.authenticate(credential.orElseThrow(() -> Oauth2Credentials.notFound(
-                "no OAuth 2.0 credential found with id " + intent.credentialId())), intent.signIn()));
+        Optional<Oauth2Credential> credential = context.reads()
+                .get(
+                        new CredentialLookup(intent.credentialId()),
+                        tx -> credentials.find(tx, org, intent.credentialId()));
+        return new Result(authenticator.authenticate(
+                credential.orElseThrow(() ->
+                        Oauth2Credentials.notFound("no OAuth 2.0 credential found with id " + intent.credentialId())),
+                intent.signIn()));
     }
 
     /** {@code oauth2AuthenticateResult}. */

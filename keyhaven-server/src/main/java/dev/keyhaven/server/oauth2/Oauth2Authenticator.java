@@ -21,8 +21,13 @@ public final class Oauth2Authenticator {
     private final Transactor transactor;
     private final Oauth2CredentialRepository credentials;
 
-    public Oauth2Authenticator(Oauth2Providers providers, Oauth2ClientSecrets secrets, Oauth2Exchange exchange,
-            Oauth2TokenIssuer issuer, Transactor transactor, Oauth2CredentialRepository credentials) {
+    public Oauth2Authenticator(
+            Oauth2Providers providers,
+            Oauth2ClientSecrets secrets,
+            Oauth2Exchange exchange,
+            Oauth2TokenIssuer issuer,
+            Transactor transactor,
+            Oauth2CredentialRepository credentials) {
         this.providers = providers;
         this.secrets = secrets;
         this.exchange = exchange;
@@ -32,7 +37,10 @@ public final class Oauth2Authenticator {
     }
 
     /** What the client sends besides naming the credential, validated. */
-    public record SignIn(Oauth2Exchange.CodeGrant grant, String nonce, Optional<String> bearerTokenTargetPublicKey,
+    public record SignIn(
+            Oauth2Exchange.CodeGrant grant,
+            String nonce,
+            Optional<String> bearerTokenTargetPublicKey,
             String targetField) {
 
         /**
@@ -45,11 +53,12 @@ public final class Oauth2Authenticator {
             String redirectUri = nonEmpty(p, "redirectUri");
             String codeVerifier = p.optionalString("codeVerifier").orElse("");
             String nonce = nonEmpty(p, "nonce");
-            Optional<String> target = p.optionalString("bearerTokenTargetPublicKey").filter(k -> !k.isEmpty());
+            Optional<String> target =
+                    p.optionalString("bearerTokenTargetPublicKey").filter(k -> !k.isEmpty());
             String targetField = p.pathOf("bearerTokenTargetPublicKey");
             target.ifPresent(k -> Oauth2ClientSecrets.requireP256PublicKey(k, targetField));
-            return new SignIn(new Oauth2Exchange.CodeGrant(authCode, redirectUri, codeVerifier), nonce, target,
-                    targetField);
+            return new SignIn(
+                    new Oauth2Exchange.CodeGrant(authCode, redirectUri, codeVerifier), nonce, target, targetField);
         }
 
         private static String nonEmpty(Params p, String name) {
@@ -63,12 +72,16 @@ public final class Oauth2Authenticator {
 
     /** Exchanges the code with {@code credential}'s client and mints the token: the {@code oidcToken}. */
     public String authenticate(Oauth2Credential credential, SignIn signIn) {
-        String authorization = secrets.basicAuthorization(credential.organizationId(), credential.id(),
-                credential.secretSealed(), credential.clientId());
-        Oauth2Exchange.ProviderUser user = exchange.exchange(credential.provider(),
-                providers.of(credential.provider()), credential.clientId(), authorization, signIn.grant());
-        Optional<String> encrypted = signIn.bearerTokenTargetPublicKey().map(key -> secrets.encryptBearerToken(key,
-                user.bearerToken(), signIn.targetField()));
+        String authorization = secrets.basicAuthorization(
+                credential.organizationId(), credential.id(), credential.secretSealed(), credential.clientId());
+        Oauth2Exchange.ProviderUser user = exchange.exchange(
+                credential.provider(),
+                providers.of(credential.provider()),
+                credential.clientId(),
+                authorization,
+                signIn.grant());
+        Optional<String> encrypted = signIn.bearerTokenTargetPublicKey()
+                .map(key -> secrets.encryptBearerToken(key, user.bearerToken(), signIn.targetField()));
         return issuer.mint(credential.provider(), credential.clientId(), user.subject(), signIn.nonce(), encrypted);
     }
 
@@ -81,9 +94,10 @@ public final class Oauth2Authenticator {
         Oauth2Provider provider = Oauth2Provider.read(body, "provider");
         String clientId = body.requiredString("clientId");
         SignIn signIn = SignIn.read(body);
-        Oauth2Credential credential = transactor.read(tx -> credentials.findByClient(tx, organizationId, provider,
-                clientId)).orElseThrow(() -> Oauth2Credentials.notFound("no OAuth 2.0 credential for " + provider
-                        .wireName() + " with this client id in the auth proxy config's organization"));
+        Oauth2Credential credential = transactor
+                .read(tx -> credentials.findByClient(tx, organizationId, provider, clientId))
+                .orElseThrow(() -> Oauth2Credentials.notFound("no OAuth 2.0 credential for " + provider.wireName()
+                        + " with this client id in the auth proxy config's organization"));
         return Map.of("oidcToken", authenticate(credential, signIn));
     }
 }

@@ -8,6 +8,12 @@ import java.time.Instant;
  * (ciphertext to the credential-encryption key, what the views show); {@code secretSealed} is the plain secret sealed
  * under the KEK for this organization and credential. Neither is the plain secret.
  */
-public record Oauth2Credential(String id, String organizationId, Oauth2Provider provider, String clientId,
-        String encryptedClientSecret, SealedSecret secretSealed, Instant createdAt, Instant updatedAt) {
-}
+public record Oauth2Credential(
+        String id,
+        String organizationId,
+        Oauth2Provider provider,
+        String clientId,
+        String encryptedClientSecret,
+        SealedSecret secretSealed,
+        Instant createdAt,
+        Instant updatedAt) {}

@@ -18,13 +18,18 @@ public final class Oauth2CredentialQueries {
     /** {@code {organizationId, oauth2CredentialId}} → {@code {oauth2Credential}}. */
     public Map<String, Object> getOauth2Credential(Caller caller, Params body) {
         String id = body.requiredString("oauth2CredentialId");
-        return Map.of("oauth2Credential", Oauth2Views.credential(transactor.read(tx -> Oauth2Credentials.require(
-                credentials, tx, caller.organizationId(), id))));
+        return Map.of(
+                "oauth2Credential",
+                Oauth2Views.credential(transactor.read(
+                        tx -> Oauth2Credentials.require(credentials, tx, caller.organizationId(), id))));
     }
 
     /** {@code {organizationId}} → {@code {oauth2Credentials}}, in creation order. */
     public Map<String, Object> listOauth2Credentials(Caller caller, Params body) {
-        return Map.of("oauth2Credentials", transactor.read(tx -> credentials.list(tx, caller.organizationId()))
-                .stream().map(Oauth2Views::credential).toList());
+        return Map.of(
+                "oauth2Credentials",
+                transactor.read(tx -> credentials.list(tx, caller.organizationId())).stream()
+                        .map(Oauth2Views::credential)
+                        .toList());
     }
 }

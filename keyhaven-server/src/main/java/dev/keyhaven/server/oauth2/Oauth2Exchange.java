@@ -46,8 +46,10 @@ public final class Oauth2Exchange {
     }
 
     Oauth2Exchange(Duration exchangeTimeout) {
-        this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
         this.exchangeTimeout = exchangeTimeout;
     }
 
@@ -75,8 +77,12 @@ public final class Oauth2Exchange {
      *         {@code OAUTH2_PROVIDER_UNAVAILABLE} (502) when a provider endpoint fails, times out, redirects or
      *         answers something unusable
      */
-    public ProviderUser exchange(Oauth2Provider provider, Oauth2Providers.Endpoints endpoints, String clientId,
-            String authorization, CodeGrant grant) {
+    public ProviderUser exchange(
+            Oauth2Provider provider,
+            Oauth2Providers.Endpoints endpoints,
+            String clientId,
+            String authorization,
+            CodeGrant grant) {
         Instant deadline = Instant.now().plus(exchangeTimeout);
         Map<String, String> form = new LinkedHashMap<>();
         form.put("grant_type", "authorization_code");
@@ -91,11 +97,14 @@ public final class Oauth2Exchange {
                 .header("Authorization", authorization)
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(formEncode(form))).build();
+                .POST(HttpRequest.BodyPublishers.ofString(formEncode(form)))
+                .build();
         Answer token = send(tokenRequest, "token", deadline);
         if (token.status() >= 400 && token.status() < 500) {
-            throw new ApiException(ErrorCode.OAUTH2_PROVIDER_REJECTED, "the OAuth 2.0 provider refused the "
-                    + "authorization code: its token endpoint answered HTTP " + token.status() + errorCode(token));
+            throw new ApiException(
+                    ErrorCode.OAUTH2_PROVIDER_REJECTED,
+                    "the OAuth 2.0 provider refused the " + "authorization code: its token endpoint answered HTTP "
+                            + token.status() + errorCode(token));
         }
         requireOk(token, "token");
         String bearer = token.json().path("access_token").asString("");
@@ -107,10 +116,12 @@ public final class Oauth2Exchange {
                 .timeout(remaining(deadline, "userinfo"))
                 .header("Authorization", "Bearer " + bearer)
                 .header("Accept", "application/json")
-                .GET().build();
+                .GET()
+                .build();
         Answer userinfo = send(userinfoRequest, "userinfo", deadline);
         requireOk(userinfo, "userinfo");
-        JsonNode id = provider == Oauth2Provider.OAUTH2_PROVIDER_X ? userinfo.json().path("data").path("id")
+        JsonNode id = provider == Oauth2Provider.OAUTH2_PROVIDER_X
+                ? userinfo.json().path("data").path("id")
                 : userinfo.json().path("id");
         if (!id.isString() || id.asString().isBlank()) {
             throw unavailable("the OAuth 2.0 provider's userinfo endpoint answered without the user's id ("
@@ -120,26 +131,28 @@ public final class Oauth2Exchange {
     }
 
     /** A provider's answer: its status, and its body as JSON when it was JSON (else an empty object). */
-    private record Answer(int status, JsonNode json) {
-    }
+    private record Answer(int status, JsonNode json) {}
 
     /** Sends {@code request}; its answer must arrive whole (status, headers and body) before {@code deadline}. */
     private Answer send(HttpRequest request, String endpoint, Instant deadline) {
-        CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(request,
-                HttpResponse.BodyHandlers.limiting(HttpResponse.BodyHandlers.ofByteArray(), MAX_ANSWER_BYTES));
+        CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(
+                request, HttpResponse.BodyHandlers.limiting(HttpResponse.BodyHandlers.ofByteArray(), MAX_ANSWER_BYTES));
         try {
-            HttpResponse<byte[]> response = sent.get(remaining(deadline, endpoint).toMillis(), TimeUnit.MILLISECONDS);
+            HttpResponse<byte[]> response =
+                    sent.get(remaining(deadline, endpoint).toMillis(), TimeUnit.MILLISECONDS);
             return new Answer(response.statusCode(), parse(response.body()));
         } catch (TimeoutException e) {
             sent.cancel(true);
             throw unavailable("the OAuth 2.0 provider's " + endpoint + " endpoint did not answer in time (the "
                     + "whole exchange may take " + exchangeTimeout.toSeconds() + " s)");
         } catch (ExecutionException e) {
-            String problem = e.getCause() instanceof HttpTimeoutException ? "did not answer in time"
-                    : e.getCause() instanceof IOException io && io.getMessage() != null
-                            && io.getMessage().contains("exceeds") ? "answered more than " + MAX_ANSWER_BYTES
-                                    + " bytes" : "could not be reached (" + e.getCause().getClass().getSimpleName()
-                                    + ")";
+            String problem = e.getCause() instanceof HttpTimeoutException
+                    ? "did not answer in time"
+                    : e.getCause() instanceof IOException io
+                                    && io.getMessage() != null
+                                    && io.getMessage().contains("exceeds")
+                            ? "answered more than " + MAX_ANSWER_BYTES + " bytes"
+                            : "could not be reached (" + e.getCause().getClass().getSimpleName() + ")";
             throw unavailable("the OAuth 2.0 provider's " + endpoint + " endpoint " + problem);
         } catch (InterruptedException e) {
             sent.cancel(true);
@@ -187,8 +200,10 @@ public final class Oauth2Exchange {
     }
 
     private static String formEncode(Map<String, String> form) {
-        return form.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
-                + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+        return form.entrySet().stream()
+                .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
     }
 
     @Override

@@ -14,10 +14,14 @@ public final class Oauth2Feature {
     private final Oauth2CredentialQueries queries;
     private final List<ActivityHandler<?>> handlers;
 
-    public Oauth2Feature(Transactor transactor, Oauth2CredentialRepository credentials, Oauth2Providers providers,
-            Oauth2ClientSecrets secrets, Oauth2TokenIssuer tokens) {
-        this.authenticator = new Oauth2Authenticator(providers, secrets, new Oauth2Exchange(), tokens, transactor,
-                credentials);
+    public Oauth2Feature(
+            Transactor transactor,
+            Oauth2CredentialRepository credentials,
+            Oauth2Providers providers,
+            Oauth2ClientSecrets secrets,
+            Oauth2TokenIssuer tokens) {
+        this.authenticator =
+                new Oauth2Authenticator(providers, secrets, new Oauth2Exchange(), tokens, transactor, credentials);
         this.queries = new Oauth2CredentialQueries(transactor, credentials);
         this.handlers = List.of(
                 new CreateOauth2CredentialHandler(credentials, secrets),

@@ -18,8 +18,11 @@ public enum Oauth2Provider implements WireEnum {
     /** The provider {@code name} names, or Turnkey's {@code INVALID_OAUTH2_PROVIDER} (400) naming the field. */
     static Oauth2Provider read(Params p, String name) {
         String value = p.requiredString(name);
-        return WireEnum.fromWire(Oauth2Provider.class, value).orElseThrow(() -> new ApiException(
-                ErrorCode.INVALID_OAUTH2_PROVIDER, "bad request body: " + p.pathOf(name) + " must be "
-                        + OAUTH2_PROVIDER_X + " or " + OAUTH2_PROVIDER_DISCORD, p.pathOf(name)));
+        return WireEnum.fromWire(Oauth2Provider.class, value)
+                .orElseThrow(() -> new ApiException(
+                        ErrorCode.INVALID_OAUTH2_PROVIDER,
+                        "bad request body: " + p.pathOf(name) + " must be " + OAUTH2_PROVIDER_X + " or "
+                                + OAUTH2_PROVIDER_DISCORD,
+                        p.pathOf(name)));
     }
 }

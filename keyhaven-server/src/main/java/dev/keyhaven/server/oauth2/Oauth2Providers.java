@@ -20,14 +20,19 @@ import tools.jackson.databind.json.JsonMapper;
 public record Oauth2Providers(Map<Oauth2Provider, Endpoints> endpoints) {
 
     /** One provider's endpoints and the issuer of the tokens minted for its users. */
-    public record Endpoints(URI tokenEndpoint, URI userinfoEndpoint, String issuer) {
-    }
+    public record Endpoints(URI tokenEndpoint, URI userinfoEndpoint, String issuer) {}
 
     public static final Oauth2Providers DEFAULT = new Oauth2Providers(Map.of(
-            Oauth2Provider.OAUTH2_PROVIDER_X, new Endpoints(URI.create("https://api.x.com/2/oauth2/token"),
-                    URI.create("https://api.x.com/2/users/me"), "https://x.com"),
-            Oauth2Provider.OAUTH2_PROVIDER_DISCORD, new Endpoints(URI.create("https://discord.com/api/oauth2/token"),
-                    URI.create("https://discord.com/api/users/@me"), "https://discord.com")));
+            Oauth2Provider.OAUTH2_PROVIDER_X,
+                    new Endpoints(
+                            URI.create("https://api.x.com/2/oauth2/token"),
+                            URI.create("https://api.x.com/2/users/me"),
+                            "https://x.com"),
+            Oauth2Provider.OAUTH2_PROVIDER_DISCORD,
+                    new Endpoints(
+                            URI.create("https://discord.com/api/oauth2/token"),
+                            URI.create("https://discord.com/api/users/@me"),
+                            "https://discord.com")));
 
     private static final Set<String> FIELDS = Set.of("provider", "tokenEndpoint", "userinfoEndpoint", "issuer");
 
@@ -50,8 +55,8 @@ public record Oauth2Providers(Map<Oauth2Provider, Endpoints> endpoints) {
         try {
             entries = JsonMapper.builder().build().readTree(Files.readString(file));
         } catch (IOException | JacksonException e) {
-            throw new IllegalArgumentException("cannot read the OAuth 2.0 providers file " + file + ": "
-                    + e.getMessage());
+            throw new IllegalArgumentException(
+                    "cannot read the OAuth 2.0 providers file " + file + ": " + e.getMessage());
         }
         if (!entries.isArray()) {
             throw new IllegalArgumentException("the OAuth 2.0 providers file " + file + " must hold a JSON array");
@@ -66,26 +71,29 @@ public record Oauth2Providers(Map<Oauth2Provider, Endpoints> endpoints) {
             }
             for (String name : entry.propertyNames()) {
                 if (!FIELDS.contains(name)) {
-                    throw new IllegalArgumentException(where + " has an unknown field '" + name + "' (known: "
-                            + FIELDS + ")");
+                    throw new IllegalArgumentException(
+                            where + " has an unknown field '" + name + "' (known: " + FIELDS + ")");
                 }
             }
             Oauth2Provider provider = provider(where, entry);
             if (!named.add(provider)) {
                 throw new IllegalArgumentException(where + " names " + provider + " a second time");
             }
-            String issuer = entry.has("issuer") ? text(where, entry, "issuer") : DEFAULT.of(provider).issuer();
-            read.put(provider, new Endpoints(url(where, entry, "tokenEndpoint"), url(where, entry, "userinfoEndpoint"),
-                    issuer));
+            String issuer = entry.has("issuer")
+                    ? text(where, entry, "issuer")
+                    : DEFAULT.of(provider).issuer();
+            read.put(
+                    provider,
+                    new Endpoints(url(where, entry, "tokenEndpoint"), url(where, entry, "userinfoEndpoint"), issuer));
         }
         return new Oauth2Providers(read);
     }
 
     private static Oauth2Provider provider(String where, JsonNode entry) {
         String name = text(where, entry, "provider");
-        return dev.keyhaven.server.api.WireEnum.fromWire(Oauth2Provider.class, name).orElseThrow(() ->
-                new IllegalArgumentException(where + ": provider '" + name + "' is not OAUTH2_PROVIDER_X or "
-                        + "OAUTH2_PROVIDER_DISCORD"));
+        return dev.keyhaven.server.api.WireEnum.fromWire(Oauth2Provider.class, name)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        where + ": provider '" + name + "' is not OAUTH2_PROVIDER_X or " + "OAUTH2_PROVIDER_DISCORD"));
     }
 
     private static String text(String where, JsonNode entry, String field) {
@@ -105,8 +113,8 @@ public record Oauth2Providers(Map<Oauth2Provider, Endpoints> endpoints) {
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(where + ": '" + field + "' must be an absolute http(s) URL, not '"
-                    + text + "'");
+            throw new IllegalArgumentException(
+                    where + ": '" + field + "' must be an absolute http(s) URL, not '" + text + "'");
         }
     }
 }

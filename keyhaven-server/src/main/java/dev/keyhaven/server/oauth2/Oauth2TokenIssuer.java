@@ -45,7 +45,11 @@ public final class Oauth2TokenIssuer {
     }
 
     /** A token for {@code subject} of {@code provider}, audience {@code clientId}, bound to {@code nonce}. */
-    String mint(Oauth2Provider provider, String clientId, String subject, String nonce,
+    String mint(
+            Oauth2Provider provider,
+            String clientId,
+            String subject,
+            String nonce,
             Optional<String> encryptedBearerToken) {
         Instant now = clock.instant();
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()

@@ -20,9 +20,14 @@ import java.util.Optional;
  * requires all three; the secret is re-sealed from the new envelope).
  */
 final class UpdateOauth2CredentialHandler implements ActivityHandler<UpdateOauth2CredentialHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("update_oauth2_credential", ActivityResource.CREDENTIAL,
-            ActivityAction.UPDATE, new ActivityVersion(ActivityType.UPDATE_OAUTH2_CREDENTIAL,
-                    "updateOauth2CredentialIntent", "updateOauth2CredentialResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "update_oauth2_credential",
+            ActivityResource.CREDENTIAL,
+            ActivityAction.UPDATE,
+            new ActivityVersion(
+                    ActivityType.UPDATE_OAUTH2_CREDENTIAL,
+                    "updateOauth2CredentialIntent",
+                    "updateOauth2CredentialResult"));
 
     private final Oauth2CredentialRepository credentials;
     private final Oauth2ClientSecrets secrets;
@@ -33,8 +38,7 @@ final class UpdateOauth2CredentialHandler implements ActivityHandler<UpdateOauth
     }
 
     /** The validated parameters. */
-    public record Intent(String credentialId, Oauth2CredentialParams fields) {
-    }
+    public record Intent(String credentialId, Oauth2CredentialParams fields) {}
 
     @Override
     public ActivitySpec spec() {
@@ -56,17 +60,23 @@ final class UpdateOauth2CredentialHandler implements ActivityHandler<UpdateOauth
     @Override
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
-        Oauth2Credential existing = Oauth2Credentials.require(credentials, context.tx(), org,
-                intent.credentialId());
+        Oauth2Credential existing = Oauth2Credentials.require(credentials, context.tx(), org, intent.credentialId());
         Oauth2CredentialParams fields = intent.fields();
         fields.requireUnique(credentials, context.tx(), org, Optional.of(existing.id()));
-        credentials.update(context.tx(), new Oauth2Credential(existing.id(), org, fields.provider(),
-                fields.clientId(), fields.encryptedClientSecret(), secrets.reseal(org, existing.id(),
-                        fields.encryptedClientSecret(), fields.secretField()), existing.createdAt(), context.now()));
+        credentials.update(
+                context.tx(),
+                new Oauth2Credential(
+                        existing.id(),
+                        org,
+                        fields.provider(),
+                        fields.clientId(),
+                        fields.encryptedClientSecret(),
+                        secrets.reseal(org, existing.id(), fields.encryptedClientSecret(), fields.secretField()),
+                        existing.createdAt(),
+                        context.now()));
         return new Result(existing.id());
     }
 
     /** {@code updateOauth2CredentialResult}. */
-    public record Result(String oauth2CredentialId) {
-    }
+    public record Result(String oauth2CredentialId) {}
 }

@@ -33,19 +33,19 @@ public final class OauthLogin {
     }
 
     /** A login's parameters ({@code v1OauthLoginIntent}, the proxy's {@code v1OAuthLoginRequest}) with its token. */
-    public record Request(VerifiedIdToken token, Sessions.Request session, Optional<String> sessionProfileId) {
-    }
+    public record Request(VerifiedIdToken token, Sessions.Request session, Optional<String> sessionProfileId) {}
 
     /** Reads and validates a login and verifies its token; the key's canonical form opens the session. */
     public Request read(Params p, long defaultSessionSeconds) {
         String token = p.requiredString("oidcToken");
         String publicKeyAsSent = p.requiredString("publicKey");
         Sessions.publicKey(publicKeyAsSent, p.pathOf("publicKey"));
-        long lifetime = Sessions.lifetime(p.optionalUint64("expirationSeconds"), defaultSessionSeconds,
-                p.pathOf("expirationSeconds"));
+        long lifetime = Sessions.lifetime(
+                p.optionalUint64("expirationSeconds"), defaultSessionSeconds, p.pathOf("expirationSeconds"));
         VerifiedIdToken verified = verifier.verify(token, Optional.of(SessionNonce.of(publicKeyAsSent)));
-        return new Request(verified, new Sessions.Request(publicKeyAsSent, lifetime,
-                p.optionalBoolean("invalidateExisting", false)),
+        return new Request(
+                verified,
+                new Sessions.Request(publicKeyAsSent, lifetime, p.optionalBoolean("invalidateExisting", false)),
                 p.optionalString("sessionProfileId").filter(id -> !id.isEmpty()));
     }
 
@@ -59,8 +59,8 @@ public final class OauthLogin {
         // Kept past exp by the verifier's clock skew, for as long as the token could still be accepted.
         Instant forgetAfter = request.token().expiresAt().plus(OidcVerifier.CLOCK_SKEW);
         if (!providers.useToken(tx, request.token().fingerprint(), now, forgetAfter)) {
-            throw new ApiException(ErrorCode.INVALID_OIDC_TOKEN, "invalid OIDC token: oidc token has already been "
-                    + "used");
+            throw new ApiException(
+                    ErrorCode.INVALID_OIDC_TOKEN, "invalid OIDC token: oidc token has already been " + "used");
         }
         return sessions.open(tx, organizationId, userId, request.session(), now, ids);
     }

@@ -20,9 +20,11 @@ import dev.keyhaven.server.user.OauthProvider;
  * {session}}).
  */
 final class OauthLoginHandler implements ActivityHandler<OauthLogin.Request> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("oauth_login", ActivityResource.AUTH,
-            ActivityAction.CREATE, new ActivityVersion(ActivityType.OAUTH_LOGIN, "oauthLoginIntent",
-                    "oauthLoginResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "oauth_login",
+            ActivityResource.AUTH,
+            ActivityAction.CREATE,
+            new ActivityVersion(ActivityType.OAUTH_LOGIN, "oauthLoginIntent", "oauthLoginResult"));
 
     private final OauthLogin logins;
 
@@ -50,7 +52,9 @@ final class OauthLoginHandler implements ActivityHandler<OauthLogin.Request> {
     public Object execute(ActivityContext context, OauthLogin.Request request) {
         String org = context.organizationId();
         String userId = logins.owners(context.tx(), org, request.token()).stream()
-                .filter(p -> p.organizationId().equals(org)).map(OauthProvider::userId).findFirst()
+                .filter(p -> p.organizationId().equals(org))
+                .map(OauthProvider::userId)
+                .findFirst()
                 .orElseThrow(() -> ApiException.notFound("no user of this organization has an OAuth provider for "
                         + "this OIDC token's issuer, audience and subject"));
         return new Result(logins.login(context.tx(), org, userId, request, context.now(), context.ids()));

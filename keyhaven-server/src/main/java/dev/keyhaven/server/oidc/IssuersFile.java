@@ -23,8 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class IssuersFile {
     private static final Set<String> FIELDS = Set.of("issuer", "jwksUri", "jwksFile", "audiences");
 
-    private IssuersFile() {
-    }
+    private IssuersFile() {}
 
     /** The entries of {@code file}; {@link IllegalArgumentException} naming the entry and the problem otherwise. */
     public static List<IssuerConfig> read(Path file) {
@@ -53,8 +52,8 @@ public final class IssuersFile {
         for (int i = 0; i < root.size(); i++) {
             IssuerConfig entry = entry(root.get(i), "OIDC issuers file entry " + i, directory);
             if (!seen.add(entry.issuer())) {
-                throw new IllegalArgumentException("OIDC issuers file entry " + i + ": issuer " + entry.issuer()
-                        + " is listed twice");
+                throw new IllegalArgumentException(
+                        "OIDC issuers file entry " + i + ": issuer " + entry.issuer() + " is listed twice");
             }
             issuers.add(entry);
         }
@@ -67,12 +66,12 @@ public final class IssuersFile {
         }
         for (String name : node.propertyNames()) {
             if (!FIELDS.contains(name)) {
-                throw new IllegalArgumentException(where + ": unknown field " + name + " (allowed: issuer, jwksUri, "
-                        + "jwksFile, audiences)");
+                throw new IllegalArgumentException(
+                        where + ": unknown field " + name + " (allowed: issuer, jwksUri, " + "jwksFile, audiences)");
             }
         }
-        String issuer = text(node, "issuer", where).orElseThrow(() -> new IllegalArgumentException(where
-                + ": issuer is required"));
+        String issuer = text(node, "issuer", where)
+                .orElseThrow(() -> new IllegalArgumentException(where + ": issuer is required"));
         String named = where + " (" + issuer + ")";
         Optional<String> uri = text(node, "jwksUri", named);
         Optional<String> file = text(node, "jwksFile", named);
@@ -90,8 +89,11 @@ public final class IssuersFile {
             }
             values.add(audience.stringValue());
         }
-        return new IssuerConfig(issuer, uri.map(u -> jwksUri(u, named)),
-                file.map(f -> directory.map(d -> d.resolve(f)).orElse(Path.of(f))), values);
+        return new IssuerConfig(
+                issuer,
+                uri.map(u -> jwksUri(u, named)),
+                file.map(f -> directory.map(d -> d.resolve(f)).orElse(Path.of(f))),
+                values);
     }
 
     private static URI jwksUri(String value, String where) {

@@ -6,11 +6,10 @@ package dev.keyhaven.server.oidc;
  * collide).
  */
 public final class OidcIdentity {
-    private OidcIdentity() {
-    }
+    private OidcIdentity() {}
 
     public static String key(String issuer, String audience, String subject) {
-        return SessionNonce.sha256Hex(issuer.length() + ":" + issuer + audience.length() + ":" + audience
-                + subject.length() + ":" + subject);
+        return SessionNonce.sha256Hex(
+                issuer.length() + ":" + issuer + audience.length() + ":" + audience + subject.length() + ":" + subject);
     }
 }

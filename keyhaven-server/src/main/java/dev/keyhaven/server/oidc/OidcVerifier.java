@@ -44,16 +44,23 @@ import java.util.Set;
 public final class OidcVerifier {
     /** Tolerated difference between the issuer's clock and ours. */
     public static final Duration CLOCK_SKEW = Duration.ofSeconds(60);
-    static final Set<JWSAlgorithm> ACCEPTED = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512,
-            JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512, JWSAlgorithm.ES256, JWSAlgorithm.ES384,
+
+    static final Set<JWSAlgorithm> ACCEPTED = Set.of(
+            JWSAlgorithm.RS256,
+            JWSAlgorithm.RS384,
+            JWSAlgorithm.RS512,
+            JWSAlgorithm.PS256,
+            JWSAlgorithm.PS384,
+            JWSAlgorithm.PS512,
+            JWSAlgorithm.ES256,
+            JWSAlgorithm.ES384,
             JWSAlgorithm.ES512);
 
     private final Map<String, Checked> issuers = new LinkedHashMap<>();
     private final Clock clock;
 
     /** An issuer with the processor that checks signatures with its keys. */
-    private record Checked(TrustedIssuer issuer, DefaultJWTProcessor<SecurityContext> processor) {
-    }
+    private record Checked(TrustedIssuer issuer, DefaultJWTProcessor<SecurityContext> processor) {}
 
     /**
      * @param trusted the configured issuers plus any in-process ones; an issuer may appear once
@@ -64,7 +71,7 @@ public final class OidcVerifier {
             DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
             processor.setJWSKeySelector(new JWSVerificationKeySelector<>(ACCEPTED, issuer.keys()));
             // The claims are checked below against the server's clock, with messages saying what failed.
-            processor.setJWTClaimsSetVerifier((claims, context) -> { });
+            processor.setJWTClaimsSetVerifier((claims, context) -> {});
             if (issuers.put(issuer.issuer(), new Checked(issuer, processor)) != null) {
                 throw new IllegalArgumentException("OIDC issuer " + issuer.issuer() + " is trusted twice");
             }
@@ -94,8 +101,8 @@ public final class OidcVerifier {
         }
         JWSAlgorithm algorithm = signed.getHeader().getAlgorithm();
         if (!ACCEPTED.contains(algorithm)) {
-            throw invalid("uses algorithm " + algorithm.getName() + ", which is not accepted (RS*, PS* and ES* "
-                    + "only)");
+            throw invalid(
+                    "uses algorithm " + algorithm.getName() + ", which is not accepted (RS*, PS* and ES* " + "only)");
         }
         String iss;
         try {
@@ -124,12 +131,12 @@ public final class OidcVerifier {
         return checked(issuer.issuer(), claims, nonce, compact);
     }
 
-    private VerifiedIdToken checked(TrustedIssuer issuer, JWTClaimsSet claims, Optional<String> nonce,
-            String compact) {
+    private VerifiedIdToken checked(TrustedIssuer issuer, JWTClaimsSet claims, Optional<String> nonce, String compact) {
         String audience = Optional.ofNullable(claims.getAudience()).orElse(List.of()).stream()
-                .filter(issuer::accepts).findFirst()
-                .orElseThrow(() -> invalid("audience (aud) is not one of the audiences issuer " + issuer.issuer()
-                        + " is trusted for"));
+                .filter(issuer::accepts)
+                .findFirst()
+                .orElseThrow(() -> invalid(
+                        "audience (aud) is not one of the audiences issuer " + issuer.issuer() + " is trusted for"));
         Instant now = clock.instant();
         Date exp = claims.getExpirationTime();
         if (exp == null) {
@@ -152,8 +159,8 @@ public final class OidcVerifier {
                 throw invalid("nonce does not match: it must be the lowercase hex SHA-256 of the session public key");
             }
         }
-        return new VerifiedIdToken(issuer.issuer(), subject, audience, exp.toInstant(),
-                SessionNonce.sha256Hex(compact));
+        return new VerifiedIdToken(
+                issuer.issuer(), subject, audience, exp.toInstant(), SessionNonce.sha256Hex(compact));
     }
 
     /** The compact JWS, unwrapping one extra layer of base64 when the token has no dots. */
@@ -166,8 +173,10 @@ public final class OidcVerifier {
             return trimmed;
         }
         try {
-            String decoded = new String(Base64.getDecoder().decode(trimmed.replace('-', '+').replace('_', '/')),
-                    StandardCharsets.UTF_8).strip();
+            String decoded = new String(
+                            Base64.getDecoder().decode(trimmed.replace('-', '+').replace('_', '/')),
+                            StandardCharsets.UTF_8)
+                    .strip();
             if (decoded.chars().filter(c -> c == '.').count() == 2) {
                 return decoded;
             }

@@ -10,8 +10,7 @@ import java.util.HexFormat;
  * the session public key's hex string exactly as the client sent it — what the official wallet kits compute.
  */
 public final class SessionNonce {
-    private SessionNonce() {
-    }
+    private SessionNonce() {}
 
     public static String of(String publicKeyAsSent) {
         return sha256Hex(publicKeyAsSent);
@@ -19,8 +18,8 @@ public final class SessionNonce {
 
     static String sha256Hex(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

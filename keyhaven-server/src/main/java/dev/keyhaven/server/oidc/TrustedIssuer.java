@@ -22,6 +22,7 @@ public record TrustedIssuer(String issuer, Set<String> audiences, JWKSource<Secu
     public static final Duration CACHE_LIFETIME = Duration.ofMinutes(5);
     /** The least time between two fetches prompted by unknown key ids (Nimbus allows two per interval). */
     public static final Duration REFETCH_INTERVAL = Duration.ofSeconds(30);
+
     private static final int TIMEOUT_MILLIS = 5_000;
     private static final int SIZE_LIMIT = 256 * 1024;
 
@@ -38,17 +39,22 @@ public record TrustedIssuer(String issuer, Set<String> audiences, JWKSource<Secu
     public static TrustedIssuer of(IssuerConfig config) {
         if (config.jwksFile().isPresent()) {
             try {
-                return new TrustedIssuer(config.issuer(), Set.copyOf(config.audiences()),
-                        new ImmutableJWKSet<>(JWKSet.load(config.jwksFile().get().toFile())));
+                return new TrustedIssuer(
+                        config.issuer(),
+                        Set.copyOf(config.audiences()),
+                        new ImmutableJWKSet<>(
+                                JWKSet.load(config.jwksFile().get().toFile())));
             } catch (IOException | ParseException e) {
-                throw new IllegalArgumentException("OIDC issuer " + config.issuer() + ": jwksFile "
-                        + config.jwksFile().get() + " is not a readable JWK set", e);
+                throw new IllegalArgumentException(
+                        "OIDC issuer " + config.issuer() + ": jwksFile "
+                                + config.jwksFile().get() + " is not a readable JWK set",
+                        e);
             }
         }
         try {
             JWKSource<SecurityContext> remote = JWKSourceBuilder.<SecurityContext>create(
-                    config.jwksUri().orElseThrow().toURL(),
-                    new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS, SIZE_LIMIT))
+                            config.jwksUri().orElseThrow().toURL(),
+                            new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS, SIZE_LIMIT))
                     .cache(CACHE_LIFETIME.toMillis(), TIMEOUT_MILLIS)
                     .refreshAheadCache(false)
                     .rateLimited(REFETCH_INTERVAL.toMillis())

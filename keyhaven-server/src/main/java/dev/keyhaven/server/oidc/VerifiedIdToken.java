@@ -7,5 +7,4 @@ import java.time.Instant;
  * the token's audiences the issuer accepts), until when, and the token's fingerprint (SHA-256 hex of the compact
  * JWS) for remembering it was used — never the token itself.
  */
-public record VerifiedIdToken(String issuer, String subject, String audience, Instant expiresAt, String fingerprint) {
-}
+public record VerifiedIdToken(String issuer, String subject, String audience, Instant expiresAt, String fingerprint) {}

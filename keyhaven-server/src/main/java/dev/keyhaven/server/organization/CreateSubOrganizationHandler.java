@@ -1,8 +1,8 @@
 package dev.keyhaven.server.organization;
 
 import dev.keyhaven.server.activity.ActivityAction;
-import dev.keyhaven.server.activity.ActivityEffect;
 import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityEffect;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
@@ -26,12 +26,18 @@ import java.util.Optional;
  * create sub-organizations of its own.
  */
 public final class CreateSubOrganizationHandler implements ActivityHandler<CreateSubOrganizationHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_sub_organization", ActivityResource.ORGANIZATION,
-            ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.CREATE_SUB_ORGANIZATION_V8, "createSubOrganizationIntentV8",
-                    "createSubOrganizationResultV8"),
-            new ActivityVersion(ActivityType.CREATE_SUB_ORGANIZATION_V7, "createSubOrganizationIntentV7",
-                    "createSubOrganizationResultV7"))
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+                    "create_sub_organization",
+                    ActivityResource.ORGANIZATION,
+                    ActivityAction.CREATE,
+                    new ActivityVersion(
+                            ActivityType.CREATE_SUB_ORGANIZATION_V8,
+                            "createSubOrganizationIntentV8",
+                            "createSubOrganizationResultV8"),
+                    new ActivityVersion(
+                            ActivityType.CREATE_SUB_ORGANIZATION_V7,
+                            "createSubOrganizationIntentV7",
+                            "createSubOrganizationResultV7"))
             .withEffect(ActivityEffect.CREATES_ORGANIZATION);
 
     private final OrganizationRepository organizations;
@@ -41,8 +47,12 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     private final WalletCreator wallets;
     private final OidcVerifier oidc;
 
-    public CreateSubOrganizationHandler(OrganizationRepository organizations, UserCreator users,
-            AttestationVerifier attestations, WalletCreator wallets, OidcVerifier oidc) {
+    public CreateSubOrganizationHandler(
+            OrganizationRepository organizations,
+            UserCreator users,
+            AttestationVerifier attestations,
+            WalletCreator wallets,
+            OidcVerifier oidc) {
         this.oidc = oidc;
         this.organizations = organizations;
         this.wallets = wallets;
@@ -51,8 +61,7 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     }
 
     /** The validated parameters. */
-    public record Intent(String name, List<NewUser> rootUsers, int rootQuorumThreshold, Optional<NewWallet> wallet) {
-    }
+    public record Intent(String name, List<NewUser> rootUsers, int rootQuorumThreshold, Optional<NewWallet> wallet) {}
 
     @Override
     public ActivitySpec spec() {
@@ -69,29 +78,33 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     public Intent parse(Params p, ActivityType type) {
         boolean tokensOnly = type == ActivityType.CREATE_SUB_ORGANIZATION_V7;
         String name = p.requiredString("subOrganizationName");
-        List<NewUser> rootUsers = p.requiredObjects("rootUsers", u -> NewUser.read(u, attestations, oidc, false,
-                tokensOnly));
+        List<NewUser> rootUsers =
+                p.requiredObjects("rootUsers", u -> NewUser.read(u, attestations, oidc, false, tokensOnly));
         if (rootUsers.isEmpty()) {
             throw ApiException.badField(p.pathOf("rootUsers"), "must name at least one root user");
         }
         int threshold = p.requiredInt("rootQuorumThreshold");
         if (threshold < 1) {
-            throw ApiException.badField(p.pathOf("rootQuorumThreshold"), "is invalid: quorum threshold must be "
-                    + "non-zero integer");
+            throw ApiException.badField(
+                    p.pathOf("rootQuorumThreshold"), "is invalid: quorum threshold must be " + "non-zero integer");
         }
         if (threshold > rootUsers.size()) {
-            throw ApiException.badField(p.pathOf("rootQuorumThreshold"), "is invalid: quorum threshold ("
-                    + threshold + ") exceeds the number of root users (" + rootUsers.size() + ")");
+            throw ApiException.badField(
+                    p.pathOf("rootQuorumThreshold"),
+                    "is invalid: quorum threshold (" + threshold + ") exceeds the number of root users ("
+                            + rootUsers.size() + ")");
         }
         Optional<NewWallet> wallet = p.optionalObject("wallet").map(NewWallet::read);
         for (String unsupported : List.of("verificationToken", "clientSignature")) {
             if (p.has(unsupported)) {
-                throw new ApiException(ErrorCode.UNIMPLEMENTED, p.pathOf(unsupported) + " is not supported by this "
-                        + "server yet", p.pathOf(unsupported));
+                throw new ApiException(
+                        ErrorCode.UNIMPLEMENTED,
+                        p.pathOf(unsupported) + " is not supported by this " + "server yet",
+                        p.pathOf(unsupported));
             }
         }
-        for (String flag : List.of("disableEmailRecovery", "disableEmailAuth", "disableSmsAuth",
-                "disableOtpEmailAuth")) {
+        for (String flag :
+                List.of("disableEmailRecovery", "disableEmailAuth", "disableSmsAuth", "disableOtpEmailAuth")) {
             p.optionalBoolean(flag, false);
         }
         return new Intent(name, rootUsers, threshold, wallet);
@@ -99,9 +112,15 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
 
     @Override
     public Object execute(ActivityContext context, Intent intent) {
-        SubOrganizationCreator.Created created = new SubOrganizationCreator(organizations, users).create(
-                context.tx(), context.organizationId(), intent.name(), intent.rootUsers(),
-                intent.rootQuorumThreshold(), context.now(), context.ids());
+        SubOrganizationCreator.Created created = new SubOrganizationCreator(organizations, users)
+                .create(
+                        context.tx(),
+                        context.organizationId(),
+                        intent.name(),
+                        intent.rootUsers(),
+                        intent.rootQuorumThreshold(),
+                        context.now(),
+                        context.ids());
         String id = created.organizationId();
         List<String> rootUserIds = created.rootUserIds();
         Optional<WalletCreator.Created> wallet = intent.wallet()
@@ -110,6 +129,5 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     }
 
     /** {@code createSubOrganizationResultV8} (and V7); {@code wallet} when one was asked for. */
-    public record Result(String subOrganizationId, Optional<WalletCreator.Created> wallet, List<String> rootUserIds) {
-    }
+    public record Result(String subOrganizationId, Optional<WalletCreator.Created> wallet, List<String> rootUserIds) {}
 }

@@ -28,9 +28,17 @@ public final class OrganizationFeature {
     private final SubOrganizationCreator subOrganizations;
     private final List<ActivityHandler<?>> handlers;
 
-    public OrganizationFeature(Transactor transactor, OrganizationRepository organizations, UserRepository users,
-            OauthProviderRepository oauthProviders, UserCreator userCreator, WalletCreator walletCreator,
-            AttestationVerifier attestations, OidcVerifier oidc, Clock clock, Ids ids) {
+    public OrganizationFeature(
+            Transactor transactor,
+            OrganizationRepository organizations,
+            UserRepository users,
+            OauthProviderRepository oauthProviders,
+            UserCreator userCreator,
+            WalletCreator walletCreator,
+            AttestationVerifier attestations,
+            OidcVerifier oidc,
+            Clock clock,
+            Ids ids) {
         this.transactor = transactor;
         this.organizations = organizations;
         this.users = users;
@@ -56,9 +64,9 @@ public final class OrganizationFeature {
     }
 
     /** The organization reads, which embed the wallets, private keys and contract interfaces of an organization. */
-    public OrganizationQueries queries(WalletQueries wallets, PrivateKeyQueries privateKeys,
-            SmartContractInterfaceQueries contractInterfaces) {
-        return new OrganizationQueries(transactor, organizations, users, wallets, privateKeys, oauthProviders,
-                contractInterfaces);
+    public OrganizationQueries queries(
+            WalletQueries wallets, PrivateKeyQueries privateKeys, SmartContractInterfaceQueries contractInterfaces) {
+        return new OrganizationQueries(
+                transactor, organizations, users, wallets, privateKeys, oauthProviders, contractInterfaces);
     }
 }

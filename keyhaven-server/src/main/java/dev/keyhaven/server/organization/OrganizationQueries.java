@@ -2,14 +2,14 @@ package dev.keyhaven.server.organization;
 
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.user.OauthProviderRepository;
 import dev.keyhaven.server.user.TagType;
-import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.user.UserRepository;
-import dev.keyhaven.server.wallet.WalletQueries;
 import dev.keyhaven.server.user.WireViews;
+import dev.keyhaven.server.wallet.WalletQueries;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +27,13 @@ public final class OrganizationQueries {
     private final OauthProviderRepository oauthProviders;
     private final SmartContractInterfaceQueries contractInterfaces;
 
-    public OrganizationQueries(Transactor transactor, OrganizationRepository organizations, UserRepository users,
-            WalletQueries wallets, PrivateKeyQueries privateKeys, OauthProviderRepository oauthProviders,
+    public OrganizationQueries(
+            Transactor transactor,
+            OrganizationRepository organizations,
+            UserRepository users,
+            WalletQueries wallets,
+            PrivateKeyQueries privateKeys,
+            OauthProviderRepository oauthProviders,
             SmartContractInterfaceQueries contractInterfaces) {
         this.oauthProviders = oauthProviders;
         this.contractInterfaces = contractInterfaces;
@@ -41,8 +46,9 @@ public final class OrganizationQueries {
 
     /** {@code whoami {organizationId}} → the caller's own organization and user. */
     public Map<String, Object> whoami(Caller caller, Params body) {
-        OrganizationRepository.MemberNames names = transactor.read(
-                tx -> organizations.memberNames(tx, caller.userOrganizationId(), caller.userId())).orElseThrow();
+        OrganizationRepository.MemberNames names = transactor
+                .read(tx -> organizations.memberNames(tx, caller.userOrganizationId(), caller.userId()))
+                .orElseThrow();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("organizationId", caller.userOrganizationId());
         out.put("organizationName", names.organizationName());
@@ -63,13 +69,22 @@ public final class OrganizationQueries {
             Map<String, Object> data = new LinkedHashMap<>();
             data.put("organizationId", org.id());
             data.put("name", org.name());
-            data.put("users", WireViews.users(users.list(tx, id), users.apiKeys(tx, id, Optional.empty()),
-                    users.authenticators(tx, id, Optional.empty()), users.userTagIds(tx, id),
-                    oauthProviders.list(tx, id, Optional.empty())));
+            data.put(
+                    "users",
+                    WireViews.users(
+                            users.list(tx, id),
+                            users.apiKeys(tx, id, Optional.empty()),
+                            users.authenticators(tx, id, Optional.empty()),
+                            users.userTagIds(tx, id),
+                            oauthProviders.list(tx, id, Optional.empty())));
             data.put("policies", List.of());
             data.put("privateKeys", privateKeys.privateKeys(tx, id));
             data.put("invitations", List.of());
-            data.put("tags", users.tags(tx, id, Optional.<TagType>empty()).stream().map(WireViews::tag).toList());
+            data.put(
+                    "tags",
+                    users.tags(tx, id, Optional.<TagType>empty()).stream()
+                            .map(WireViews::tag)
+                            .toList());
             data.put("rootQuorum", org.rootQuorum());
             data.put("features", List.of());
             data.put("wallets", wallets.wallets(tx, id));

@@ -22,8 +22,7 @@ public interface OrganizationRepository {
     Optional<MemberNames> memberNames(Tx tx, String organizationId, String userId);
 
     /** An organization's name and one of its users' name. */
-    record MemberNames(String organizationName, String userName) {
-    }
+    record MemberNames(String organizationName, String userName) {}
 
     void rename(Tx tx, String organizationId, String name, Instant updatedAt);
 

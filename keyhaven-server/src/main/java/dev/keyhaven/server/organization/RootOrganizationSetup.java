@@ -26,8 +26,13 @@ public final class RootOrganizationSetup {
     private final Clock clock;
     private final Ids ids;
 
-    public RootOrganizationSetup(Transactor transactor, OrganizationRepository organizations, UserRepository users,
-            UserCreator creator, Clock clock, Ids ids) {
+    public RootOrganizationSetup(
+            Transactor transactor,
+            OrganizationRepository organizations,
+            UserRepository users,
+            UserCreator creator,
+            Clock clock,
+            Ids ids) {
         this.transactor = transactor;
         this.organizations = organizations;
         this.users = users;
@@ -37,8 +42,7 @@ public final class RootOrganizationSetup {
     }
 
     /** What initialisation created. */
-    public record Created(String organizationId, String userId, String apiKeyId) {
-    }
+    public record Created(String organizationId, String userId, String apiKeyId) {}
 
     /** Thrown when the store already has its root organization. */
     public static final class AlreadyInitialized extends RuntimeException {
@@ -62,11 +66,19 @@ public final class RootOrganizationSetup {
             }
             Instant now = WireTime.truncate(clock.instant());
             String organizationId = ids.next();
-            organizations.insert(tx, new Organization(organizationId, organizationName, Optional.empty(),
-                    new RootQuorum(1, List.of()), now, now));
-            NewUser root = new NewUser(userName, Optional.empty(), Optional.empty(), List.of(apiKey), List.of(),
-                    List.of());
-            String userId = creator.create(tx, organizationId, List.of(root), now, ids).getFirst();
+            organizations.insert(
+                    tx,
+                    new Organization(
+                            organizationId,
+                            organizationName,
+                            Optional.empty(),
+                            new RootQuorum(1, List.of()),
+                            now,
+                            now));
+            NewUser root =
+                    new NewUser(userName, Optional.empty(), Optional.empty(), List.of(apiKey), List.of(), List.of());
+            String userId =
+                    creator.create(tx, organizationId, List.of(root), now, ids).getFirst();
             organizations.setRootQuorum(tx, organizationId, new RootQuorum(1, List.of(userId)), now);
             ApiKey key = users.apiKeys(tx, organizationId, Optional.of(userId)).getFirst();
             return new Created(organizationId, userId, key.id());

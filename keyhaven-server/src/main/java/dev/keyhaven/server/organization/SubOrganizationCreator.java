@@ -23,18 +23,18 @@ public final class SubOrganizationCreator {
     }
 
     /** A created sub-organization and its root users' ids, in order. */
-    public record Created(String organizationId, List<String> rootUserIds) {
-    }
+    public record Created(String organizationId, List<String> rootUserIds) {}
 
-    public Created create(Tx tx, String parentId, String name, List<NewUser> rootUsers, int threshold, Instant now,
-            Ids ids) {
+    public Created create(
+            Tx tx, String parentId, String name, List<NewUser> rootUsers, int threshold, Instant now, Ids ids) {
         Organization parent = organizations.find(tx, parentId).orElseThrow();
         if (parent.isSubOrganization()) {
             throw ApiException.badRequest("a sub-organization cannot create sub-organizations");
         }
         String id = ids.next();
-        organizations.insert(tx, new Organization(id, name, Optional.of(parent.id()),
-                new RootQuorum(threshold, List.of()), now, now));
+        organizations.insert(
+                tx,
+                new Organization(id, name, Optional.of(parent.id()), new RootQuorum(threshold, List.of()), now, now));
         List<String> rootUserIds = users.create(tx, id, rootUsers, now, ids);
         organizations.setRootQuorum(tx, id, new RootQuorum(threshold, rootUserIds), now);
         return new Created(id, rootUserIds);

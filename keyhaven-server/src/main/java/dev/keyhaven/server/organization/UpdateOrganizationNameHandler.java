@@ -12,9 +12,13 @@ import dev.keyhaven.server.api.Params;
 
 /** {@code update_organization_name}: renames the organization. Only the root quorum may do it. */
 final class UpdateOrganizationNameHandler implements ActivityHandler<String> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("update_organization_name", ActivityResource.ORGANIZATION,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "update_organization_name",
+            ActivityResource.ORGANIZATION,
             ActivityAction.UPDATE,
-            new ActivityVersion(ActivityType.UPDATE_ORGANIZATION_NAME, "updateOrganizationNameIntent",
+            new ActivityVersion(
+                    ActivityType.UPDATE_ORGANIZATION_NAME,
+                    "updateOrganizationNameIntent",
                     "updateOrganizationNameResult"));
 
     private static final int MAX_NAME = 256;
@@ -46,6 +50,5 @@ final class UpdateOrganizationNameHandler implements ActivityHandler<String> {
     }
 
     /** {@code updateOrganizationNameResult}. */
-    public record Result(String organizationId, String organizationName) {
-    }
+    public record Result(String organizationId, String organizationName) {}
 }

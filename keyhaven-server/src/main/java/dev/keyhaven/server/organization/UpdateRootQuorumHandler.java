@@ -15,7 +15,9 @@ import java.util.Map;
 
 /** {@code update_root_quorum}: replaces the root quorum's members and threshold. Only the root quorum may do it. */
 final class UpdateRootQuorumHandler implements ActivityHandler<RootQuorum> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("update_root_quorum", ActivityResource.ORGANIZATION,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "update_root_quorum",
+            ActivityResource.ORGANIZATION,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_ROOT_QUORUM, "updateRootQuorumIntent", "updateRootQuorumResult"));
 
@@ -37,8 +39,10 @@ final class UpdateRootQuorumHandler implements ActivityHandler<RootQuorum> {
         int threshold = p.requiredInt("threshold");
         List<String> userIds = p.requiredIds("userIds", "user");
         if (threshold < 1 || threshold > userIds.size()) {
-            throw ApiException.badField(p.pathOf("threshold"), "is invalid: quorum threshold must be non-zero "
-                    + "integer no larger than the number of users (" + userIds.size() + ")");
+            throw ApiException.badField(
+                    p.pathOf("threshold"),
+                    "is invalid: quorum threshold must be non-zero " + "integer no larger than the number of users ("
+                            + userIds.size() + ")");
         }
         return new RootQuorum(threshold, userIds);
     }

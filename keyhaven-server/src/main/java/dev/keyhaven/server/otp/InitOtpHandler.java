@@ -16,7 +16,10 @@ import java.util.Optional;
  * and its signed target bundle. Turnkey's defaults: 9 characters, alphanumeric (Crockford base32), 5 minutes.
  */
 final class InitOtpHandler implements ActivityHandler<OtpService.CodeRequest> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("init_otp", ActivityResource.OTP, ActivityAction.CREATE,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "init_otp",
+            ActivityResource.OTP,
+            ActivityAction.CREATE,
             new ActivityVersion(ActivityType.INIT_OTP_V3, "initOtpIntentV3", "initOtpResultV2"));
     private static final int DEFAULT_LENGTH = 9;
 
@@ -41,25 +44,25 @@ final class InitOtpHandler implements ActivityHandler<OtpService.CodeRequest> {
         int length = OtpService.codeLength(p.optionalInt("otpLength"), DEFAULT_LENGTH, p.pathOf("otpLength"));
         boolean alphanumeric = p.optionalBoolean("alphanumeric", true);
         long expiration = OtpService.otpLifetime(p.optionalUint64("expirationSeconds"), p.pathOf("expirationSeconds"));
-        Optional<CodeMail.Look> look = type == OtpType.OTP_TYPE_EMAIL ? Optional.of(mail.read(p, appName))
-                : Optional.empty();
+        Optional<CodeMail.Look> look =
+                type == OtpType.OTP_TYPE_EMAIL ? Optional.of(mail.read(p, appName)) : Optional.empty();
         Optional<String> smsTemplate = p.optionalObject("smsCustomization")
-                .flatMap(s -> s.optionalString("template")).filter(t -> !t.isBlank());
-        return new OtpService.CodeRequest(type, contact, appName, length, alphanumeric, expiration, look,
-                smsTemplate);
+                .flatMap(s -> s.optionalString("template"))
+                .filter(t -> !t.isBlank());
+        return new OtpService.CodeRequest(type, contact, appName, length, alphanumeric, expiration, look, smsTemplate);
     }
 
     /** {@code activity.params.otp_length} (turnkey-api.md §4). */
     @Override
-    public dev.keyhaven.server.activity.PolicyFacts policyFacts(dev.keyhaven.server.state.StateReads organization,
-            OtpService.CodeRequest request) {
-        return dev.keyhaven.server.activity.PolicyFacts.params(java.util.Map.of("otp_length",
-                dev.keyhaven.policy.Value.of(request.length())));
+    public dev.keyhaven.server.activity.PolicyFacts policyFacts(
+            dev.keyhaven.server.state.StateReads organization, OtpService.CodeRequest request) {
+        return dev.keyhaven.server.activity.PolicyFacts.params(
+                java.util.Map.of("otp_length", dev.keyhaven.policy.Value.of(request.length())));
     }
 
     @Override
     public Object execute(ActivityContext context, OtpService.CodeRequest request) {
-        return otps.init(context.tx(), context.organizationId(), request, Optional.empty(), context.now(),
-                context.ids());
+        return otps.init(
+                context.tx(), context.organizationId(), request, Optional.empty(), context.now(), context.ids());
     }
 }

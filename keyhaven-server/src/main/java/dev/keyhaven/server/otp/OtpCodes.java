@@ -7,8 +7,7 @@ final class OtpCodes {
     private static final String DIGITS = "0123456789";
     private static final String CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-    private OtpCodes() {
-    }
+    private OtpCodes() {}
 
     static String generate(SecureRandom random, int length, boolean alphanumeric) {
         String alphabet = alphanumeric ? CROCKFORD : DIGITS;

@@ -22,15 +22,21 @@ public final class OtpFeature {
      * @param perContact the limit on codes sent to one email address or phone number
      * @param perAddress the limit on codes requested from one client address
      */
-    public OtpFeature(Transactor transactor, OtpRepository otps, OtpKeys keys, CodeMail mail, SmsSender sms,
-            Sessions sessions, OrganizationRepository organizations, RateLimiter perContact, RateLimiter perAddress,
+    public OtpFeature(
+            Transactor transactor,
+            OtpRepository otps,
+            OtpKeys keys,
+            CodeMail mail,
+            SmsSender sms,
+            Sessions sessions,
+            OrganizationRepository organizations,
+            RateLimiter perContact,
+            RateLimiter perAddress,
             SecureRandom random) {
-        this.service = new OtpService(otps, keys, mail, sms, sessions, organizations, perContact, perAddress,
-                transactor, random);
-        this.handlers = List.of(
-                new InitOtpHandler(service, mail),
-                new VerifyOtpHandler(service),
-                new OtpLoginHandler(service));
+        this.service = new OtpService(
+                otps, keys, mail, sms, sessions, organizations, perContact, perAddress, transactor, random);
+        this.handlers =
+                List.of(new InitOtpHandler(service, mail), new VerifyOtpHandler(service), new OtpLoginHandler(service));
     }
 
     public List<ActivityHandler<?>> handlers() {

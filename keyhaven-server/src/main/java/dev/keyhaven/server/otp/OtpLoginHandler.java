@@ -18,7 +18,9 @@ import dev.keyhaven.server.session.Sessions;
  * in the user's sub-organization).
  */
 final class OtpLoginHandler implements ActivityHandler<OtpService.LoginRequest> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("otp_login", ActivityResource.AUTH,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "otp_login",
+            ActivityResource.AUTH,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.OTP_LOGIN_V2, "otpLoginIntentV2", "otpLoginResult"),
             new ActivityVersion(ActivityType.OTP_LOGIN, "otpLoginIntentV2", "otpLoginResult"));
@@ -41,8 +43,8 @@ final class OtpLoginHandler implements ActivityHandler<OtpService.LoginRequest> 
 
     /** {@code activity.params.session_profile_id} (turnkey-api.md §4; '' when none is given). */
     @Override
-    public dev.keyhaven.server.activity.PolicyFacts policyFacts(dev.keyhaven.server.state.StateReads organization,
-            OtpService.LoginRequest request) {
+    public dev.keyhaven.server.activity.PolicyFacts policyFacts(
+            dev.keyhaven.server.state.StateReads organization, OtpService.LoginRequest request) {
         return Sessions.loginFacts(request.sessionProfileId());
     }
 
@@ -50,8 +52,9 @@ final class OtpLoginHandler implements ActivityHandler<OtpService.LoginRequest> 
     public Object execute(ActivityContext context, OtpService.LoginRequest request) {
         String org = context.organizationId();
         OtpService.TokenClaims claims = otps.claims(context.tx(), org, request, context.now());
-        String userId = otps.userIn(context.tx(), org, claims).orElseThrow(() -> ApiException.notFound(
-                "no user of this organization has the contact this verification token proves"));
+        String userId = otps.userIn(context.tx(), org, claims)
+                .orElseThrow(() -> ApiException.notFound(
+                        "no user of this organization has the contact this verification token proves"));
         return new Result(otps.login(context.tx(), org, userId, claims, request, context.now(), context.ids()));
     }
 

@@ -10,9 +10,16 @@ import java.util.Optional;
 public interface OtpRepository {
 
     /** One OTP as stored: never its code, only the code's keyed hash. */
-    record StoredOtp(String id, String organizationId, OtpType type, String contact, String codeHash,
-            SealedSecret sealedKey, int attempts, Instant expiresAt, Optional<Instant> usedAt) {
-    }
+    record StoredOtp(
+            String id,
+            String organizationId,
+            OtpType type,
+            String contact,
+            String codeHash,
+            SealedSecret sealedKey,
+            int attempts,
+            Instant expiresAt,
+            Optional<Instant> usedAt) {}
 
     void insert(Tx tx, StoredOtp otp, Instant createdAt);
 
@@ -31,8 +38,7 @@ public interface OtpRepository {
     boolean useToken(Tx tx, String tokenId, String organizationId, Instant now, Instant expiresAt);
 
     /** A user found by contact: the organization it belongs to and its id. */
-    record Member(String organizationId, String userId) {
-    }
+    record Member(String organizationId, String userId) {}
 
     /**
      * The users whose email (case-insensitive) or phone number is {@code contact}, in {@code organizationId} and its

@@ -50,6 +50,7 @@ public final class OtpService implements AutoCloseable {
 
     /** Wrong codes an OTP survives; the next verification after that is refused even with the right code. */
     public static final int MAX_ATTEMPTS = 5;
+
     public static final long DEFAULT_OTP_SECONDS = 300;
     public static final long MAX_OTP_SECONDS = 600;
     public static final long DEFAULT_TOKEN_SECONDS = 3600;
@@ -70,9 +71,17 @@ public final class OtpService implements AutoCloseable {
     private final ExecutorService attemptWriter = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("otp-attempts").factory());
 
-    public OtpService(OtpRepository otps, OtpKeys keys, CodeMail mail, SmsSender sms, Sessions sessions,
-            OrganizationRepository organizations, RateLimiter perContact, RateLimiter perAddress,
-            Transactor transactor, SecureRandom random) {
+    public OtpService(
+            OtpRepository otps,
+            OtpKeys keys,
+            CodeMail mail,
+            SmsSender sms,
+            Sessions sessions,
+            OrganizationRepository organizations,
+            RateLimiter perContact,
+            RateLimiter perAddress,
+            Transactor transactor,
+            SecureRandom random) {
         this.otps = otps;
         this.keys = keys;
         this.mail = mail;
@@ -97,21 +106,30 @@ public final class OtpService implements AutoCloseable {
     // ---- init ----------------------------------------------------------------------------------------------
 
     /** What to send: the channel, the contact, how the code looks and lives, and how the message looks. */
-    public record CodeRequest(OtpType type, String contact, String appName, int length, boolean alphanumeric,
-            long expirationSeconds, Optional<CodeMail.Look> email, Optional<String> smsTemplate) {
-    }
+    public record CodeRequest(
+            OtpType type,
+            String contact,
+            String appName,
+            int length,
+            boolean alphanumeric,
+            long expirationSeconds,
+            Optional<CodeMail.Look> email,
+            Optional<String> smsTemplate) {}
 
     /** {@code initOtpResultV2}. */
-    public record Initiated(String otpId, String otpEncryptionTargetBundle) {
-    }
+    public record Initiated(String otpId, String otpEncryptionTargetBundle) {}
 
     /** Validates a contact for its channel (400 naming {@code field}). */
     public static String contact(OtpType type, String contact, String field) {
-        boolean valid = type == OtpType.OTP_TYPE_EMAIL ? MailAddresses.isValid(contact)
+        boolean valid = type == OtpType.OTP_TYPE_EMAIL
+                ? MailAddresses.isValid(contact)
                 : PHONE.matcher(contact).matches();
         if (!valid) {
-            throw ApiException.badField(field, type == OtpType.OTP_TYPE_EMAIL ? "is not an email address"
-                    : "is not a phone number in E.164 form (+ and 7 to 15 digits)");
+            throw ApiException.badField(
+                    field,
+                    type == OtpType.OTP_TYPE_EMAIL
+                            ? "is not an email address"
+                            : "is not a phone number in E.164 form (+ and 7 to 15 digits)");
         }
         return contact;
     }
@@ -139,40 +157,52 @@ public final class OtpService implements AutoCloseable {
      *
      * @param clientAddress the requester's address, counted by the per-address limit when known
      */
-    public Initiated init(Tx tx, String organizationId, CodeRequest request, Optional<String> clientAddress,
-            Instant now, Ids ids) {
+    public Initiated init(
+            Tx tx, String organizationId, CodeRequest request, Optional<String> clientAddress, Instant now, Ids ids) {
         if (request.type() == OtpType.OTP_TYPE_SMS && !sms.configured()) {
-            throw ApiException.badRequest("SMS codes are not available: this server has no SMS provider "
-                    + "(serve --sms-provider)");
+            throw ApiException.badRequest(
+                    "SMS codes are not available: this server has no SMS provider " + "(serve --sms-provider)");
         }
         clientAddress.ifPresent(address -> perAddress.acquire(address, "client address"));
-        perContact.acquire(organizationId + "|" + request.type() + "|"
-                + request.contact().toLowerCase(java.util.Locale.ROOT), "contact");
+        perContact.acquire(
+                organizationId + "|" + request.type() + "|" + request.contact().toLowerCase(java.util.Locale.ROOT),
+                "contact");
         String otpId = ids.next();
         String code = OtpCodes.generate(random, request.length(), request.alphanumeric());
         OtpKeys.OtpTarget target = keys.newTarget(organizationId, otpId);
         otps.deleteExpired(tx, now.minus(Duration.ofDays(1)));
-        otps.insert(tx, new OtpRepository.StoredOtp(otpId, organizationId, request.type(), request.contact(),
-                keys.codeHash(otpId, code), target.sealedKey(), 0, now.plusSeconds(request.expirationSeconds()),
-                Optional.empty()), now);
+        otps.insert(
+                tx,
+                new OtpRepository.StoredOtp(
+                        otpId,
+                        organizationId,
+                        request.type(),
+                        request.contact(),
+                        keys.codeHash(otpId, code),
+                        target.sealedKey(),
+                        0,
+                        now.plusSeconds(request.expirationSeconds()),
+                        Optional.empty()),
+                now);
         deliver(request, code);
         return new Initiated(otpId, target.bundle());
     }
 
     private void deliver(CodeRequest request, String code) {
         switch (request.type()) {
-            case OTP_TYPE_EMAIL -> mail.send(request.email().orElseThrow(), request.contact(), code,
-                    request.expirationSeconds());
+            case OTP_TYPE_EMAIL ->
+                mail.send(request.email().orElseThrow(), request.contact(), code, request.expirationSeconds());
             case OTP_TYPE_SMS -> {
-                String text = request.smsTemplate().filter(t -> t.contains("{{.OtpCode}}"))
+                String text = request.smsTemplate()
+                        .filter(t -> t.contains("{{.OtpCode}}"))
                         .map(t -> t.replace("{{.OtpCode}}", code))
                         .orElse(request.appName() + ": your sign-in code is " + code + ". It expires in "
                                 + Math.max(1, request.expirationSeconds() / 60) + " minutes.");
                 try {
                     sms.send(request.contact(), text);
                 } catch (SmsException e) {
-                    throw new ApiException(ErrorCode.UNAVAILABLE, "the code could not be sent by SMS: "
-                            + e.getMessage());
+                    throw new ApiException(
+                            ErrorCode.UNAVAILABLE, "the code could not be sent by SMS: " + e.getMessage());
                 }
             }
         }
@@ -201,26 +231,57 @@ public final class OtpService implements AutoCloseable {
      * Checks the code the client encrypted to the OTP's target and returns a verification token bound to the
      * client's public key. Unknown, used, expired and exhausted OTPs are refused; a wrong code counts.
      */
-    public Verified verify(Tx tx, String organizationId, String otpId, String encryptedOtpBundle, long tokenSeconds,
-            Instant now, Ids ids) {
-        return verify(tx, organizationId, otpId, otp -> keys.open(organizationId, otpId, otp.sealedKey(),
-                encryptedOtpBundle), tokenSeconds, now, ids);
+    public Verified verify(
+            Tx tx,
+            String organizationId,
+            String otpId,
+            String encryptedOtpBundle,
+            long tokenSeconds,
+            Instant now,
+            Ids ids) {
+        return verify(
+                tx,
+                organizationId,
+                otpId,
+                otp -> keys.open(organizationId, otpId, otp.sealedKey(), encryptedOtpBundle),
+                tokenSeconds,
+                now,
+                ids);
     }
 
     /**
      * The auth proxy's older {@code otp_verify}: the code in plain text, and optionally the key to bind the token to
      * (without one, the token's {@code public_key} is empty and its login needs no client signature).
      */
-    public Verified verifyPlain(Tx tx, String organizationId, String otpId, String code, Optional<String> publicKey,
-            long tokenSeconds, Instant now, Ids ids) {
-        return verify(tx, organizationId, otpId, otp -> new OtpKeys.OtpAttempt(code, publicKey.orElse("")),
-                tokenSeconds, now, ids);
+    public Verified verifyPlain(
+            Tx tx,
+            String organizationId,
+            String otpId,
+            String code,
+            Optional<String> publicKey,
+            long tokenSeconds,
+            Instant now,
+            Ids ids) {
+        return verify(
+                tx,
+                organizationId,
+                otpId,
+                otp -> new OtpKeys.OtpAttempt(code, publicKey.orElse("")),
+                tokenSeconds,
+                now,
+                ids);
     }
 
-    private Verified verify(Tx tx, String organizationId, String otpId,
-            java.util.function.Function<OtpRepository.StoredOtp, OtpKeys.OtpAttempt> attemptOf, long tokenSeconds,
-            Instant now, Ids ids) {
-        OtpRepository.StoredOtp otp = otps.find(tx, otpId).filter(o -> o.organizationId().equals(organizationId))
+    private Verified verify(
+            Tx tx,
+            String organizationId,
+            String otpId,
+            java.util.function.Function<OtpRepository.StoredOtp, OtpKeys.OtpAttempt> attemptOf,
+            long tokenSeconds,
+            Instant now,
+            Ids ids) {
+        OtpRepository.StoredOtp otp = otps.find(tx, otpId)
+                .filter(o -> o.organizationId().equals(organizationId))
                 .orElseThrow(() -> ApiException.notFound("no OTP with id " + otpId + " in this organization"));
         if (otp.usedAt().isPresent()) {
             throw ApiException.badRequest("this OTP was already used; request a new code");
@@ -238,8 +299,8 @@ public final class OtpService implements AutoCloseable {
         byte[] actual = keys.codeHash(otpId, OtpCodes.normalise(attempt.code())).getBytes(StandardCharsets.US_ASCII);
         if (!MessageDigest.isEqual(expected, actual)) {
             recordFailure(otpId, attempts + 1);
-            throw ApiException.badRequest("invalid OTP code (" + Math.max(0, MAX_ATTEMPTS - attempts - 1)
-                    + " attempts left)");
+            throw ApiException.badRequest(
+                    "invalid OTP code (" + Math.max(0, MAX_ATTEMPTS - attempts - 1) + " attempts left)");
         }
         if (!otps.markUsed(tx, otpId, now)) {
             throw ApiException.badRequest("this OTP was already used; request a new code");
@@ -272,8 +333,11 @@ public final class OtpService implements AutoCloseable {
                 });
                 failures.remove(otpId, attempts);
             } catch (RuntimeException e) {
-                LOG.atWarn().addKeyValue("otp", otpId).log("could not record a wrong OTP attempt: {}",
-                        e.getClass().getSimpleName());
+                LOG.atWarn()
+                        .addKeyValue("otp", otpId)
+                        .log(
+                                "could not record a wrong OTP attempt: {}",
+                                e.getClass().getSimpleName());
             }
         });
     }
@@ -281,12 +345,16 @@ public final class OtpService implements AutoCloseable {
     // ---- login ---------------------------------------------------------------------------------------------
 
     /** {@code clientSignature}: the token's key signing the login message. */
-    public record ClientSignature(String publicKey, String scheme, String message, String signature) {
-    }
+    public record ClientSignature(String publicKey, String scheme, String message, String signature) {}
 
     /** otp_login's parameters. */
-    public record LoginRequest(String verificationToken, String publicKey, Optional<ClientSignature> clientSignature,
-            long expirationSeconds, boolean invalidateExisting, Optional<String> sessionProfileId) {
+    public record LoginRequest(
+            String verificationToken,
+            String publicKey,
+            Optional<ClientSignature> clientSignature,
+            long expirationSeconds,
+            boolean invalidateExisting,
+            Optional<String> sessionProfileId) {
         @Override
         public String toString() {
             return "LoginRequest[" + publicKey + ", token redacted]";
@@ -297,26 +365,31 @@ public final class OtpService implements AutoCloseable {
     public static LoginRequest readLogin(Params p, long defaultSessionSeconds, boolean signatureRequired) {
         String token = p.requiredString("verificationToken");
         String publicKey = Sessions.publicKey(p.requiredString("publicKey"), p.pathOf("publicKey"));
-        Optional<Params> given = signatureRequired ? Optional.of(p.requiredObject("clientSignature"))
+        Optional<Params> given = signatureRequired
+                ? Optional.of(p.requiredObject("clientSignature"))
                 : p.optionalObject("clientSignature");
         Optional<ClientSignature> signature = given.map(s -> {
             String scheme = s.optionalString("scheme").orElse("CLIENT_SIGNATURE_SCHEME_API_P256");
             if (!scheme.equals("CLIENT_SIGNATURE_SCHEME_API_P256")) {
                 throw ApiException.badField(s.pathOf("scheme"), "must be CLIENT_SIGNATURE_SCHEME_API_P256");
             }
-            return new ClientSignature(s.requiredString("publicKey"), scheme, s.requiredString("message"),
-                    s.requiredString("signature"));
+            return new ClientSignature(
+                    s.requiredString("publicKey"), scheme, s.requiredString("message"), s.requiredString("signature"));
         });
-        long lifetime = Sessions.lifetime(p.optionalUint64("expirationSeconds"), defaultSessionSeconds,
-                p.pathOf("expirationSeconds"));
-        return new LoginRequest(token, publicKey, signature, lifetime, p.optionalBoolean("invalidateExisting", false),
+        long lifetime = Sessions.lifetime(
+                p.optionalUint64("expirationSeconds"), defaultSessionSeconds, p.pathOf("expirationSeconds"));
+        return new LoginRequest(
+                token,
+                publicKey,
+                signature,
+                lifetime,
+                p.optionalBoolean("invalidateExisting", false),
                 p.optionalString("sessionProfileId").filter(id -> !id.isEmpty()));
     }
 
     /** The claims of a verification token this server issued. */
-    public record TokenClaims(String id, OtpType type, String contact, String organizationId, String publicKey,
-            Instant expiresAt) {
-    }
+    public record TokenClaims(
+            String id, OtpType type, String contact, String organizationId, String publicKey, Instant expiresAt) {}
 
     /**
      * Checks a login's verification token (issued here, unexpired, for {@code organizationId} or its parent) and its
@@ -332,9 +405,14 @@ public final class OtpService implements AutoCloseable {
 
     private TokenClaims claims(Tx tx, String organizationId, String token, Instant now) {
         TokenClaims claims = unexpiredClaims(token, now);
-        if (!claims.organizationId().equals(organizationId) && !organizations.find(tx, organizationId)
-                .flatMap(Organization::parentId).filter(claims.organizationId()::equals).isPresent()) {
-            throw ApiException.badField("parameters.verificationToken",
+        if (!claims.organizationId().equals(organizationId)
+                && !organizations
+                        .find(tx, organizationId)
+                        .flatMap(Organization::parentId)
+                        .filter(claims.organizationId()::equals)
+                        .isPresent()) {
+            throw ApiException.badField(
+                    "parameters.verificationToken",
                     "was issued for another organization (log in to it or to one of its sub-organizations)");
         }
         return claims;
@@ -356,9 +434,12 @@ public final class OtpService implements AutoCloseable {
         } catch (JacksonException | IllegalArgumentException e) {
             throw ApiException.badField("parameters.verificationToken", "is malformed");
         }
-        TokenClaims claims = new TokenClaims(c.path("id").asString(""),
-                OtpType.valueOf(c.path("verification_type").asString()), c.path("contact").asString(""),
-                c.path("organization_id").asString(""), c.path("public_key").asString(""),
+        TokenClaims claims = new TokenClaims(
+                c.path("id").asString(""),
+                OtpType.valueOf(c.path("verification_type").asString()),
+                c.path("contact").asString(""),
+                c.path("organization_id").asString(""),
+                c.path("public_key").asString(""),
                 Instant.ofEpochMilli(Long.parseLong(c.path("exp").asString("0"))));
         if (!now.isBefore(claims.expiresAt())) {
             throw ApiException.badField("parameters.verificationToken", "has expired");
@@ -370,19 +451,32 @@ public final class OtpService implements AutoCloseable {
      * Logs in {@code userId} of {@code organizationId} with checked {@code claims}: uses the token up and opens a
      * session for the request's public key.
      */
-    public String login(Tx tx, String organizationId, String userId, TokenClaims claims, LoginRequest request,
-            Instant now, Ids ids) {
+    public String login(
+            Tx tx,
+            String organizationId,
+            String userId,
+            TokenClaims claims,
+            LoginRequest request,
+            Instant now,
+            Ids ids) {
         if (!otps.useToken(tx, claims.id(), claims.organizationId(), now, claims.expiresAt())) {
             throw ApiException.badField("parameters.verificationToken", "was already used");
         }
-        return sessions.open(tx, organizationId, userId, new Sessions.Request(request.publicKey(),
-                request.expirationSeconds(), request.invalidateExisting()), now, ids);
+        return sessions.open(
+                tx,
+                organizationId,
+                userId,
+                new Sessions.Request(request.publicKey(), request.expirationSeconds(), request.invalidateExisting()),
+                now,
+                ids);
     }
 
     /** The one user with the token's contact in {@code organizationId} (not in its sub-organizations). */
     public Optional<String> userIn(Tx tx, String organizationId, TokenClaims claims) {
         return otps.usersWithContact(tx, organizationId, claims.type(), claims.contact()).stream()
-                .filter(m -> m.organizationId().equals(organizationId)).map(OtpRepository.Member::userId).findFirst();
+                .filter(m -> m.organizationId().equals(organizationId))
+                .map(OtpRepository.Member::userId)
+                .findFirst();
     }
 
     /** The users with the token's contact in {@code organizationId} and its direct sub-organizations. */
@@ -425,10 +519,13 @@ public final class OtpService implements AutoCloseable {
         } catch (ApiException e) {
             sameKey = false;
         }
-        if (!sameKey || !claims.id().equals(message.path("tokenId").asString(""))
+        if (!sameKey
+                || !claims.id().equals(message.path("tokenId").asString(""))
                 || !LOGIN_USAGE.equals(message.path("type").asString(""))) {
-            throw ApiException.badField(field + ".message", "must be {\"login\":{\"publicKey\":<the session key>},"
-                    + "\"tokenId\":<the token's id>,\"type\":\"" + LOGIN_USAGE + "\"}");
+            throw ApiException.badField(
+                    field + ".message",
+                    "must be {\"login\":{\"publicKey\":<the session key>}," + "\"tokenId\":<the token's id>,\"type\":\""
+                            + LOGIN_USAGE + "\"}");
         }
         boolean valid;
         try {

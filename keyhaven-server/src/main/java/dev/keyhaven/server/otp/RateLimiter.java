@@ -56,7 +56,8 @@ public final class RateLimiter {
                 times.pollFirst();
             }
             if (times.size() >= limit) {
-                long wait = Math.max(1, Duration.between(now, times.peekFirst().plus(window)).toSeconds() + 1);
+                long wait = Math.max(
+                        1, Duration.between(now, times.peekFirst().plus(window)).toSeconds() + 1);
                 throw ApiException.rateLimited("too many " + counted + " for this " + what, wait);
             }
             times.addLast(now);

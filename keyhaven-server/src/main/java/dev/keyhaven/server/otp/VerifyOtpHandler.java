@@ -14,7 +14,9 @@ import dev.keyhaven.server.api.Params;
  * encrypted code, checks it and returns a verification token ({@code verifyOtpResult}).
  */
 final class VerifyOtpHandler implements ActivityHandler<VerifyOtpHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("verify_otp", ActivityResource.OTP,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "verify_otp",
+            ActivityResource.OTP,
             ActivityAction.VERIFY,
             new ActivityVersion(ActivityType.VERIFY_OTP_V2, "verifyOtpIntentV2", "verifyOtpResult"),
             new ActivityVersion(ActivityType.VERIFY_OTP, "verifyOtpIntentV2", "verifyOtpResult"));
@@ -26,8 +28,7 @@ final class VerifyOtpHandler implements ActivityHandler<VerifyOtpHandler.Intent>
     }
 
     /** The OTP, the encrypted code, and the token's lifetime. */
-    public record Intent(String otpId, String encryptedOtpBundle, long tokenSeconds) {
-    }
+    public record Intent(String otpId, String encryptedOtpBundle, long tokenSeconds) {}
 
     @Override
     public ActivitySpec spec() {
@@ -36,13 +37,21 @@ final class VerifyOtpHandler implements ActivityHandler<VerifyOtpHandler.Intent>
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(p.requiredString("otpId"), p.requiredString("encryptedOtpBundle"),
+        return new Intent(
+                p.requiredString("otpId"),
+                p.requiredString("encryptedOtpBundle"),
                 OtpService.tokenLifetime(p.optionalUint64("expirationSeconds"), p.pathOf("expirationSeconds")));
     }
 
     @Override
     public Object execute(ActivityContext context, Intent intent) {
-        return otps.verify(context.tx(), context.organizationId(), intent.otpId(), intent.encryptedOtpBundle(),
-                intent.tokenSeconds(), context.now(), context.ids());
+        return otps.verify(
+                context.tx(),
+                context.organizationId(),
+                intent.otpId(),
+                intent.encryptedOtpBundle(),
+                intent.tokenSeconds(),
+                context.now(),
+                context.ids());
     }
 }

@@ -13,7 +13,9 @@ import java.util.List;
 
 /** {@code create_policies}: several policies at once, all or none; result {@code policyIds} in order. */
 public final class CreatePoliciesHandler implements ActivityHandler<List<PolicyDraft>> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_policies", ActivityResource.POLICY,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_policies",
+            ActivityResource.POLICY,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_POLICIES, "createPoliciesIntent", "createPoliciesResult"));
 
@@ -43,6 +45,5 @@ public final class CreatePoliciesHandler implements ActivityHandler<List<PolicyD
     }
 
     /** {@code createPoliciesResult}. */
-    public record Result(List<String> policyIds) {
-    }
+    public record Result(List<String> policyIds) {}
 }

@@ -11,7 +11,9 @@ import dev.keyhaven.server.api.Params;
 
 /** {@code create_policy} (V3): one policy; result {@code policyId}. */
 final class CreatePolicyHandler implements ActivityHandler<PolicyDraft> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_policy", ActivityResource.POLICY,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_policy",
+            ActivityResource.POLICY,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_POLICY_V3, "createPolicyIntentV3", "createPolicyResult"));
 
@@ -37,6 +39,5 @@ final class CreatePolicyHandler implements ActivityHandler<PolicyDraft> {
     }
 
     /** {@code createPolicyResult}. */
-    public record Result(String policyId) {
-    }
+    public record Result(String policyId) {}
 }

@@ -37,11 +37,17 @@ final class DeletePoliciesHandler implements ActivityHandler<List<String>> {
     @Override
     public ActivitySpec spec() {
         return one
-                ? ActivitySpec.of("delete_policy", ActivityResource.POLICY, ActivityAction.DELETE,
+                ? ActivitySpec.of(
+                        "delete_policy",
+                        ActivityResource.POLICY,
+                        ActivityAction.DELETE,
                         new ActivityVersion(ActivityType.DELETE_POLICY, "deletePolicyIntent", "deletePolicyResult"))
-                : ActivitySpec.of("delete_policies", ActivityResource.POLICY, ActivityAction.DELETE,
-                        new ActivityVersion(ActivityType.DELETE_POLICIES, "deletePoliciesIntent",
-                                "deletePoliciesResult"));
+                : ActivitySpec.of(
+                        "delete_policies",
+                        ActivityResource.POLICY,
+                        ActivityAction.DELETE,
+                        new ActivityVersion(
+                                ActivityType.DELETE_POLICIES, "deletePoliciesIntent", "deletePoliciesResult"));
     }
 
     @Override
@@ -57,10 +63,8 @@ final class DeletePoliciesHandler implements ActivityHandler<List<String>> {
     }
 
     /** {@code deletePolicyResult}. */
-    public record SingleResult(String policyId) {
-    }
+    public record SingleResult(String policyId) {}
 
     /** {@code deletePoliciesResult}. */
-    public record BatchResult(List<String> policyIds) {
-    }
+    public record BatchResult(List<String> policyIds) {}
 }

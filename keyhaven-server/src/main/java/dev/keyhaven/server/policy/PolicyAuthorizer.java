@@ -40,8 +40,10 @@ import tools.jackson.databind.JsonNode;
  */
 public final class PolicyAuthorizer implements Authorizer {
     /** Activities that only the root quorum may perform, whatever the policies say. */
-    static final Set<ActivityType> ROOT_QUORUM_ONLY = EnumSet.of(ActivityType.UPDATE_ROOT_QUORUM,
-            ActivityType.SET_ORGANIZATION_FEATURE, ActivityType.REMOVE_ORGANIZATION_FEATURE,
+    static final Set<ActivityType> ROOT_QUORUM_ONLY = EnumSet.of(
+            ActivityType.UPDATE_ROOT_QUORUM,
+            ActivityType.SET_ORGANIZATION_FEATURE,
+            ActivityType.REMOVE_ORGANIZATION_FEATURE,
             ActivityType.UPDATE_ORGANIZATION_NAME);
 
     private final OrganizationRepository organizations;
@@ -50,19 +52,16 @@ public final class PolicyAuthorizer implements Authorizer {
     private final PolicyCompiler compiler = new PolicyCompiler();
 
     /** The lookup of the organization with its root quorum. */
-    private record OrganizationLookup() {
-    }
+    private record OrganizationLookup() {}
 
     /** The lookup of the organization's policies, compiled. */
-    private record PoliciesLookup() {
-    }
+    private record PoliciesLookup() {}
 
     /**
      * The organization's policies in evaluation order; one that no longer compiles is an error outcome (and, as a
      * DENY, denies: what cannot be evaluated fails closed).
      */
-    private record Compiled(List<CompiledPolicy> policies, List<Policy> broken) {
-    }
+    private record Compiled(List<CompiledPolicy> policies, List<Policy> broken) {}
 
     public PolicyAuthorizer(OrganizationRepository organizations, PolicyRepository policies, VoterDirectory voters) {
         this.organizations = organizations;
@@ -72,29 +71,35 @@ public final class PolicyAuthorizer implements Authorizer {
 
     @Override
     public Decision decide(StateReads organization, AuthorizationRequest request) {
-        Organization org = organization.get(new OrganizationLookup(),
+        Organization org = organization.get(
+                new OrganizationLookup(),
                 tx -> organizations.find(tx, organization.organizationId()).orElseThrow());
         RootQuorum quorum = org.rootQuorum();
         List<String> approvers = request.approverUserIds();
-        long rootApprovals = approvers.stream().filter(quorum.userIds()::contains).count();
+        long rootApprovals =
+                approvers.stream().filter(quorum.userIds()::contains).count();
         if (rootApprovals >= quorum.threshold()) {
             return new Decision.Allow("root quorum approved (" + rootApprovals + " of " + quorum.threshold() + ")");
         }
         boolean rootOnly = ROOT_QUORUM_ONLY.contains(request.type());
         if (rootOnly) {
-            return rootApprovals > 0 ? waitForRootQuorum(quorum, rootApprovals, List.of())
+            return rootApprovals > 0
+                    ? waitForRootQuorum(quorum, rootApprovals, List.of())
                     : implicitDeny(request, true, List.of());
         }
-        Compiled compiled = organization.get(new PoliciesLookup(), tx -> compile(
-                policies.list(tx, organization.organizationId())));
+        Compiled compiled =
+                organization.get(new PoliciesLookup(), tx -> compile(policies.list(tx, organization.organizationId())));
         List<PolicyOutcome> outcomes = new ArrayList<>();
         if (!compiled.policies().isEmpty() || !compiled.broken().isEmpty()) {
-            PolicyVerdict verdict = PolicyEngine.evaluate(compiled.policies(),
-                    new PolicyBallot(request, () -> otherUsers(organization, request)));
+            PolicyVerdict verdict = PolicyEngine.evaluate(
+                    compiled.policies(), new PolicyBallot(request, () -> otherUsers(organization, request)));
             outcomes.addAll(verdict.outcomes());
             for (Policy policy : compiled.broken()) {
-                outcomes.add(new PolicyOutcome(policy.id(), Outcome.ERROR,
-                        Optional.of("the stored policy no longer compiles"), policy.effect() == PolicyEffect.DENY));
+                outcomes.add(new PolicyOutcome(
+                        policy.id(),
+                        Outcome.ERROR,
+                        Optional.of("the stored policy no longer compiles"),
+                        policy.effect() == PolicyEffect.DENY));
             }
             boolean failedClosed = outcomes.stream().anyMatch(PolicyOutcome::failsClosed);
             switch (failedClosed ? PolicyVerdict.Verdict.DENY : verdict.verdict()) {
@@ -105,15 +110,16 @@ public final class PolicyAuthorizer implements Authorizer {
                     return new Decision.Allow("allowed by policy " + with(outcomes, Outcome.ALLOW), outcomes);
                 }
                 case NEEDS_CONSENSUS -> {
-                    return new Decision.NeedsConsensus("policy " + with(outcomes, Outcome.REQUIRES_CONSENSUS)
-                            + " needs more approvals", outcomes);
+                    return new Decision.NeedsConsensus(
+                            "policy " + with(outcomes, Outcome.REQUIRES_CONSENSUS) + " needs more approvals", outcomes);
                 }
                 case NONE -> {
                     // the implicit rules decide
                 }
             }
         }
-        if (request.credentialOwner().isPresent() && approvers.contains(request.credentialOwner().get())) {
+        if (request.credentialOwner().isPresent()
+                && approvers.contains(request.credentialOwner().get())) {
             return new Decision.Allow("users may manage their own credentials", outcomes);
         }
         if (rootApprovals > 0) {
@@ -129,22 +135,27 @@ public final class PolicyAuthorizer implements Authorizer {
         if (!explicit.isEmpty()) {
             reasons.add("request denied by policy " + explicit);
         }
-        outcomes.stream().filter(PolicyOutcome::failsClosed).forEach(o -> reasons.add("DENY policy " + o.policyId()
-                + " could not be evaluated (" + o.error().orElse("") + "), and a DENY that cannot be evaluated "
-                + "denies"));
+        outcomes.stream()
+                .filter(PolicyOutcome::failsClosed)
+                .forEach(o -> reasons.add("DENY policy " + o.policyId()
+                        + " could not be evaluated (" + o.error().orElse("") + "), and a DENY that cannot be evaluated "
+                        + "denies"));
         return String.join("; ", reasons);
     }
 
     private static Decision waitForRootQuorum(RootQuorum quorum, long rootApprovals, List<PolicyOutcome> outcomes) {
-        return new Decision.NeedsConsensus("root quorum needs " + quorum.threshold() + " approvals, has "
-                + rootApprovals, outcomes);
+        return new Decision.NeedsConsensus(
+                "root quorum needs " + quorum.threshold() + " approvals, has " + rootApprovals, outcomes);
     }
 
-    private static Decision implicitDeny(AuthorizationRequest request, boolean rootOnly,
-            List<PolicyOutcome> outcomes) {
-        return new Decision.Deny("request not authorized: no policy allows " + request.type().wireName()
-                + " for this user (implicit deny); only the root quorum may act on " + request.resource().wireName()
-                + (rootOnly ? "" : ", and users may manage only their own credentials"), false, outcomes);
+    private static Decision implicitDeny(AuthorizationRequest request, boolean rootOnly, List<PolicyOutcome> outcomes) {
+        return new Decision.Deny(
+                "request not authorized: no policy allows " + request.type().wireName()
+                        + " for this user (implicit deny); only the root quorum may act on "
+                        + request.resource().wireName()
+                        + (rootOnly ? "" : ", and users may manage only their own credentials"),
+                false,
+                outcomes);
     }
 
     private Compiled compile(List<Policy> stored) {
@@ -158,12 +169,16 @@ public final class PolicyAuthorizer implements Authorizer {
 
     /** The organization's users who have not voted, as voters' records, for the hypothetical approvals. */
     private List<JsonNode> otherUsers(StateReads organization, AuthorizationRequest request) {
-        return voters.userIds(organization).stream().filter(id -> !request.voterIds().contains(id))
-                .map(id -> voters.userSnapshot(organization, id)).toList();
+        return voters.userIds(organization).stream()
+                .filter(id -> !request.voterIds().contains(id))
+                .map(id -> voters.userSnapshot(organization, id))
+                .toList();
     }
 
     private static String with(List<PolicyOutcome> outcomes, Outcome outcome) {
-        return outcomes.stream().filter(o -> o.outcome() == outcome).map(PolicyOutcome::policyId)
+        return outcomes.stream()
+                .filter(o -> o.outcome() == outcome)
+                .map(PolicyOutcome::policyId)
                 .collect(Collectors.joining(", "));
     }
 }

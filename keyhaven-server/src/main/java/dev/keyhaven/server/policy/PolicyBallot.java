@@ -77,15 +77,25 @@ final class PolicyBallot implements Ballot {
         Map<String, Optional<Value>> computed = new HashMap<>();
         Function<String, Optional<Value>> compute = keyword -> {
             Supplier<Value> own = keywords.get(keyword);
-            return own != null ? Optional.of(own.get()) : Optional.ofNullable(facts.get().keywords().get(keyword));
+            return own != null
+                    ? Optional.of(own.get())
+                    : Optional.ofNullable(facts.get().keywords().get(keyword));
         };
         return keyword -> computed.computeIfAbsent(keyword, compute);
     }
 
     private Value activity() {
-        return Value.struct(Map.of("type", Value.of(request.type().wireName()), "kind", Value.of(request.kind()),
-                "resource", Value.of(request.resource().wireName()), "action", Value.of(request.action().wireName()),
-                "params", Value.struct(facts.get().params())));
+        return Value.struct(Map.of(
+                "type",
+                Value.of(request.type().wireName()),
+                "kind",
+                Value.of(request.kind()),
+                "resource",
+                Value.of(request.resource().wireName()),
+                "action",
+                Value.of(request.action().wireName()),
+                "params",
+                Value.struct(facts.get().params())));
     }
 
     private static <T> Supplier<T> memoized(Supplier<T> source) {

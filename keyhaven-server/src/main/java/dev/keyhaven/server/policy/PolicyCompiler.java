@@ -2,8 +2,8 @@ package dev.keyhaven.server.policy;
 
 import dev.keyhaven.policy.PolicyExpression;
 import dev.keyhaven.policy.PolicyParseException;
-import dev.keyhaven.policy.engine.CompiledPolicy;
 import dev.keyhaven.policy.Vocabulary;
+import dev.keyhaven.policy.engine.CompiledPolicy;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import java.util.List;
@@ -41,13 +41,20 @@ final class PolicyCompiler {
         try {
             expression = PolicyExpression.parse(source);
         } catch (PolicyParseException e) {
-            throw new ApiException(ErrorCode.BAD_REQUEST, "invalid policy " + role + ": " + e.getMessage() + " ("
-                    + field + ")", field);
+            throw new ApiException(
+                    ErrorCode.BAD_REQUEST,
+                    "invalid policy " + role + ": " + e.getMessage() + " (" + field + ")",
+                    field);
         }
         List<Vocabulary.Problem> problems = PolicyVocabulary.VOCABULARY.check(expression);
         if (!problems.isEmpty()) {
-            throw new ApiException(ErrorCode.BAD_REQUEST, "invalid policy " + role + ": " + problems.stream()
-                    .map(Vocabulary.Problem::toString).collect(Collectors.joining("; ")) + " (" + field + ")", field);
+            throw new ApiException(
+                    ErrorCode.BAD_REQUEST,
+                    "invalid policy " + role + ": "
+                            + problems.stream()
+                                    .map(Vocabulary.Problem::toString)
+                                    .collect(Collectors.joining("; ")) + " (" + field + ")",
+                    field);
         }
     }
 
@@ -62,8 +69,8 @@ final class PolicyCompiler {
             PolicyExpression time = policy.time().map(this::expression).orElse(PolicyExpression.alwaysTrue());
             boolean understood = Stream.of(condition, consensus, time)
                     .allMatch(e -> PolicyVocabulary.VOCABULARY.check(e).isEmpty());
-            return Optional.of(new CompiledPolicy(policy.id(), policy.effect().effect(), condition, consensus, time,
-                    understood));
+            return Optional.of(
+                    new CompiledPolicy(policy.id(), policy.effect().effect(), condition, consensus, time, understood));
         } catch (PolicyParseException e) {
             return Optional.empty();
         }

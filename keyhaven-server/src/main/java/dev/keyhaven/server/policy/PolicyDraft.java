@@ -9,19 +9,24 @@ import java.util.Optional;
  * compiles and names only what Keyhaven binds ({@link PolicyCompiler#check}), so that nothing that cannot be
  * evaluated is ever stored.
  */
-record PolicyDraft(String name, PolicyEffect effect, String condition, String consensus, Optional<String> time,
-        String notes) {
+record PolicyDraft(
+        String name, PolicyEffect effect, String condition, String consensus, Optional<String> time, String notes) {
 
     /** Reads a {@code v1CreatePolicyIntentV3}. */
     static PolicyDraft read(Params p) {
-        return new PolicyDraft(name(p, "policyName"), p.requiredEnum("effect", PolicyEffect.class),
-                expression(p, "condition", "condition"), expression(p, "consensus", "consensus"),
-                time(p, "time"), notes(p, "notes"));
+        return new PolicyDraft(
+                name(p, "policyName"),
+                p.requiredEnum("effect", PolicyEffect.class),
+                expression(p, "condition", "condition"),
+                expression(p, "consensus", "consensus"),
+                time(p, "time"),
+                notes(p, "notes"));
     }
 
     /** Applies the optional fields of a {@code v1UpdatePolicyIntentV2} to {@code current}. */
     static PolicyDraft update(Policy current, Params p) {
-        return new PolicyDraft(p.has("policyName") ? name(p, "policyName") : current.name(),
+        return new PolicyDraft(
+                p.has("policyName") ? name(p, "policyName") : current.name(),
                 p.optionalEnum("policyEffect", PolicyEffect.class).orElse(current.effect()),
                 p.has("policyCondition") ? expression(p, "policyCondition", "condition") : current.condition(),
                 p.has("policyConsensus") ? expression(p, "policyConsensus", "consensus") : current.consensus(),

@@ -15,7 +15,10 @@ public final class PolicyFeature {
     private final PolicyQueries queries;
     private final List<ActivityHandler<?>> handlers;
 
-    public PolicyFeature(Transactor transactor, PolicyRepository policies, OrganizationRepository organizations,
+    public PolicyFeature(
+            Transactor transactor,
+            PolicyRepository policies,
+            OrganizationRepository organizations,
             VoterDirectory voters) {
         this.authorizer = new PolicyAuthorizer(organizations, policies, voters);
         this.queries = new PolicyQueries(transactor, policies);

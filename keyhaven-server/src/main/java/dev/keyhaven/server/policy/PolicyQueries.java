@@ -19,25 +19,45 @@ public final class PolicyQueries {
     }
 
     /** {@code v1Policy}: the fields of seed §2.4, plus {@code time} when the policy has one. */
-    public record WirePolicy(String policyId, String policyName, String effect, WireTime createdAt,
-            WireTime updatedAt, String notes, String consensus, String condition, Optional<String> time) {
+    public record WirePolicy(
+            String policyId,
+            String policyName,
+            String effect,
+            WireTime createdAt,
+            WireTime updatedAt,
+            String notes,
+            String consensus,
+            String condition,
+            Optional<String> time) {
 
         static WirePolicy of(Policy p) {
-            return new WirePolicy(p.id(), p.name(), p.effect().wireName(), WireTime.of(p.createdAt()),
-                    WireTime.of(p.updatedAt()), p.notes(), p.consensus(), p.condition(), p.time());
+            return new WirePolicy(
+                    p.id(),
+                    p.name(),
+                    p.effect().wireName(),
+                    WireTime.of(p.createdAt()),
+                    WireTime.of(p.updatedAt()),
+                    p.notes(),
+                    p.consensus(),
+                    p.condition(),
+                    p.time());
         }
     }
 
     /** {@code list_policies {organizationId}} → {@code {policies}}. */
     public Map<String, Object> listPolicies(Caller caller, Params body) {
-        return Map.of("policies", transactor.read(tx -> policies.list(tx, caller.organizationId())).stream()
-                .map(WirePolicy::of).toList());
+        return Map.of(
+                "policies",
+                transactor.read(tx -> policies.list(tx, caller.organizationId())).stream()
+                        .map(WirePolicy::of)
+                        .toList());
     }
 
     /** {@code get_policy {organizationId, policyId}} → {@code {policy}}. */
     public Map<String, Object> getPolicy(Caller caller, Params body) {
         String policyId = body.requiredString("policyId");
-        Policy policy = transactor.read(tx -> policies.find(tx, caller.organizationId(), policyId))
+        Policy policy = transactor
+                .read(tx -> policies.find(tx, caller.organizationId(), policyId))
                 .orElseThrow(() -> ApiException.notFound("no policy found with id " + policyId));
         return Map.of("policy", WirePolicy.of(policy));
     }

@@ -28,8 +28,9 @@ final class PolicyWriter {
         String org = context.organizationId();
         int existing = policies.count(context.tx(), org);
         if (existing + drafts.size() > POLICIES_PER_ORGANIZATION) {
-            throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has exceeded maximum policies ("
-                    + POLICIES_PER_ORGANIZATION + ")");
+            throw new ApiException(
+                    ErrorCode.LIMIT_EXCEEDED,
+                    "organization has exceeded maximum policies (" + POLICIES_PER_ORGANIZATION + ")");
         }
         Set<String> names = new HashSet<>();
         List<String> ids = new ArrayList<>(drafts.size());
@@ -38,8 +39,19 @@ final class PolicyWriter {
                 throw ApiException.badRequest(NAME_TAKEN);
             }
             String id = context.ids().next();
-            policies.insert(context.tx(), new Policy(id, org, draft.name(), draft.effect(), draft.condition(),
-                    draft.consensus(), draft.time(), draft.notes(), context.now(), context.now()));
+            policies.insert(
+                    context.tx(),
+                    new Policy(
+                            id,
+                            org,
+                            draft.name(),
+                            draft.effect(),
+                            draft.condition(),
+                            draft.consensus(),
+                            draft.time(),
+                            draft.notes(),
+                            context.now(),
+                            context.now()));
             ids.add(id);
         }
         return ids;

@@ -16,7 +16,9 @@ import dev.keyhaven.server.api.Params;
  * the window) and keeps the rest; result {@code policyId}.
  */
 final class UpdatePolicyHandler implements ActivityHandler<UpdatePolicyHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("update_policy", ActivityResource.POLICY,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "update_policy",
+            ActivityResource.POLICY,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_POLICY_V2, "updatePolicyIntentV2", "updatePolicyResultV2"));
 
@@ -29,8 +31,7 @@ final class UpdatePolicyHandler implements ActivityHandler<UpdatePolicyHandler.I
     }
 
     /** The validated parameters; the changes apply to the policy as it is when the activity executes. */
-    public record Intent(String policyId, Params changes) {
-    }
+    public record Intent(String policyId, Params changes) {}
 
     @Override
     public ActivitySpec spec() {
@@ -53,6 +54,5 @@ final class UpdatePolicyHandler implements ActivityHandler<UpdatePolicyHandler.I
     }
 
     /** {@code updatePolicyResultV2}. */
-    public record Result(String policyId) {
-    }
+    public record Result(String policyId) {}
 }

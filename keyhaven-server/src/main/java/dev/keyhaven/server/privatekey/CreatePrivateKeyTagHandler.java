@@ -18,10 +18,12 @@ import java.util.List;
 
 /** {@code create_private_key_tag}: a tag, unique by name among private-key tags, applied to keys. */
 final class CreatePrivateKeyTagHandler implements ActivityHandler<CreatePrivateKeyTagHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_private_key_tag", ActivityResource.PRIVATE_KEY,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_private_key_tag",
+            ActivityResource.PRIVATE_KEY,
             ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.CREATE_PRIVATE_KEY_TAG, "createPrivateKeyTagIntent",
-                    "createPrivateKeyTagResult"));
+            new ActivityVersion(
+                    ActivityType.CREATE_PRIVATE_KEY_TAG, "createPrivateKeyTagIntent", "createPrivateKeyTagResult"));
 
     private final UserRepository tags;
     private final PrivateKeyRepository keys;
@@ -34,8 +36,7 @@ final class CreatePrivateKeyTagHandler implements ActivityHandler<CreatePrivateK
     }
 
     /** The validated parameters. */
-    public record Intent(String privateKeyTagName, List<String> privateKeyIds) {
-    }
+    public record Intent(String privateKeyTagName, List<String> privateKeyIds) {}
 
     @Override
     public ActivitySpec spec() {
@@ -51,26 +52,31 @@ final class CreatePrivateKeyTagHandler implements ActivityHandler<CreatePrivateK
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
         tags.lockOrganization(context.tx(), org);
-        int limit = tags.isSubOrganization(context.tx(), org) ? limits.tagsPerSubOrganization()
+        int limit = tags.isSubOrganization(context.tx(), org)
+                ? limits.tagsPerSubOrganization()
                 : limits.tagsPerOrganization();
         if (tags.countTags(context.tx(), org) >= limit) {
             throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has exceeded maximum tags (" + limit + ")");
         }
         if (tags.findTagByName(context.tx(), org, TagType.TAG_TYPE_PRIVATE_KEY, intent.privateKeyTagName())
                 .isPresent()) {
-            throw ApiException.badRequest("a private key tag named '" + intent.privateKeyTagName()
-                    + "' already exists");
+            throw ApiException.badRequest(
+                    "a private key tag named '" + intent.privateKeyTagName() + "' already exists");
         }
         List<String> missing = keys.missing(context.tx(), org, intent.privateKeyIds());
         ApiException.requireNoneMissing("private key", missing);
-        Tag tag = new Tag(context.ids().next(), org, intent.privateKeyTagName(), TagType.TAG_TYPE_PRIVATE_KEY,
-                context.now(), context.now());
+        Tag tag = new Tag(
+                context.ids().next(),
+                org,
+                intent.privateKeyTagName(),
+                TagType.TAG_TYPE_PRIVATE_KEY,
+                context.now(),
+                context.now());
         tags.insertTag(context.tx(), tag);
         intent.privateKeyIds().forEach(id -> keys.tag(context.tx(), tag.id(), id));
         return new Result(tag.id(), intent.privateKeyIds());
     }
 
     /** {@code createPrivateKeyTagResult}. */
-    public record Result(String privateKeyTagId, List<String> privateKeyIds) {
-    }
+    public record Result(String privateKeyTagId, List<String> privateKeyIds) {}
 }

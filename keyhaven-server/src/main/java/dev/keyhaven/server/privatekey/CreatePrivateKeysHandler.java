@@ -2,12 +2,12 @@ package dev.keyhaven.server.privatekey;
 
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
-import dev.keyhaven.server.activity.CreatedAddress;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.activity.CreatedAddress;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.Custody;
@@ -23,10 +23,12 @@ import java.util.Set;
  * created or none is.
  */
 final class CreatePrivateKeysHandler implements ActivityHandler<List<PrivateKeyParams>> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_private_keys", ActivityResource.PRIVATE_KEY,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_private_keys",
+            ActivityResource.PRIVATE_KEY,
             ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.CREATE_PRIVATE_KEYS_V2, "createPrivateKeysIntentV2",
-                    "createPrivateKeysResultV2"));
+            new ActivityVersion(
+                    ActivityType.CREATE_PRIVATE_KEYS_V2, "createPrivateKeysIntentV2", "createPrivateKeysResultV2"));
 
     private final PrivateKeyRepository keys;
     private final PrivateKeyTags tags;
@@ -65,16 +67,24 @@ final class CreatePrivateKeysHandler implements ActivityHandler<List<PrivateKeyP
             PrivateKeyParams params = intent.get(i);
             String label = "privateKeys[" + i + "]: ";
             if (!names.add(params.privateKeyName())) {
-                throw ApiException.badRequest(label + "a private key named '" + params.privateKeyName()
-                        + "' already exists");
+                throw ApiException.badRequest(
+                        label + "a private key named '" + params.privateKeyName() + "' already exists");
             }
-            creator.requireValid(context.tx(), org, label, params.privateKeyName(), params.curve(),
-                    params.addressFormats());
+            creator.requireValid(
+                    context.tx(), org, label, params.privateKeyName(), params.curve(), params.addressFormats());
             tags.requireAll(context.tx(), org, params.privateKeyTags());
             String id = context.ids().next();
             DerivedKey key = custody.createPrivateKey(org, id, params.curve());
-            List<WireAddress> addresses = creator.store(context.tx(), org, id, params.privateKeyName(),
-                    params.curve(), params.addressFormats(), key, false, context.now());
+            List<WireAddress> addresses = creator.store(
+                    context.tx(),
+                    org,
+                    id,
+                    params.privateKeyName(),
+                    params.curve(),
+                    params.addressFormats(),
+                    key,
+                    false,
+                    context.now());
             params.privateKeyTags().forEach(tagId -> keys.tag(context.tx(), tagId, id));
             addresses.forEach(a -> context.addresses().created(CreatedAddress.ofPrivateKey(org, id, a.address())));
             created.add(new Created(id, addresses));
@@ -83,10 +93,8 @@ final class CreatePrivateKeysHandler implements ActivityHandler<List<PrivateKeyP
     }
 
     /** {@code createPrivateKeysResultV2}. */
-    public record Result(List<Created> privateKeys) {
-    }
+    public record Result(List<Created> privateKeys) {}
 
     /** {@code v1PrivateKeyResult}. */
-    public record Created(String privateKeyId, List<WireAddress> addresses) {
-    }
+    public record Created(String privateKeyId, List<WireAddress> addresses) {}
 }

@@ -17,10 +17,12 @@ import java.util.Set;
 
 /** {@code delete_private_key_tags}: deletes tags (all or none) and reports the keys that carried them. */
 final class DeletePrivateKeyTagsHandler implements ActivityHandler<List<String>> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_private_key_tags", ActivityResource.PRIVATE_KEY,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_private_key_tags",
+            ActivityResource.PRIVATE_KEY,
             ActivityAction.DELETE,
-            new ActivityVersion(ActivityType.DELETE_PRIVATE_KEY_TAGS, "deletePrivateKeyTagsIntent",
-                    "deletePrivateKeyTagsResult"));
+            new ActivityVersion(
+                    ActivityType.DELETE_PRIVATE_KEY_TAGS, "deletePrivateKeyTagsIntent", "deletePrivateKeyTagsResult"));
 
     private final UserRepository tags;
     private final PrivateKeyRepository keys;
@@ -44,7 +46,9 @@ final class DeletePrivateKeyTagsHandler implements ActivityHandler<List<String>>
     public Object execute(ActivityContext context, List<String> tagIds) {
         String org = context.organizationId();
         for (String id : tagIds) {
-            if (tags.findTag(context.tx(), org, id).filter(t -> t.type() == TagType.TAG_TYPE_PRIVATE_KEY).isEmpty()) {
+            if (tags.findTag(context.tx(), org, id)
+                    .filter(t -> t.type() == TagType.TAG_TYPE_PRIVATE_KEY)
+                    .isEmpty()) {
                 throw ApiException.notFound("no private key tag found with id " + id);
             }
         }
@@ -58,6 +62,5 @@ final class DeletePrivateKeyTagsHandler implements ActivityHandler<List<String>>
     }
 
     /** {@code deletePrivateKeyTagsResult}. */
-    public record Result(List<String> privateKeyTagIds, List<String> privateKeyIds) {
-    }
+    public record Result(List<String> privateKeyTagIds, List<String> privateKeyIds) {}
 }

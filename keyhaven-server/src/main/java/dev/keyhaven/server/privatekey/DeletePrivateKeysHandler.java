@@ -17,10 +17,12 @@ import java.util.List;
  * needs {@code deleteWithoutExport: true}.
  */
 final class DeletePrivateKeysHandler implements ActivityHandler<DeletePrivateKeysHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_private_keys", ActivityResource.PRIVATE_KEY,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_private_keys",
+            ActivityResource.PRIVATE_KEY,
             ActivityAction.DELETE,
-            new ActivityVersion(ActivityType.DELETE_PRIVATE_KEYS, "deletePrivateKeysIntent",
-                    "deletePrivateKeysResult"));
+            new ActivityVersion(
+                    ActivityType.DELETE_PRIVATE_KEYS, "deletePrivateKeysIntent", "deletePrivateKeysResult"));
 
     private final PrivateKeyRepository keys;
 
@@ -29,8 +31,7 @@ final class DeletePrivateKeysHandler implements ActivityHandler<DeletePrivateKey
     }
 
     /** The validated parameters. */
-    public record Intent(List<String> privateKeyIds, boolean deleteWithoutExport) {
-    }
+    public record Intent(List<String> privateKeyIds, boolean deleteWithoutExport) {}
 
     @Override
     public ActivitySpec spec() {
@@ -39,8 +40,8 @@ final class DeletePrivateKeysHandler implements ActivityHandler<DeletePrivateKey
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(p.requiredIds("privateKeyIds", "private key"),
-                p.optionalBoolean("deleteWithoutExport", false));
+        return new Intent(
+                p.requiredIds("privateKeyIds", "private key"), p.optionalBoolean("deleteWithoutExport", false));
     }
 
     @Override
@@ -62,6 +63,5 @@ final class DeletePrivateKeysHandler implements ActivityHandler<DeletePrivateKey
     }
 
     /** {@code deletePrivateKeysResult}. */
-    public record Result(List<String> privateKeyIds) {
-    }
+    public record Result(List<String> privateKeyIds) {}
 }

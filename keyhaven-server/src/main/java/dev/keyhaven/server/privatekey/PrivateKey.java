@@ -10,6 +10,14 @@ import java.util.List;
  * @param publicKey lowercase hex: 65-byte uncompressed for ECDSA curves (as the real service reports raw keys),
  *        32 bytes for Ed25519
  */
-public record PrivateKey(String id, String organizationId, String name, KeyCurve curve, String publicKey,
-        List<PrivateKeyAddress> addresses, boolean exported, boolean imported, Instant createdAt, Instant updatedAt) {
-}
+public record PrivateKey(
+        String id,
+        String organizationId,
+        String name,
+        KeyCurve curve,
+        String publicKey,
+        List<PrivateKeyAddress> addresses,
+        boolean exported,
+        boolean imported,
+        Instant createdAt,
+        Instant updatedAt) {}

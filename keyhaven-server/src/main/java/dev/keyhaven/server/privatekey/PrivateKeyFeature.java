@@ -16,8 +16,8 @@ public final class PrivateKeyFeature {
     private final PrivateKeyQueries queries;
     private final List<ActivityHandler<?>> handlers;
 
-    public PrivateKeyFeature(Transactor transactor, PrivateKeyRepository keys, UserRepository tags, Custody custody,
-            UserLimits limits) {
+    public PrivateKeyFeature(
+            Transactor transactor, PrivateKeyRepository keys, UserRepository tags, Custody custody, UserLimits limits) {
         this.creator = new PrivateKeyCreator(keys);
         this.queries = new PrivateKeyQueries(transactor, keys, tags);
         this.handlers = List.of(

@@ -8,11 +8,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /** {@code v1PrivateKeyParams}: one key to generate, its tags and the address formats to show it in. */
-public record PrivateKeyParams(String privateKeyName, KeyCurve curve, List<String> privateKeyTags,
-        List<AddressFormat> addressFormats) {
+public record PrivateKeyParams(
+        String privateKeyName, KeyCurve curve, List<String> privateKeyTags, List<AddressFormat> addressFormats) {
 
     static PrivateKeyParams read(Params p) {
-        return new PrivateKeyParams(p.requiredString("privateKeyName"), KeyVocabulary.requiredCurve(p, "curve"),
+        return new PrivateKeyParams(
+                p.requiredString("privateKeyName"),
+                KeyVocabulary.requiredCurve(p, "curve"),
                 p.requiredIdsOrNone("privateKeyTags"),
                 List.copyOf(new LinkedHashSet<>(KeyVocabulary.requiredAddressFormats(p, "addressFormats"))));
     }

@@ -9,12 +9,19 @@ import java.util.Map;
  * {@code exported}.
  */
 public final class PrivateKeyPolicyView {
-    private PrivateKeyPolicyView() {
-    }
+    private PrivateKeyPolicyView() {}
 
     public static Value of(PrivateKey key, List<String> tagIds) {
-        return Value.struct(Map.of("id", Value.of(key.id()), "label", Value.of(key.name()),
-                "tags", Value.strings(tagIds), "imported", Value.of(key.imported()),
-                "exported", Value.of(key.exported())));
+        return Value.struct(Map.of(
+                "id",
+                Value.of(key.id()),
+                "label",
+                Value.of(key.name()),
+                "tags",
+                Value.strings(tagIds),
+                "imported",
+                Value.of(key.imported()),
+                "exported",
+                Value.of(key.exported())));
     }
 }

@@ -7,8 +7,7 @@ import dev.keyhaven.crypto.KeyCurve;
  * {@code @turnkey/cosmjs} compresses it itself), the raw 32 bytes for Ed25519. Wallet accounts report compressed keys.
  */
 final class PrivateKeyPublicKeys {
-    private PrivateKeyPublicKeys() {
-    }
+    private PrivateKeyPublicKeys() {}
 
     static byte[] reported(KeyCurve curve, byte[] publicKey) {
         return curve.ecCurve().map(c -> c.decompress(publicKey)).orElse(publicKey);

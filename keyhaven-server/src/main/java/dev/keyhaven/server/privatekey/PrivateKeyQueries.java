@@ -26,10 +26,17 @@ public final class PrivateKeyQueries {
     }
 
     /** {@code v1PrivateKey}. */
-    public record WirePrivateKey(String privateKeyId, String publicKey, String privateKeyName, String curve,
-            List<PrivateKeyCreator.WireAddress> addresses, List<String> privateKeyTags, WireTime createdAt,
-            WireTime updatedAt, boolean exported, boolean imported) {
-    }
+    public record WirePrivateKey(
+            String privateKeyId,
+            String publicKey,
+            String privateKeyName,
+            String curve,
+            List<PrivateKeyCreator.WireAddress> addresses,
+            List<String> privateKeyTags,
+            WireTime createdAt,
+            WireTime updatedAt,
+            boolean exported,
+            boolean imported) {}
 
     /** {@code list_private_keys {organizationId}} → {@code {privateKeys}}, oldest first. */
     public Map<String, Object> listPrivateKeys(Caller caller, Params body) {
@@ -39,7 +46,8 @@ public final class PrivateKeyQueries {
     /** The organization's private keys in wire form, oldest first, read within {@code tx}. */
     public List<WirePrivateKey> privateKeys(Tx tx, String organizationId) {
         Map<String, List<String>> tagIds = keys.tagIdsByKey(tx, organizationId);
-        return keys.list(tx, organizationId).stream().map(k -> view(k, tagIds.getOrDefault(k.id(), List.of())))
+        return keys.list(tx, organizationId).stream()
+                .map(k -> view(k, tagIds.getOrDefault(k.id(), List.of())))
                 .toList();
     }
 
@@ -47,21 +55,38 @@ public final class PrivateKeyQueries {
     public Map<String, Object> getPrivateKey(Caller caller, Params body) {
         String id = body.requiredString("privateKeyId");
         String org = caller.organizationId();
-        return Map.of("privateKey", transactor.read(tx -> keys.find(tx, org, id)
-                .map(k -> view(k, keys.tagIdsByKey(tx, org).getOrDefault(id, List.of()))))
-                .orElseThrow(() -> ApiException.notFound("no private key found with id " + id)));
+        return Map.of(
+                "privateKey",
+                transactor
+                        .read(tx -> keys.find(tx, org, id)
+                                .map(k -> view(k, keys.tagIdsByKey(tx, org).getOrDefault(id, List.of()))))
+                        .orElseThrow(() -> ApiException.notFound("no private key found with id " + id)));
     }
 
     /** {@code list_private_key_tags {organizationId}} → {@code {privateKeyTags}}. */
     public Map<String, Object> listPrivateKeyTags(Caller caller, Params body) {
-        return Map.of("privateKeyTags", transactor.read(tx -> tags.tags(tx, caller.organizationId(),
-                Optional.of(TagType.TAG_TYPE_PRIVATE_KEY))).stream().map(WireViews::tag).toList());
+        return Map.of(
+                "privateKeyTags",
+                transactor
+                        .read(tx -> tags.tags(tx, caller.organizationId(), Optional.of(TagType.TAG_TYPE_PRIVATE_KEY)))
+                        .stream()
+                        .map(WireViews::tag)
+                        .toList());
     }
 
     static WirePrivateKey view(PrivateKey k, List<String> tagIds) {
-        return new WirePrivateKey(k.id(), k.publicKey(), k.name(), k.curve().wireName(),
-                k.addresses().stream().map(a -> new PrivateKeyCreator.WireAddress(
-                        a.format().wireName(), a.address())).toList(),
-                tagIds, WireTime.of(k.createdAt()), WireTime.of(k.updatedAt()), k.exported(), k.imported());
+        return new WirePrivateKey(
+                k.id(),
+                k.publicKey(),
+                k.name(),
+                k.curve().wireName(),
+                k.addresses().stream()
+                        .map(a -> new PrivateKeyCreator.WireAddress(a.format().wireName(), a.address()))
+                        .toList(),
+                tagIds,
+                WireTime.of(k.createdAt()),
+                WireTime.of(k.updatedAt()),
+                k.exported(),
+                k.imported());
     }
 }

@@ -24,10 +24,12 @@ import java.util.stream.Stream;
  * A key in both lists ends up tagged (removals apply first).
  */
 final class UpdatePrivateKeyTagHandler implements ActivityHandler<UpdatePrivateKeyTagHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("update_private_key_tag", ActivityResource.PRIVATE_KEY,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "update_private_key_tag",
+            ActivityResource.PRIVATE_KEY,
             ActivityAction.UPDATE,
-            new ActivityVersion(ActivityType.UPDATE_PRIVATE_KEY_TAG, "updatePrivateKeyTagIntent",
-                    "updatePrivateKeyTagResult"));
+            new ActivityVersion(
+                    ActivityType.UPDATE_PRIVATE_KEY_TAG, "updatePrivateKeyTagIntent", "updatePrivateKeyTagResult"));
 
     private final UserRepository tags;
     private final PrivateKeyRepository keys;
@@ -38,8 +40,7 @@ final class UpdatePrivateKeyTagHandler implements ActivityHandler<UpdatePrivateK
     }
 
     /** The validated parameters. */
-    public record Intent(String privateKeyTagId, Optional<String> newName, List<String> add, List<String> remove) {
-    }
+    public record Intent(String privateKeyTagId, Optional<String> newName, List<String> add, List<String> remove) {}
 
     @Override
     public ActivitySpec spec() {
@@ -48,8 +49,11 @@ final class UpdatePrivateKeyTagHandler implements ActivityHandler<UpdatePrivateK
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(p.requiredString("privateKeyTagId"), p.optionalString("newPrivateKeyTagName"),
-                p.requiredIdsOrNone("addPrivateKeyIds"), p.requiredIdsOrNone("removePrivateKeyIds"));
+        return new Intent(
+                p.requiredString("privateKeyTagId"),
+                p.optionalString("newPrivateKeyTagName"),
+                p.requiredIdsOrNone("addPrivateKeyIds"),
+                p.requiredIdsOrNone("removePrivateKeyIds"));
     }
 
     @Override
@@ -57,14 +61,17 @@ final class UpdatePrivateKeyTagHandler implements ActivityHandler<UpdatePrivateK
         String org = context.organizationId();
         Tag tag = tags.findTag(context.tx(), org, intent.privateKeyTagId())
                 .filter(t -> t.type() == TagType.TAG_TYPE_PRIVATE_KEY)
-                .orElseThrow(() -> ApiException.notFound("no private key tag found with id "
-                        + intent.privateKeyTagId()));
-        List<String> missing = keys.missing(context.tx(), org,
+                .orElseThrow(
+                        () -> ApiException.notFound("no private key tag found with id " + intent.privateKeyTagId()));
+        List<String> missing = keys.missing(
+                context.tx(),
+                org,
                 Stream.concat(intent.add().stream(), intent.remove().stream()).toList());
         ApiException.requireNoneMissing("private key", missing);
         Optional<String> rename = intent.newName().filter(name -> !name.equals(tag.name()));
         if (rename.isPresent()
-                && tags.findTagByName(context.tx(), org, TagType.TAG_TYPE_PRIVATE_KEY, rename.get()).isPresent()) {
+                && tags.findTagByName(context.tx(), org, TagType.TAG_TYPE_PRIVATE_KEY, rename.get())
+                        .isPresent()) {
             throw ApiException.badRequest("a private key tag named '" + rename.get() + "' already exists");
         }
         rename.ifPresent(name -> tags.renameTag(context.tx(), tag.id(), name, context.now()));
@@ -83,6 +90,5 @@ final class UpdatePrivateKeyTagHandler implements ActivityHandler<UpdatePrivateK
     }
 
     /** {@code updatePrivateKeyTagResult}. */
-    public record Result(String privateKeyTagId) {
-    }
+    public record Result(String privateKeyTagId) {}
 }

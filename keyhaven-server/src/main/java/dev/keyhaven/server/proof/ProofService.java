@@ -42,6 +42,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ProofService implements AppProver, AutoCloseable {
     /** What {@code enclaveApp}, {@code owner} and {@code qosManifestVersion} of a boot proof say. */
     public static final String APP_NAME = "keyhaven";
+
     static final String STATEMENT_VERSION = "KEYHAVEN_BOOT_STATEMENT_V1";
 
     private final Transactor transactor;
@@ -52,8 +53,14 @@ public final class ProofService implements AppProver, AutoCloseable {
     private final ObjectMapper json;
     private final BootProof current;
 
-    private ProofService(Transactor transactor, BootProofRepository bootProofs, ActivityRepository activities,
-            ActivityRenderer renderer, EphemeralKey ephemeralKey, ObjectMapper json, BootProof current) {
+    private ProofService(
+            Transactor transactor,
+            BootProofRepository bootProofs,
+            ActivityRepository activities,
+            ActivityRenderer renderer,
+            EphemeralKey ephemeralKey,
+            ObjectMapper json,
+            BootProof current) {
         this.transactor = transactor;
         this.bootProofs = bootProofs;
         this.activities = activities;
@@ -64,9 +71,16 @@ public final class ProofService implements AppProver, AutoCloseable {
     }
 
     /** Signs and records the boot proof of this start, binding {@code ephemeralKey} to {@code identity}. */
-    public static ProofService start(Transactor transactor, BootProofRepository bootProofs,
-            ActivityRepository activities, ActivityRenderer renderer, ServerIdentity identity,
-            EphemeralKey ephemeralKey, String buildVersion, Instant startedAt, ObjectMapper json) {
+    public static ProofService start(
+            Transactor transactor,
+            BootProofRepository bootProofs,
+            ActivityRepository activities,
+            ActivityRenderer renderer,
+            ServerIdentity identity,
+            EphemeralKey ephemeralKey,
+            String buildVersion,
+            Instant startedAt,
+            ObjectMapper json) {
         ObjectNode statement = json.createObjectNode();
         statement.put("type", STATEMENT_VERSION);
         statement.put("ephemeralPublicKey", ephemeralKey.publicKeyHex());
@@ -74,8 +88,12 @@ public final class ProofService implements AppProver, AutoCloseable {
         statement.put("buildVersion", buildVersion);
         statement.put("identityPublicKey", identity.publicKeyHex());
         String text = json.writeValueAsString(statement);
-        BootProof proof = new BootProof(ephemeralKey.publicKeyHex(), text, identity.publicKeyHex(),
-                HexFormat.of().formatHex(identity.sign(text.getBytes(StandardCharsets.UTF_8))), startedAt);
+        BootProof proof = new BootProof(
+                ephemeralKey.publicKeyHex(),
+                text,
+                identity.publicKeyHex(),
+                HexFormat.of().formatHex(identity.sign(text.getBytes(StandardCharsets.UTF_8))),
+                startedAt);
         transactor.write(tx -> {
             bootProofs.insert(tx, proof);
             return null;
@@ -95,8 +113,8 @@ public final class ProofService implements AppProver, AutoCloseable {
     }
 
     @Override
-    public List<AppProof> prove(Activity decided, List<PolicyOutcome> policies, Outcome overall,
-            List<CreatedAddress> addresses) {
+    public List<AppProof> prove(
+            Activity decided, List<PolicyOutcome> policies, Outcome overall, List<CreatedAddress> addresses) {
         String timestampMs = Long.toString(decided.updatedAt().toEpochMilli());
         List<AppProof> proofs = new ArrayList<>(1 + addresses.size());
         ObjectNode outcome = json.createObjectNode();
@@ -107,7 +125,8 @@ public final class ProofService implements AppProver, AutoCloseable {
         outcome.put("status", decided.status().wireName());
         outcome.put("outcome", "OUTCOME_" + overall.name());
         ArrayNode outcomes = outcome.putArray("policyOutcomes");
-        policies.forEach(p -> outcomes.addObject().put("policyId", p.policyId())
+        policies.forEach(p -> outcomes.addObject()
+                .put("policyId", p.policyId())
                 .put("outcome", "OUTCOME_" + p.outcome().name()));
         proofs.add(sign("APP_PROOF_TYPE_POLICY_OUTCOME", timestampMs, "policyOutcomeProof", outcome));
         for (CreatedAddress address : addresses) {
@@ -117,8 +136,7 @@ public final class ProofService implements AppProver, AutoCloseable {
             address.privateKeyId().ifPresent(id -> derivation.put("privateKeyId", id));
             address.derivationPath().ifPresent(path -> derivation.put("derivationPath", path));
             derivation.put("address", address.address());
-            proofs.add(sign("APP_PROOF_TYPE_ADDRESS_DERIVATION", timestampMs, "addressDerivationProof",
-                    derivation));
+            proofs.add(sign("APP_PROOF_TYPE_ADDRESS_DERIVATION", timestampMs, "addressDerivationProof", derivation));
         }
         return proofs;
     }
@@ -130,16 +148,20 @@ public final class ProofService implements AppProver, AutoCloseable {
         root.put("timestampMs", timestampMs);
         root.set(bodyKey, body);
         String payload = json.writeValueAsString(root);
-        return new AppProof(AppProof.EPHEMERAL_KEY_P256, ephemeralKey.publicKeyHex(), payload,
+        return new AppProof(
+                AppProof.EPHEMERAL_KEY_P256,
+                ephemeralKey.publicKeyHex(),
+                payload,
                 HexFormat.of().formatHex(ephemeralKey.sign(payload.getBytes(StandardCharsets.UTF_8))));
     }
 
     /** {@code list_app_proofs {organizationId, activityId}} → {@code {appProofs}}; 404 for an unknown activity. */
     public ObjectNode listAppProofs(Caller caller, Params body) {
         String activityId = body.requiredString("activityId");
-        Activity activity = transactor.read(tx -> activities.find(tx, caller.organizationId(), activityId))
-                .orElseThrow(() -> ApiException.notFound("no activity found with id " + activityId
-                        + " in organization " + caller.organizationId()));
+        Activity activity = transactor
+                .read(tx -> activities.find(tx, caller.organizationId(), activityId))
+                .orElseThrow(() -> ApiException.notFound(
+                        "no activity found with id " + activityId + " in organization " + caller.organizationId()));
         ObjectNode out = json.createObjectNode();
         out.set("appProofs", renderer.appProofs(activity.appProofs()));
         return out;
@@ -148,7 +170,8 @@ public final class ProofService implements AppProver, AutoCloseable {
     /** {@code get_boot_proof {organizationId, ephemeralKey}} → {@code {bootProof}}; 404 for a key never used. */
     public ObjectNode getBootProof(Caller caller, Params body) {
         String key = body.requiredString("ephemeralKey");
-        BootProof proof = transactor.read(tx -> bootProofs.findByEphemeralKey(tx, key.toLowerCase(Locale.ROOT)))
+        BootProof proof = transactor
+                .read(tx -> bootProofs.findByEphemeralKey(tx, key.toLowerCase(Locale.ROOT)))
                 .orElseThrow(() -> ApiException.notFound("no boot proof found for ephemeral key " + abbreviate(key)));
         return response(proof);
     }
@@ -167,10 +190,13 @@ public final class ProofService implements AppProver, AutoCloseable {
         ObjectNode boot = out.putObject("bootProof");
         boot.put("ephemeralPublicKeyHex", proof.ephemeralPublicKey());
         boot.put("awsAttestationDocB64", "");
-        boot.put("qosManifestB64", Base64.getEncoder().encodeToString(
-                proof.statement().getBytes(StandardCharsets.UTF_8)));
+        boot.put(
+                "qosManifestB64",
+                Base64.getEncoder().encodeToString(proof.statement().getBytes(StandardCharsets.UTF_8)));
         boot.put("qosManifestEnvelopeB64", "");
-        boot.put("deploymentLabel", json.readTree(proof.statement()).path("buildVersion").asString());
+        boot.put(
+                "deploymentLabel",
+                json.readTree(proof.statement()).path("buildVersion").asString());
         boot.put("enclaveApp", APP_NAME);
         boot.put("owner", APP_NAME);
         boot.set("createdAt", json.valueToTree(WireTime.of(proof.createdAt())));

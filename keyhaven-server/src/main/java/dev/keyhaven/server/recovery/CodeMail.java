@@ -44,8 +44,11 @@ public final class CodeMail {
     public Look read(Params intent, String appName) {
         EmailCustomization c = EmailCustomization.forCode(intent, appName);
         // Only a template named by id: the newest template of the directory may well be a recovery email.
-        return new Look(c, c.templateId().isEmpty() ? Optional.empty()
-                : templates.find(c.templateId(), intent.pathOf("emailCustomization") + ".templateId"));
+        return new Look(
+                c,
+                c.templateId().isEmpty()
+                        ? Optional.empty()
+                        : templates.find(c.templateId(), intent.pathOf("emailCustomization") + ".templateId"));
     }
 
     /**
@@ -55,8 +58,8 @@ public final class CodeMail {
      */
     public void send(Look look, String to, String code, long expirationSeconds) {
         try {
-            mailer.send(RecoveryEmail.renderCode(look.customization, look.template, defaultFrom, to, code,
-                    expirationSeconds));
+            mailer.send(RecoveryEmail.renderCode(
+                    look.customization, look.template, defaultFrom, to, code, expirationSeconds));
         } catch (MailException e) {
             throw new ApiException(ErrorCode.UNAVAILABLE, "the code could not be emailed: " + e.getMessage());
         }

@@ -18,9 +18,15 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code magicLinkTemplate} (a URL with one {@code %s}, which the credential bundle replaces),
  * {@code templateVariables} (a JSON object), {@code templateId}, and the sender fields beside it.
  */
-record EmailCustomization(String appName, Optional<String> logoUrl, Optional<String> magicLinkTemplate,
-        Map<String, String> templateVariables, Optional<String> templateId, Optional<String> fromAddress,
-        String fromName, Optional<String> replyTo) {
+record EmailCustomization(
+        String appName,
+        Optional<String> logoUrl,
+        Optional<String> magicLinkTemplate,
+        Map<String, String> templateVariables,
+        Optional<String> templateId,
+        Optional<String> fromAddress,
+        String fromName,
+        Optional<String> replyTo) {
 
     static final String DEFAULT_SENDER_NAME = "Notifications";
     private static final ObjectMapper JSON = JsonMapper.builder().build();
@@ -54,32 +60,43 @@ record EmailCustomization(String appName, Optional<String> logoUrl, Optional<Str
     }
 
     private static EmailCustomization from(Params intent, Optional<Params> customization, String appName) {
-        Optional<String> logoUrl = customization.flatMap(c -> c.optionalString("logoUrl").filter(s -> !s.isEmpty())
-                .map(u -> url(c, "logoUrl", u)));
+        Optional<String> logoUrl = customization.flatMap(
+                c -> c.optionalString("logoUrl").filter(s -> !s.isEmpty()).map(u -> url(c, "logoUrl", u)));
         Optional<String> magicLink = customization.flatMap(c -> c.optionalString("magicLinkTemplate")
-                .filter(s -> !s.isEmpty()).map(t -> {
+                .filter(s -> !s.isEmpty())
+                .map(t -> {
                     if (t.indexOf("%s") < 0 || t.indexOf("%s") != t.lastIndexOf("%s")) {
-                        throw ApiException.badField(c.pathOf("magicLinkTemplate"),
+                        throw ApiException.badField(
+                                c.pathOf("magicLinkTemplate"),
                                 "must contain exactly one %s, where the credential bundle goes");
                     }
                     url(c, "magicLinkTemplate", t.replace("%s", "bundle"));
                     return t;
                 }));
-        Map<String, String> variables = customization.flatMap(c -> c.optionalString("templateVariables")
-                .filter(s -> !s.isEmpty()).map(v -> variables(c, v))).orElse(Map.of());
-        Optional<String> templateId = customization.flatMap(c -> c.optionalString("templateId")
-                .filter(s -> !s.isEmpty()));
-        return new EmailCustomization(appName, logoUrl, magicLink, variables, templateId,
+        Map<String, String> variables = customization
+                .flatMap(c -> c.optionalString("templateVariables")
+                        .filter(s -> !s.isEmpty())
+                        .map(v -> variables(c, v)))
+                .orElse(Map.of());
+        Optional<String> templateId =
+                customization.flatMap(c -> c.optionalString("templateId").filter(s -> !s.isEmpty()));
+        return new EmailCustomization(
+                appName,
+                logoUrl,
+                magicLink,
+                variables,
+                templateId,
                 optionalAddress(intent, "sendFromEmailAddress"),
-                intent.optionalString("sendFromEmailSenderName").filter(s -> !s.isBlank())
-                        .map(n -> text(intent, "sendFromEmailSenderName", n)).orElse(DEFAULT_SENDER_NAME),
+                intent.optionalString("sendFromEmailSenderName")
+                        .filter(s -> !s.isBlank())
+                        .map(n -> text(intent, "sendFromEmailSenderName", n))
+                        .orElse(DEFAULT_SENDER_NAME),
                 optionalAddress(intent, "replyToEmailAddress"));
     }
 
     private static String text(Params p, String field, String value) {
         if (value.length() > MAX_TEXT || value.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f)) {
-            throw ApiException.badField(p.pathOf(field), "must be at most " + MAX_TEXT
-                    + " characters on one line");
+            throw ApiException.badField(p.pathOf(field), "must be at most " + MAX_TEXT + " characters on one line");
         }
         return value;
     }
@@ -110,8 +127,9 @@ record EmailCustomization(String appName, Optional<String> logoUrl, Optional<Str
         Map<String, String> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : node.properties()) {
             if (!e.getValue().isValueNode() || e.getValue().isNull()) {
-                throw ApiException.badField(p.pathOf("templateVariables"), "value of '" + e.getKey()
-                        + "' must be a string, number or boolean");
+                throw ApiException.badField(
+                        p.pathOf("templateVariables"),
+                        "value of '" + e.getKey() + "' must be a string, number or boolean");
             }
             out.put(e.getKey(), e.getValue().asString());
         }

@@ -27,8 +27,7 @@ final class EmailTemplates {
     }
 
     /** A template's HTML and, if the operator wrote one, its plain-text form. */
-    record Template(String id, String html, Optional<String> text) {
-    }
+    record Template(String id, String html, Optional<String> text) {}
 
     /**
      * The template {@code templateId} names, or the most recent one; empty means the built-in template.
@@ -38,10 +37,12 @@ final class EmailTemplates {
     Optional<Template> find(Optional<String> templateId, String field) {
         if (templateId.isPresent()) {
             String id = templateId.get();
-            Optional<Path> file = directory.filter(d -> ID.matcher(id).matches()).map(d -> d.resolve(id + ".html"))
+            Optional<Path> file = directory
+                    .filter(d -> ID.matcher(id).matches())
+                    .map(d -> d.resolve(id + ".html"))
                     .filter(Files::isRegularFile);
-            return Optional.of(load(file.orElseThrow(() -> ApiException.badField(field,
-                    "names no email template of this server"))));
+            return Optional.of(load(
+                    file.orElseThrow(() -> ApiException.badField(field, "names no email template of this server"))));
         }
         return newest().map(EmailTemplates::load);
     }
@@ -62,8 +63,11 @@ final class EmailTemplates {
     private static Template load(Path html) {
         Path text = html.resolveSibling(idOf(html) + ".txt");
         try {
-            return new Template(idOf(html), Files.readString(html, StandardCharsets.UTF_8),
-                    Files.isRegularFile(text) ? Optional.of(Files.readString(text, StandardCharsets.UTF_8))
+            return new Template(
+                    idOf(html),
+                    Files.readString(html, StandardCharsets.UTF_8),
+                    Files.isRegularFile(text)
+                            ? Optional.of(Files.readString(text, StandardCharsets.UTF_8))
                             : Optional.empty());
         } catch (IOException e) {
             throw new UncheckedIOException("reading the email template " + html + " failed", e);

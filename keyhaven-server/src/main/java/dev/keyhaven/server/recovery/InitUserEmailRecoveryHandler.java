@@ -31,9 +31,14 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
     /** The longest validity accepted; a recovery credential is meant to be used at once. */
     public static final long MAX_EXPIRATION_SECONDS = 24 * 60 * 60;
 
-    private static final ActivitySpec SPEC = ActivitySpec.of("init_user_email_recovery", ActivityResource.RECOVERY,
-            ActivityAction.CREATE, new ActivityVersion(ActivityType.INIT_USER_EMAIL_RECOVERY_V2,
-                    "initUserEmailRecoveryIntentV2", "initUserEmailRecoveryResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "init_user_email_recovery",
+            ActivityResource.RECOVERY,
+            ActivityAction.CREATE,
+            new ActivityVersion(
+                    ActivityType.INIT_USER_EMAIL_RECOVERY_V2,
+                    "initUserEmailRecoveryIntentV2",
+                    "initUserEmailRecoveryResult"));
 
     private final UserRepository users;
     private final RecoveryCredentialRepository credentials;
@@ -42,8 +47,13 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
     private final String defaultFrom;
     private final EmailTemplates templates;
 
-    public InitUserEmailRecoveryHandler(UserRepository users, RecoveryCredentialRepository credentials,
-            KeyTransfer transfer, Mailer mailer, String defaultFrom, Optional<Path> templatesDirectory) {
+    public InitUserEmailRecoveryHandler(
+            UserRepository users,
+            RecoveryCredentialRepository credentials,
+            KeyTransfer transfer,
+            Mailer mailer,
+            String defaultFrom,
+            Optional<Path> templatesDirectory) {
         this.users = users;
         this.credentials = credentials;
         this.transfer = transfer;
@@ -53,9 +63,12 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
     }
 
     /** The validated parameters, with the template they chose (empty: the built-in one). */
-    public record Intent(String email, byte[] targetPublicKey, long expirationSeconds,
-            EmailCustomization customization, Optional<EmailTemplates.Template> template) {
-    }
+    public record Intent(
+            String email,
+            byte[] targetPublicKey,
+            long expirationSeconds,
+            EmailCustomization customization,
+            Optional<EmailTemplates.Template> template) {}
 
     @Override
     public ActivitySpec spec() {
@@ -71,12 +84,16 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
         byte[] target = KeyTransfer.targetKey(p.requiredString("targetPublicKey"), p.pathOf("targetPublicKey"));
         long expiration = p.optionalUint64("expirationSeconds").orElse(DEFAULT_EXPIRATION_SECONDS);
         if (expiration < 1 || expiration > MAX_EXPIRATION_SECONDS) {
-            throw ApiException.badField(p.pathOf("expirationSeconds"), "must be between 1 and "
-                    + MAX_EXPIRATION_SECONDS + " seconds");
+            throw ApiException.badField(
+                    p.pathOf("expirationSeconds"), "must be between 1 and " + MAX_EXPIRATION_SECONDS + " seconds");
         }
         EmailCustomization customization = EmailCustomization.read(p);
-        return new Intent(email, target, expiration, customization, templates.find(customization.templateId(),
-                p.pathOf("emailCustomization") + ".templateId"));
+        return new Intent(
+                email,
+                target,
+                expiration,
+                customization,
+                templates.find(customization.templateId(), p.pathOf("emailCustomization") + ".templateId"));
     }
 
     @Override
@@ -84,16 +101,28 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
         String org = context.organizationId();
         User user = users.userWithEmail(context.tx(), org, intent.email())
                 .flatMap(id -> users.find(context.tx(), org, id))
-                .orElseThrow(() -> ApiException.notFound("no user of this organization has the email "
-                        + intent.email()));
+                .orElseThrow(
+                        () -> ApiException.notFound("no user of this organization has the email " + intent.email()));
         credentials.deleteAll(context.tx(), org, user.id());
         KeyTransfer.RecoveryCredential credential = transfer.newRecoveryCredential(intent.targetPublicKey());
-        credentials.insert(context.tx(), org, user.id(), context.ids().next(), credential.publicKeyHex(),
-                intent.expirationSeconds(), context.now().plusSeconds(intent.expirationSeconds()), context.now());
+        credentials.insert(
+                context.tx(),
+                org,
+                user.id(),
+                context.ids().next(),
+                credential.publicKeyHex(),
+                intent.expirationSeconds(),
+                context.now().plusSeconds(intent.expirationSeconds()),
+                context.now());
         String to = user.email().orElse(intent.email());
         try {
-            mailer.send(RecoveryEmail.render(intent.customization(), intent.template(), defaultFrom, to,
-                    credential.credentialBundle(), intent.expirationSeconds()));
+            mailer.send(RecoveryEmail.render(
+                    intent.customization(),
+                    intent.template(),
+                    defaultFrom,
+                    to,
+                    credential.credentialBundle(),
+                    intent.expirationSeconds()));
         } catch (MailException e) {
             throw new ApiException(ErrorCode.UNAVAILABLE, "the recovery email could not be sent: " + e.getMessage());
         }
@@ -101,6 +130,5 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
     }
 
     /** {@code initUserEmailRecoveryResult}. */
-    public record Result(String userId) {
-    }
+    public record Result(String userId) {}
 }

@@ -24,7 +24,9 @@ import java.util.Optional;
  * ({@code apiKey}, {@code v1ApiKeyParamsV2}) for that user, and uses every recovery credential of the user up.
  */
 final class RecoverUserHandler implements ActivityHandler<RecoverUserHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("recover_user", ActivityResource.RECOVERY,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "recover_user",
+            ActivityResource.RECOVERY,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.RECOVER_USER, "recoverUserIntent", "recoverUserResult"));
 
@@ -32,7 +34,9 @@ final class RecoverUserHandler implements ActivityHandler<RecoverUserHandler.Int
     private final RecoveryCredentialRepository recoveryCredentials;
     private final AttestationVerifier attestations;
 
-    public RecoverUserHandler(Credentials userCredentials, RecoveryCredentialRepository recoveryCredentials,
+    public RecoverUserHandler(
+            Credentials userCredentials,
+            RecoveryCredentialRepository recoveryCredentials,
             AttestationVerifier attestations) {
         this.userCredentials = userCredentials;
         this.recoveryCredentials = recoveryCredentials;
@@ -40,8 +44,7 @@ final class RecoverUserHandler implements ActivityHandler<RecoverUserHandler.Int
     }
 
     /** The validated parameters: the user and exactly one new credential. */
-    public record Intent(String userId, Optional<NewAuthenticator> authenticator, Optional<NewApiKey> apiKey) {
-    }
+    public record Intent(String userId, Optional<NewAuthenticator> authenticator, Optional<NewApiKey> apiKey) {}
 
     @Override
     public ActivitySpec spec() {
@@ -51,8 +54,8 @@ final class RecoverUserHandler implements ActivityHandler<RecoverUserHandler.Int
     @Override
     public Intent parse(Params p) {
         String userId = p.requiredString("userId");
-        Optional<NewAuthenticator> authenticator = p.optionalObject("authenticator")
-                .map(a -> NewAuthenticator.read(a, attestations));
+        Optional<NewAuthenticator> authenticator =
+                p.optionalObject("authenticator").map(a -> NewAuthenticator.read(a, attestations));
         Optional<NewApiKey> apiKey = p.optionalObject("apiKey").map(NewApiKey::read);
         if (authenticator.isPresent() == apiKey.isPresent()) {
             throw ApiException.badField(p.pathOf("authenticator"), "is required (or, instead, parameters.apiKey)");
@@ -71,20 +74,35 @@ final class RecoverUserHandler implements ActivityHandler<RecoverUserHandler.Int
         Caller submitter = context.submitter();
         if (!Caller.RECOVERY_CREDENTIAL_TYPE.equals(submitter.credential().type())
                 || !submitter.userId().equals(intent.userId())) {
-            throw new ApiException(ErrorCode.REQUEST_NOT_AUTHORIZED, "recover_user must be stamped with the "
-                    + "recovery credential that init_user_email_recovery sent to user " + intent.userId());
+            throw new ApiException(
+                    ErrorCode.REQUEST_NOT_AUTHORIZED,
+                    "recover_user must be stamped with the "
+                            + "recovery credential that init_user_email_recovery sent to user " + intent.userId());
         }
         String org = context.organizationId();
         recoveryCredentials.deleteAll(context.tx(), org, intent.userId());
         if (intent.authenticator().isPresent()) {
-            return new Result(userCredentials.addAuthenticators(context.tx(), org, intent.userId(),
-                    List.of(intent.authenticator().get()), context.now(), context.ids()), null);
+            return new Result(
+                    userCredentials.addAuthenticators(
+                            context.tx(),
+                            org,
+                            intent.userId(),
+                            List.of(intent.authenticator().get()),
+                            context.now(),
+                            context.ids()),
+                    null);
         }
-        return new Result(List.of(), userCredentials.addApiKeys(context.tx(), org, intent.userId(),
-                List.of(intent.apiKey().get()), context.now(), context.ids()));
+        return new Result(
+                List.of(),
+                userCredentials.addApiKeys(
+                        context.tx(),
+                        org,
+                        intent.userId(),
+                        List.of(intent.apiKey().get()),
+                        context.now(),
+                        context.ids()));
     }
 
     /** {@code recoverUserResult}: {@code authenticatorId} (Turnkey's, an array); {@code apiKeyIds} for an API key. */
-    public record Result(List<String> authenticatorId, List<String> apiKeyIds) {
-    }
+    public record Result(List<String> authenticatorId, List<String> apiKeyIds) {}
 }

@@ -10,8 +10,15 @@ import java.time.Instant;
  */
 public interface RecoveryCredentialRepository {
 
-    void insert(Tx tx, String organizationId, String userId, String credentialId, String publicKeyHex,
-            long expirationSeconds, Instant expiresAt, Instant now);
+    void insert(
+            Tx tx,
+            String organizationId,
+            String userId,
+            String credentialId,
+            String publicKeyHex,
+            long expirationSeconds,
+            Instant expiresAt,
+            Instant now);
 
     /** Deletes every recovery credential of the user (a new one replaces them; recovery uses them up). */
     void deleteAll(Tx tx, String organizationId, String userId);

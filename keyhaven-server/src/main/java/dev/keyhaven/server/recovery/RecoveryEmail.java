@@ -16,30 +16,63 @@ import java.util.regex.Pattern;
 final class RecoveryEmail {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z0-9_.-]+)\\s*}}");
 
-    private RecoveryEmail() {
-    }
+    private RecoveryEmail() {}
 
-    static MailMessage render(EmailCustomization c, Optional<EmailTemplates.Template> template, String defaultFrom,
-            String to, String bundle, long expirationSeconds) {
-        String magicLink = c.magicLinkTemplate().map(t -> t.replace("%s", bundle)).orElse("");
-        return render(c, template, defaultFrom, to, Map.of("magicLink", magicLink, "credentialBundle", bundle),
-                expirationSeconds, c.appName() + ": recover your account", BUILT_IN_HTML, BUILT_IN_TEXT);
+    static MailMessage render(
+            EmailCustomization c,
+            Optional<EmailTemplates.Template> template,
+            String defaultFrom,
+            String to,
+            String bundle,
+            long expirationSeconds) {
+        String magicLink =
+                c.magicLinkTemplate().map(t -> t.replace("%s", bundle)).orElse("");
+        return render(
+                c,
+                template,
+                defaultFrom,
+                to,
+                Map.of("magicLink", magicLink, "credentialBundle", bundle),
+                expirationSeconds,
+                c.appName() + ": recover your account",
+                BUILT_IN_HTML,
+                BUILT_IN_TEXT);
     }
 
     /**
      * A one-time-password email: the same templates and placeholders, with {@code otpCode} (and {@code magicLink},
      * the magic-link template filled with the code) instead of the credential bundle.
      */
-    static MailMessage renderCode(EmailCustomization c, Optional<EmailTemplates.Template> template,
-            String defaultFrom, String to, String code, long expirationSeconds) {
+    static MailMessage renderCode(
+            EmailCustomization c,
+            Optional<EmailTemplates.Template> template,
+            String defaultFrom,
+            String to,
+            String code,
+            long expirationSeconds) {
         String magicLink = c.magicLinkTemplate().map(t -> t.replace("%s", code)).orElse("");
-        return render(c, template, defaultFrom, to, Map.of("magicLink", magicLink, "otpCode", code),
-                expirationSeconds, c.appName() + ": your sign-in code", CODE_HTML, CODE_TEXT);
+        return render(
+                c,
+                template,
+                defaultFrom,
+                to,
+                Map.of("magicLink", magicLink, "otpCode", code),
+                expirationSeconds,
+                c.appName() + ": your sign-in code",
+                CODE_HTML,
+                CODE_TEXT);
     }
 
-    private static MailMessage render(EmailCustomization c, Optional<EmailTemplates.Template> template,
-            String defaultFrom, String to, Map<String, String> secrets, long expirationSeconds, String subject,
-            String builtInHtml, String builtInText) {
+    private static MailMessage render(
+            EmailCustomization c,
+            Optional<EmailTemplates.Template> template,
+            String defaultFrom,
+            String to,
+            Map<String, String> secrets,
+            long expirationSeconds,
+            String subject,
+            String builtInHtml,
+            String builtInText) {
         Map<String, String> values = new LinkedHashMap<>(c.templateVariables());
         values.put("appName", c.appName());
         values.put("logoUrl", c.logoUrl().orElse(""));
@@ -57,8 +90,7 @@ final class RecoveryEmail {
             text = text.replaceAll("(?s)\\[magic].*?\\[/magic]\\n?", "");
         }
         text = text.replace("[magic]", "").replace("[/magic]", "");
-        return new MailMessage(c.fromAddress().orElse(defaultFrom), c.fromName(), to, c.replyTo(), subject, text,
-                html);
+        return new MailMessage(c.fromAddress().orElse(defaultFrom), c.fromName(), to, c.replyTo(), subject, text, html);
     }
 
     private static String fill(String template, Map<String, String> values, boolean html) {

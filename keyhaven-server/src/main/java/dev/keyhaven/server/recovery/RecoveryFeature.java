@@ -7,8 +7,8 @@ import dev.keyhaven.server.user.AttestationVerifier;
 import dev.keyhaven.server.user.Credentials;
 import dev.keyhaven.server.user.UserRepository;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.List;
+import java.util.Optional;
 
 /** Email recovery assembled: the recovery bundle mailed to the user, and the recovery that spends it. */
 public final class RecoveryFeature {
@@ -18,12 +18,18 @@ public final class RecoveryFeature {
      * @param defaultFrom the sender of recovery mail when the request names none
      * @param templatesDirectory the operator's email templates, when there are any
      */
-    public RecoveryFeature(UserRepository users, RecoveryCredentialRepository recoveryCredentials,
-            Credentials userCredentials, KeyTransfer transfer, AttestationVerifier attestations, Mailer mailer,
-            String defaultFrom, Optional<Path> templatesDirectory) {
+    public RecoveryFeature(
+            UserRepository users,
+            RecoveryCredentialRepository recoveryCredentials,
+            Credentials userCredentials,
+            KeyTransfer transfer,
+            AttestationVerifier attestations,
+            Mailer mailer,
+            String defaultFrom,
+            Optional<Path> templatesDirectory) {
         this.handlers = List.of(
-                new InitUserEmailRecoveryHandler(users, recoveryCredentials, transfer, mailer, defaultFrom,
-                        templatesDirectory),
+                new InitUserEmailRecoveryHandler(
+                        users, recoveryCredentials, transfer, mailer, defaultFrom, templatesDirectory),
                 new RecoverUserHandler(userCredentials, recoveryCredentials, attestations));
     }
 

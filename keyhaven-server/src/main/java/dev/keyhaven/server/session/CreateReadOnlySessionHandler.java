@@ -17,9 +17,14 @@ import dev.keyhaven.server.organization.OrganizationRepository;
  * sessionExpiry}}, the expiry in seconds since the epoch).
  */
 final class CreateReadOnlySessionHandler implements ActivityHandler<Params> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_read_only_session", ActivityResource.AUTH,
-            ActivityAction.CREATE, new ActivityVersion(ActivityType.CREATE_READ_ONLY_SESSION,
-                    "createReadOnlySessionIntent", "createReadOnlySessionResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_read_only_session",
+            ActivityResource.AUTH,
+            ActivityAction.CREATE,
+            new ActivityVersion(
+                    ActivityType.CREATE_READ_ONLY_SESSION,
+                    "createReadOnlySessionIntent",
+                    "createReadOnlySessionResult"));
 
     private final ReadOnlySessions sessions;
     private final OrganizationRepository organizations;
@@ -43,16 +48,25 @@ final class CreateReadOnlySessionHandler implements ActivityHandler<Params> {
     public Object execute(ActivityContext context, Params p) {
         String org = context.organizationId();
         String userId = context.submitter().userId();
-        OrganizationRepository.MemberNames names = organizations.memberNames(context.tx(), org, userId)
-                .orElseThrow(() -> ApiException.badRequest("create_read_only_session is for a user of this "
-                        + "organization"));
-        return new Result(org, names.organizationName(), userId, names.userName(),
+        OrganizationRepository.MemberNames names = organizations
+                .memberNames(context.tx(), org, userId)
+                .orElseThrow(() ->
+                        ApiException.badRequest("create_read_only_session is for a user of this " + "organization"));
+        return new Result(
+                org,
+                names.organizationName(),
+                userId,
+                names.userName(),
                 sessions.issue(org, userId, context.now()),
                 Long.toString(context.now().getEpochSecond() + ReadOnlySessions.SECONDS));
     }
 
     /** {@code createReadOnlySessionResult}. */
-    public record Result(String organizationId, String organizationName, String userId, String username,
-            String session, String sessionExpiry) {
-    }
+    public record Result(
+            String organizationId,
+            String organizationName,
+            String userId,
+            String username,
+            String session,
+            String sessionExpiry) {}
 }

@@ -19,24 +19,33 @@ import java.util.Optional;
  * credential bundle encrypted to {@code targetPublicKey} ({@code createReadWriteSessionResultV2}).
  */
 final class CreateReadWriteSessionHandler implements ActivityHandler<CreateReadWriteSessionHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_read_write_session", ActivityResource.AUTH,
-            ActivityAction.CREATE, new ActivityVersion(ActivityType.CREATE_READ_WRITE_SESSION_V2,
-                    "createReadWriteSessionIntentV2", "createReadWriteSessionResultV2"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_read_write_session",
+            ActivityResource.AUTH,
+            ActivityAction.CREATE,
+            new ActivityVersion(
+                    ActivityType.CREATE_READ_WRITE_SESSION_V2,
+                    "createReadWriteSessionIntentV2",
+                    "createReadWriteSessionResultV2"));
 
     private final Sessions sessions;
     private final KeyTransfer transfer;
     private final OrganizationRepository organizations;
 
-    public CreateReadWriteSessionHandler(Sessions sessions, KeyTransfer transfer, OrganizationRepository organizations) {
+    public CreateReadWriteSessionHandler(
+            Sessions sessions, KeyTransfer transfer, OrganizationRepository organizations) {
         this.sessions = sessions;
         this.transfer = transfer;
         this.organizations = organizations;
     }
 
     /** The validated parameters. */
-    public record Intent(byte[] targetPublicKey, Optional<String> userId, Optional<String> apiKeyName,
-            long expirationSeconds, boolean invalidateExisting) {
-    }
+    public record Intent(
+            byte[] targetPublicKey,
+            Optional<String> userId,
+            Optional<String> apiKeyName,
+            long expirationSeconds,
+            boolean invalidateExisting) {}
 
     @Override
     public ActivitySpec spec() {
@@ -45,31 +54,45 @@ final class CreateReadWriteSessionHandler implements ActivityHandler<CreateReadW
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(KeyTransfer.targetKey(p.requiredString("targetPublicKey"), p.pathOf("targetPublicKey")),
+        return new Intent(
+                KeyTransfer.targetKey(p.requiredString("targetPublicKey"), p.pathOf("targetPublicKey")),
                 p.optionalString("userId").filter(s -> !s.isEmpty()),
                 p.optionalString("apiKeyName").filter(s -> !s.isBlank()),
-                Sessions.lifetime(p.optionalUint64("expirationSeconds"), Sessions.DEFAULT_SECONDS,
-                        p.pathOf("expirationSeconds")), p.optionalBoolean("invalidateExisting", false));
+                Sessions.lifetime(
+                        p.optionalUint64("expirationSeconds"), Sessions.DEFAULT_SECONDS, p.pathOf("expirationSeconds")),
+                p.optionalBoolean("invalidateExisting", false));
     }
 
     @Override
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
         String userId = intent.userId().orElse(context.submitter().userId());
-        OrganizationRepository.MemberNames names = organizations.memberNames(context.tx(), org, userId)
+        OrganizationRepository.MemberNames names = organizations
+                .memberNames(context.tx(), org, userId)
                 .orElseThrow(() -> ApiException.notFound("no user with id " + userId + " in this organization"));
         KeyTransfer.RecoveryCredential credential = transfer.newRecoveryCredential(intent.targetPublicKey());
-        String apiKeyId = sessions.addKey(context.tx(), org, userId, credential.publicKeyHex(),
+        String apiKeyId = sessions.addKey(
+                context.tx(),
+                org,
+                userId,
+                credential.publicKeyHex(),
                 intent.apiKeyName().orElse("Read-write session " + context.now().getEpochSecond()),
-                new Sessions.Request(credential.publicKeyHex(), intent.expirationSeconds(),
-                        intent.invalidateExisting()), context.now(), context.ids());
-        return new Result(org, names.organizationName(), userId, names.userName(), apiKeyId,
-                credential.credentialBundle());
+                new Sessions.Request(
+                        credential.publicKeyHex(), intent.expirationSeconds(), intent.invalidateExisting()),
+                context.now(),
+                context.ids());
+        return new Result(
+                org, names.organizationName(), userId, names.userName(), apiKeyId, credential.credentialBundle());
     }
 
     /** {@code createReadWriteSessionResultV2}. */
-    public record Result(String organizationId, String organizationName, String userId, String username,
-            String apiKeyId, String credentialBundle) {
+    public record Result(
+            String organizationId,
+            String organizationName,
+            String userId,
+            String username,
+            String apiKeyId,
+            String credentialBundle) {
         @Override
         public String toString() {
             return "Result[" + organizationId + ", " + userId + ", " + apiKeyId + ", bundle redacted]";

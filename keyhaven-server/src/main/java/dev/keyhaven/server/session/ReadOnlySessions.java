@@ -29,6 +29,7 @@ public final class ReadOnlySessions {
     public static final long SECONDS = 3600;
     /** The credential type a read-only session's caller carries. */
     public static final String CREDENTIAL_TYPE = "CREDENTIAL_TYPE_READ_ONLY_SESSION";
+
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final Transactor transactor;
@@ -37,8 +38,12 @@ public final class ReadOnlySessions {
     private final BundleSigner signer;
     private final Clock clock;
 
-    public ReadOnlySessions(Transactor transactor, UserRepository users, OrganizationRepository organizations,
-            BundleSigner sessionSigner, Clock clock) {
+    public ReadOnlySessions(
+            Transactor transactor,
+            UserRepository users,
+            OrganizationRepository organizations,
+            BundleSigner sessionSigner,
+            Clock clock) {
         this.transactor = transactor;
         this.users = users;
         this.organizations = organizations;
@@ -80,14 +85,24 @@ public final class ReadOnlySessions {
         }
         String sessionOrganization = claims.path("organization_id").asString("");
         String userId = claims.path("user_id").asString("");
-        boolean allowed = transactor.read(tx -> users.find(tx, sessionOrganization, userId).isPresent()
-                && (sessionOrganization.equals(organizationId) || organizations.find(tx, organizationId)
-                        .flatMap(Organization::parentId).filter(sessionOrganization::equals).isPresent()));
+        boolean allowed = transactor.read(
+                tx -> users.find(tx, sessionOrganization, userId).isPresent()
+                        && (sessionOrganization.equals(organizationId)
+                                || organizations
+                                        .find(tx, organizationId)
+                                        .flatMap(Organization::parentId)
+                                        .filter(sessionOrganization::equals)
+                                        .isPresent()));
         if (!allowed) {
-            throw new ApiException(ErrorCode.CREDENTIAL_NOT_FOUND, "the read-only session's user is not found in "
-                    + "this organization or its parent");
+            throw new ApiException(
+                    ErrorCode.CREDENTIAL_NOT_FOUND,
+                    "the read-only session's user is not found in " + "this organization or its parent");
         }
-        return new Caller(organizationId, sessionOrganization, userId, new Caller.CredentialRef("read-only-session",
-                CREDENTIAL_TYPE, ""), new Caller.StampRecord("", "", "", "SESSION"));
+        return new Caller(
+                organizationId,
+                sessionOrganization,
+                userId,
+                new Caller.CredentialRef("read-only-session", CREDENTIAL_TYPE, ""),
+                new Caller.StampRecord("", "", "", "SESSION"));
     }
 }

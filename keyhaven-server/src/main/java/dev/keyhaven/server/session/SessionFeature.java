@@ -19,8 +19,14 @@ public final class SessionFeature {
     private final ReadOnlySessions readOnlySessions;
     private final List<ActivityHandler<?>> handlers;
 
-    public SessionFeature(Transactor transactor, UserRepository users, OrganizationRepository organizations,
-            Credentials credentials, BundleSigner sessionSigner, KeyTransfer transfer, Clock clock) {
+    public SessionFeature(
+            Transactor transactor,
+            UserRepository users,
+            OrganizationRepository organizations,
+            Credentials credentials,
+            BundleSigner sessionSigner,
+            KeyTransfer transfer,
+            Clock clock) {
         this.sessions = new Sessions(users, credentials, sessionSigner);
         this.readOnlySessions = new ReadOnlySessions(transactor, users, organizations, sessionSigner, clock);
         this.handlers = List.of(

@@ -24,6 +24,7 @@ public final class Sessions {
     public static final long DEFAULT_SECONDS = 900;
     /** The longest session accepted (a day; Turnkey documents no bound). */
     public static final long MAX_SECONDS = 24 * 60 * 60;
+
     public static final String READ_WRITE = "SESSION_TYPE_READ_WRITE";
 
     private final UserRepository users;
@@ -42,8 +43,7 @@ public final class Sessions {
     }
 
     /** A session's parameters: the client's P-256 key (hex), its lifetime, and whether older sessions end. */
-    public record Request(String publicKey, long expirationSeconds, boolean invalidateExisting) {
-    }
+    public record Request(String publicKey, long expirationSeconds, boolean invalidateExisting) {}
 
     /** Validates a session lifetime (400 naming {@code field}). */
     public static long lifetime(Optional<Long> seconds, long defaultSeconds, String field) {
@@ -80,8 +80,15 @@ public final class Sessions {
      * Registers {@code publicKey} (canonical, compressed) as an expiring API key of {@code userId} named
      * {@code name}, ending the user's other expiring keys first when the request says so; returns its id.
      */
-    public String addKey(Tx tx, String organizationId, String userId, String publicKey, String name,
-            Request request, Instant now, Ids ids) {
+    public String addKey(
+            Tx tx,
+            String organizationId,
+            String userId,
+            String publicKey,
+            String name,
+            Request request,
+            Instant now,
+            Ids ids) {
         if (request.invalidateExisting()) {
             users.lockUser(tx, organizationId, userId);
             for (ApiKey existing : users.apiKeys(tx, organizationId, Optional.of(userId))) {
@@ -90,13 +97,24 @@ public final class Sessions {
                 }
             }
         }
-        return credentials.addApiKeys(tx, organizationId, userId, java.util.List.of(new NewApiKey(name, publicKey,
-                ApiKeyCurve.API_KEY_CURVE_P256, Optional.of(request.expirationSeconds()))), now, ids).getFirst();
+        return credentials
+                .addApiKeys(
+                        tx,
+                        organizationId,
+                        userId,
+                        java.util.List.of(new NewApiKey(
+                                name,
+                                publicKey,
+                                ApiKeyCurve.API_KEY_CURVE_P256,
+                                Optional.of(request.expirationSeconds()))),
+                        now,
+                        ids)
+                .getFirst();
     }
 
     /** {@code activity.params} of the login activities: {@code session_profile_id} ('' when none is given). */
     public static dev.keyhaven.server.activity.PolicyFacts loginFacts(Optional<String> sessionProfileId) {
-        return dev.keyhaven.server.activity.PolicyFacts.params(Map.of("session_profile_id",
-                dev.keyhaven.policy.Value.of(sessionProfileId.orElse(""))));
+        return dev.keyhaven.server.activity.PolicyFacts.params(
+                Map.of("session_profile_id", dev.keyhaven.policy.Value.of(sessionProfileId.orElse(""))));
     }
 }

@@ -18,9 +18,11 @@ import java.util.Optional;
  * {@code publicKey}; {@code stampLoginResult {session}}. Session profiles are accepted by id but not enforced.
  */
 final class StampLoginHandler implements ActivityHandler<StampLoginHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("stamp_login", ActivityResource.AUTH,
-            ActivityAction.CREATE, new ActivityVersion(ActivityType.STAMP_LOGIN, "stampLoginIntent",
-                    "stampLoginResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "stamp_login",
+            ActivityResource.AUTH,
+            ActivityAction.CREATE,
+            new ActivityVersion(ActivityType.STAMP_LOGIN, "stampLoginIntent", "stampLoginResult"));
 
     private final Sessions sessions;
 
@@ -29,8 +31,7 @@ final class StampLoginHandler implements ActivityHandler<StampLoginHandler.Inten
     }
 
     /** The session asked for, and the profile it names. */
-    public record Intent(Sessions.Request request, Optional<String> sessionProfileId) {
-    }
+    public record Intent(Sessions.Request request, Optional<String> sessionProfileId) {}
 
     @Override
     public ActivitySpec spec() {
@@ -39,9 +40,14 @@ final class StampLoginHandler implements ActivityHandler<StampLoginHandler.Inten
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(new Sessions.Request(Sessions.publicKey(p.requiredString("publicKey"), p.pathOf("publicKey")),
-                Sessions.lifetime(p.optionalUint64("expirationSeconds"), Sessions.DEFAULT_SECONDS,
-                        p.pathOf("expirationSeconds")), p.optionalBoolean("invalidateExisting", false)),
+        return new Intent(
+                new Sessions.Request(
+                        Sessions.publicKey(p.requiredString("publicKey"), p.pathOf("publicKey")),
+                        Sessions.lifetime(
+                                p.optionalUint64("expirationSeconds"),
+                                Sessions.DEFAULT_SECONDS,
+                                p.pathOf("expirationSeconds")),
+                        p.optionalBoolean("invalidateExisting", false)),
                 p.optionalString("sessionProfileId").filter(s -> !s.isEmpty()));
     }
 
@@ -53,14 +59,18 @@ final class StampLoginHandler implements ActivityHandler<StampLoginHandler.Inten
     @Override
     public Object execute(ActivityContext context, Intent intent) {
         if (!context.submitter().userOrganizationId().equals(context.organizationId())) {
-            throw ApiException.badRequest("stamp_login opens a session for the submitting user in their own "
-                    + "organization");
+            throw ApiException.badRequest(
+                    "stamp_login opens a session for the submitting user in their own " + "organization");
         }
-        return new Result(sessions.open(context.tx(), context.organizationId(), context.submitter().userId(),
-                intent.request(), context.now(), context.ids()));
+        return new Result(sessions.open(
+                context.tx(),
+                context.organizationId(),
+                context.submitter().userId(),
+                intent.request(),
+                context.now(),
+                context.ids()));
     }
 
     /** {@code stampLoginResult}. */
-    public record Result(String session) {
-    }
+    public record Result(String session) {}
 }

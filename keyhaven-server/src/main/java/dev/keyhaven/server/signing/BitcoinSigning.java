@@ -36,8 +36,8 @@ final class BitcoinSigning implements ChainSigning<PartiallySignedTransaction> {
     }
 
     @Override
-    public Keyword policyKeyword(PartiallySignedTransaction transaction, SigningKeys.Resolved key,
-            StateReads organization) {
+    public Keyword policyKeyword(
+            PartiallySignedTransaction transaction, SigningKeys.Resolved key, StateReads organization) {
         return new Keyword("bitcoin", Value.struct(Map.of("tx", transaction.policyValue(network(key)))));
     }
 
@@ -52,14 +52,16 @@ final class BitcoinSigning implements ChainSigning<PartiallySignedTransaction> {
         }
         List<InputSignature> signatures = new ArrayList<>(inputs.size());
         for (InputToSign input : inputs) {
-            signatures.add(switch (input.scheme()) {
-                case ECDSA -> {
-                    Signature signature = custody.signDigest(key.handle(), input.sighash());
-                    yield InputSignature.ecdsa(input.index(), publicKey, signature.r(), signature.s());
-                }
-                case TAPROOT_KEY_PATH -> InputSignature.taproot(input.index(),
-                        custody.signTaprootKeyPath(key.handle(), input.sighash()));
-            });
+            signatures.add(
+                    switch (input.scheme()) {
+                        case ECDSA -> {
+                            Signature signature = custody.signDigest(key.handle(), input.sighash());
+                            yield InputSignature.ecdsa(input.index(), publicKey, signature.r(), signature.s());
+                        }
+                        case TAPROOT_KEY_PATH ->
+                            InputSignature.taproot(
+                                    input.index(), custody.signTaprootKeyPath(key.handle(), input.sighash()));
+                    });
         }
         return transaction.withSignatures(signatures);
     }

@@ -34,6 +34,5 @@ interface ChainSigning<T> {
     byte[] sign(T transaction, SigningKeys.Resolved key, Custody custody);
 
     /** A top-level policy keyword and its value. */
-    record Keyword(String name, Value value) {
-    }
+    record Keyword(String name, Value value) {}
 }

@@ -38,12 +38,12 @@ final class EthereumSigning implements ChainSigning<EthereumTransaction> {
     }
 
     @Override
-    public Keyword policyKeyword(EthereumTransaction transaction, SigningKeys.Resolved key,
-            StateReads organization) {
-        Optional<ContractAbi> abi = transaction.to().flatMap(to -> contracts.abi(organization,
-                "0x" + HexFormat.of().formatHex(to)));
-        return new Keyword("eth", Value.struct(Map.of("tx",
-                EthereumTransactionView.policyValue(transaction, from(key), abi))));
+    public Keyword policyKeyword(EthereumTransaction transaction, SigningKeys.Resolved key, StateReads organization) {
+        Optional<ContractAbi> abi = transaction
+                .to()
+                .flatMap(to -> contracts.abi(organization, "0x" + HexFormat.of().formatHex(to)));
+        return new Keyword(
+                "eth", Value.struct(Map.of("tx", EthereumTransactionView.policyValue(transaction, from(key), abi))));
     }
 
     @Override

@@ -17,15 +17,13 @@ import tools.jackson.databind.json.JsonMapper;
 sealed interface Payload {
 
     /** Bytes to hash (ECDSA) or to sign as they are (Ed25519). */
-    record Raw(byte[] bytes) implements Payload {
-    }
+    record Raw(byte[] bytes) implements Payload {}
 
     /**
      * A 32-byte digest fixed by the encoding's standard (keccak-256 based), with the structured data it was computed
      * from (policies read it as {@code eth.eip_712} or {@code eth.eip_7702_authorization}).
      */
-    record StructuredDigest(byte[] digest, Map<String, Object> data) implements Payload {
-    }
+    record StructuredDigest(byte[] digest, Map<String, Object> data) implements Payload {}
 
     /**
      * Decodes {@code payload}; every problem is a 400 naming {@code field}.
@@ -73,8 +71,7 @@ sealed interface Payload {
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .build();
 
-        private StructuredJson() {
-        }
+        private StructuredJson() {}
     }
 
     @SuppressWarnings("unchecked")

@@ -1,24 +1,27 @@
 package dev.keyhaven.server.signing;
 
 import dev.keyhaven.server.activity.ActivityAction;
-import dev.keyhaven.server.activity.ActivityEffect;
 import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityEffect;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.activity.PolicyFacts;
-import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.Custody;
+import dev.keyhaven.server.state.StateReads;
 import java.util.List;
 
 /** {@code sign_raw_payload} (V2): one signature by a wallet account or private key; result {@code r, s, v}. */
 public final class SignRawPayloadHandler implements ActivityHandler<SignRequest> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("sign_raw_payload", ActivityResource.PRIVATE_KEY,
-            ActivityAction.SIGN,
-            new ActivityVersion(ActivityType.SIGN_RAW_PAYLOAD_V2, "signRawPayloadIntentV2", "signRawPayloadResult"))
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+                    "sign_raw_payload",
+                    ActivityResource.PRIVATE_KEY,
+                    ActivityAction.SIGN,
+                    new ActivityVersion(
+                            ActivityType.SIGN_RAW_PAYLOAD_V2, "signRawPayloadIntentV2", "signRawPayloadResult"))
             .withEffect(ActivityEffect.NONE);
 
     private final SigningKeys keys;

@@ -1,18 +1,18 @@
 package dev.keyhaven.server.signing;
 
 import dev.keyhaven.server.activity.ActivityAction;
-import dev.keyhaven.server.activity.ActivityEffect;
 import dev.keyhaven.server.activity.ActivityContext;
+import dev.keyhaven.server.activity.ActivityEffect;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.activity.PolicyFacts;
-import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.Custody;
+import dev.keyhaven.server.state.StateReads;
 import java.util.List;
 
 /** {@code sign_raw_payloads}: several payloads, one key, one activity; result {@code signatures[]} in order. */
@@ -20,9 +20,12 @@ final class SignRawPayloadsHandler implements ActivityHandler<SignRequest> {
     /** Enough for batch signing, small enough that one activity stays a short transaction. */
     static final int MAX_PAYLOADS = 100;
 
-    private static final ActivitySpec SPEC = ActivitySpec.of("sign_raw_payloads", ActivityResource.PRIVATE_KEY,
-            ActivityAction.SIGN,
-            new ActivityVersion(ActivityType.SIGN_RAW_PAYLOADS, "signRawPayloadsIntent", "signRawPayloadsResult"))
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+                    "sign_raw_payloads",
+                    ActivityResource.PRIVATE_KEY,
+                    ActivityAction.SIGN,
+                    new ActivityVersion(
+                            ActivityType.SIGN_RAW_PAYLOADS, "signRawPayloadsIntent", "signRawPayloadsResult"))
             .withEffect(ActivityEffect.NONE);
 
     private final SigningKeys keys;
@@ -58,10 +61,11 @@ final class SignRawPayloadsHandler implements ActivityHandler<SignRequest> {
     @Override
     public Object execute(ActivityContext context, SignRequest request) {
         SigningKeys.Resolved key = keys.resolve(context.reads(), request.signWith());
-        return new Result(request.sign(custody, key.handle()).stream().map(SignRequest.WireSignature::of).toList());
+        return new Result(request.sign(custody, key.handle()).stream()
+                .map(SignRequest.WireSignature::of)
+                .toList());
     }
 
     /** {@code signRawPayloadsResult}. */
-    public record Result(List<SignRequest.WireSignature> signatures) {
-    }
+    public record Result(List<SignRequest.WireSignature> signatures) {}
 }

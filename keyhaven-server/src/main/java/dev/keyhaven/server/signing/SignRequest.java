@@ -15,7 +15,9 @@ record SignRequest(String signWith, PayloadEncoding encoding, HashFunction hashF
         HashFunction hash = p.requiredEnum("hashFunction", HashFunction.class);
         List<Payload> payloads = new java.util.ArrayList<>(payloadTexts.size());
         for (int i = 0; i < payloadTexts.size(); i++) {
-            payloads.add(Payload.decode(encoding, payloadTexts.get(i),
+            payloads.add(Payload.decode(
+                    encoding,
+                    payloadTexts.get(i),
                     single ? p.pathOf(payloadField) : p.pathOf(payloadField) + "[" + i + "]"));
         }
         return new SignRequest(signWith, encoding, hash, List.copyOf(payloads));
@@ -24,11 +26,14 @@ record SignRequest(String signWith, PayloadEncoding encoding, HashFunction hashF
     /** Signs every payload with one key; a payload the key's curve cannot sign fails the whole activity. */
     List<Signature> sign(Custody custody, KeyHandle key) {
         List<Signable> signables = payloads.stream()
-                .map(payload -> Signable.of(key.curve(), encoding, hashFunction, payload)).toList();
-        return signables.stream().map(signable -> switch (signable) {
-            case Signable.Digest d -> custody.signDigest(key, d.digest());
-            case Signable.Message m -> custody.signEd25519(key, m.message());
-        }).toList();
+                .map(payload -> Signable.of(key.curve(), encoding, hashFunction, payload))
+                .toList();
+        return signables.stream()
+                .map(signable -> switch (signable) {
+                    case Signable.Digest d -> custody.signDigest(key, d.digest());
+                    case Signable.Message m -> custody.signEd25519(key, m.message());
+                })
+                .toList();
     }
 
     /** {@code v1SignRawPayloadResult}. */

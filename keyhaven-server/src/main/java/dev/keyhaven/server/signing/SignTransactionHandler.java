@@ -33,12 +33,15 @@ import java.util.Optional;
  * {@link ChainSigning}; {@code TRANSACTION_TYPE_TEMPO} is refused as not implemented.
  */
 public final class SignTransactionHandler implements ActivityHandler<SignTransactionHandler.Intent> {
-    private static final ActivitySpec SPEC = new ActivitySpec("sign_transaction", ActivityResource.PRIVATE_KEY,
-            ActivityAction.SIGN, List.of(
-                    new ActivityVersion(ActivityType.SIGN_TRANSACTION_V2, "signTransactionIntentV2",
-                            "signTransactionResult"),
-                    new ActivityVersion(ActivityType.SIGN_TRANSACTION, "signTransactionIntent",
-                            "signTransactionResult")),
+    private static final ActivitySpec SPEC = new ActivitySpec(
+            "sign_transaction",
+            ActivityResource.PRIVATE_KEY,
+            ActivityAction.SIGN,
+            List.of(
+                    new ActivityVersion(
+                            ActivityType.SIGN_TRANSACTION_V2, "signTransactionIntentV2", "signTransactionResult"),
+                    new ActivityVersion(
+                            ActivityType.SIGN_TRANSACTION, "signTransactionIntent", "signTransactionResult")),
             ActivityEffect.NONE);
 
     private final SigningKeys keys;
@@ -55,8 +58,7 @@ public final class SignTransactionHandler implements ActivityHandler<SignTransac
     }
 
     /** The validated parameters, with the transaction already parsed by its chain. */
-    public record Intent(String signWith, TransactionType type, UnsignedTransaction<?> transaction) {
-    }
+    public record Intent(String signWith, TransactionType type, UnsignedTransaction<?> transaction) {}
 
     @Override
     public ActivitySpec spec() {
@@ -75,15 +77,19 @@ public final class SignTransactionHandler implements ActivityHandler<SignTransac
         String unsigned = p.requiredString("unsignedTransaction");
         ChainSigning<?> signing = chains.get(chain);
         if (signing == null) {
-            throw new ApiException(ErrorCode.UNIMPLEMENTED, "sign_transaction does not support " + chain.wireName()
-                    + " yet; sign the transaction's digest with sign_raw_payload", p.pathOf("type"));
+            throw new ApiException(
+                    ErrorCode.UNIMPLEMENTED,
+                    "sign_transaction does not support " + chain.wireName()
+                            + " yet; sign the transaction's digest with sign_raw_payload",
+                    p.pathOf("type"));
         }
         byte[] bytes = hex(unsigned, p.pathOf("unsignedTransaction"));
         try {
             return new Intent(signWith, chain, UnsignedTransaction.parse(signing, bytes));
         } catch (TransactionFormatException e) {
-            throw ApiException.badField(p.pathOf("unsignedTransaction"), "is not an unsigned "
-                    + chain.chainName() + " transaction: " + e.getMessage());
+            throw ApiException.badField(
+                    p.pathOf("unsignedTransaction"),
+                    "is not an unsigned " + chain.chainName() + " transaction: " + e.getMessage());
         }
     }
 
@@ -93,8 +99,11 @@ public final class SignTransactionHandler implements ActivityHandler<SignTransac
      */
     @Override
     public PolicyFacts policyFacts(StateReads organization, Intent intent) {
-        PolicyFacts facts = SigningFacts.withKeyOwner(PolicyFacts.params(Map.of("type",
-                Value.of(intent.type().wireName()))), organization, keys, intent.signWith());
+        PolicyFacts facts = SigningFacts.withKeyOwner(
+                PolicyFacts.params(Map.of("type", Value.of(intent.type().wireName()))),
+                organization,
+                keys,
+                intent.signWith());
         Optional<SigningKeys.Resolved> key = keys.find(organization, intent.signWith())
                 .filter(k -> k.handle().curve() == intent.transaction().chain().curve());
         if (key.isEmpty()) {
@@ -128,6 +137,5 @@ public final class SignTransactionHandler implements ActivityHandler<SignTransac
     }
 
     /** {@code signTransactionResult}. */
-    public record Result(String signedTransaction) {
-    }
+    public record Result(String signedTransaction) {}
 }

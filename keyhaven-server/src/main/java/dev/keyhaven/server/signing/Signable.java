@@ -18,11 +18,9 @@ import dev.keyhaven.server.api.ApiException;
  */
 sealed interface Signable {
 
-    record Digest(byte[] digest) implements Signable {
-    }
+    record Digest(byte[] digest) implements Signable {}
 
-    record Message(byte[] message) implements Signable {
-    }
+    record Message(byte[] message) implements Signable {}
 
     /** Applies the rules above, failing the activity with a message naming what does not fit. */
     static Signable of(KeyCurve curve, PayloadEncoding encoding, HashFunction hash, Payload payload) {
@@ -55,18 +53,20 @@ sealed interface Signable {
                 }
                 yield new Digest(structured.digest());
             }
-            case Payload.Raw raw -> switch (hash) {
-                case HASH_FUNCTION_SHA256 -> new Digest(Digests.sha256(raw.bytes()));
-                case HASH_FUNCTION_KECCAK256 -> new Digest(Digests.keccak256(raw.bytes()));
-                case HASH_FUNCTION_NO_OP -> {
-                    if (raw.bytes().length != 32) {
-                        throw ApiException.badRequest("with HASH_FUNCTION_NO_OP the payload is the digest to sign and "
-                                + "must be 32 bytes, not " + raw.bytes().length);
+            case Payload.Raw raw ->
+                switch (hash) {
+                    case HASH_FUNCTION_SHA256 -> new Digest(Digests.sha256(raw.bytes()));
+                    case HASH_FUNCTION_KECCAK256 -> new Digest(Digests.keccak256(raw.bytes()));
+                    case HASH_FUNCTION_NO_OP -> {
+                        if (raw.bytes().length != 32) {
+                            throw ApiException.badRequest(
+                                    "with HASH_FUNCTION_NO_OP the payload is the digest to sign and "
+                                            + "must be 32 bytes, not " + raw.bytes().length);
+                        }
+                        yield new Digest(raw.bytes());
                     }
-                    yield new Digest(raw.bytes());
-                }
-                case HASH_FUNCTION_NOT_APPLICABLE -> throw new IllegalStateException("refused above");
-            };
+                    case HASH_FUNCTION_NOT_APPLICABLE -> throw new IllegalStateException("refused above");
+                };
         };
     }
 }

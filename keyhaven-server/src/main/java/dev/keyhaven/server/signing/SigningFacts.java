@@ -23,18 +23,20 @@ import java.util.Optional;
  * binds neither: a policy about one typed-data message must not admit a batch of others.
  */
 final class SigningFacts {
-    private SigningFacts() {
-    }
+    private SigningFacts() {}
 
     static PolicyFacts of(StateReads organization, SigningKeys keys, SignRequest request) {
-        PolicyFacts facts = PolicyFacts.params(Map.of("hash_function", Value.of(request.hashFunction().wireName()),
-                "encoding", Value.of(request.encoding().wireName())));
+        PolicyFacts facts = PolicyFacts.params(Map.of(
+                "hash_function",
+                Value.of(request.hashFunction().wireName()),
+                "encoding",
+                Value.of(request.encoding().wireName())));
         facts = withKeyOwner(facts, organization, keys, request.signWith());
         if (request.payloads().size() == 1 && request.payloads().getFirst() instanceof Payload.StructuredDigest s) {
             facts = switch (request.encoding()) {
                 case PAYLOAD_ENCODING_EIP712 -> facts.with("eth", Value.struct(Map.of("eip_712", eip712(s.data()))));
-                case PAYLOAD_ENCODING_EIP7702_AUTHORIZATION -> facts.with("eth", Value.struct(Map.of(
-                        "eip_7702_authorization", eip7702(s.data()))));
+                case PAYLOAD_ENCODING_EIP7702_AUTHORIZATION ->
+                    facts.with("eth", Value.struct(Map.of("eip_7702_authorization", eip7702(s.data()))));
                 default -> facts;
             };
         }
@@ -48,13 +50,20 @@ final class SigningFacts {
             return facts;
         }
         if (key.get().account().isPresent()) {
-            PolicyFacts withAccount = facts.with("wallet_account", Value.struct(Map.of("address",
-                    Value.of(key.get().account().get().address()))));
-            Optional<Wallet> wallet = keys.wallet(organization, key.get().account().get().walletId());
-            return wallet.map(w -> withAccount.with("wallet", WalletViews.policyValue(w))).orElse(withAccount);
+            PolicyFacts withAccount = facts.with(
+                    "wallet_account",
+                    Value.struct(
+                            Map.of("address", Value.of(key.get().account().get().address()))));
+            Optional<Wallet> wallet =
+                    keys.wallet(organization, key.get().account().get().walletId());
+            return wallet.map(w -> withAccount.with("wallet", WalletViews.policyValue(w)))
+                    .orElse(withAccount);
         }
-        return key.get().privateKey().map(k -> facts.with("private_key",
-                PrivateKeyPolicyView.of(k, keys.privateKeyTags(organization, k.id())))).orElse(facts);
+        return key.get()
+                .privateKey()
+                .map(k -> facts.with(
+                        "private_key", PrivateKeyPolicyView.of(k, keys.privateKeyTags(organization, k.id()))))
+                .orElse(facts);
     }
 
     private static Value eip712(Map<String, Object> typedData) {
@@ -74,8 +83,12 @@ final class SigningFacts {
 
     private static Value eip7702(Map<String, Object> authorization) {
         Map<String, Value> out = new HashMap<>();
-        put(out, "address", authorization.get("address") != null ? authorization.get("address")
-                : authorization.get("contractAddress"));
+        put(
+                out,
+                "address",
+                authorization.get("address") != null
+                        ? authorization.get("address")
+                        : authorization.get("contractAddress"));
         put(out, "chain_id", authorization.get("chainId"));
         put(out, "nonce", authorization.get("nonce"));
         return Value.struct(out);
@@ -96,8 +109,11 @@ final class SigningFacts {
             case Integer i -> Optional.of(Value.of(i.longValue()));
             case Long l -> Optional.of(Value.of(l));
             case BigDecimal d -> Optional.of(Value.of(d.toPlainString()));
-            case List<?> list -> Optional.of(Value.list(list.stream().map(SigningFacts::value)
-                    .flatMap(Optional::stream).toList()));
+            case List<?> list ->
+                Optional.of(Value.list(list.stream()
+                        .map(SigningFacts::value)
+                        .flatMap(Optional::stream)
+                        .toList()));
             case Map<?, ?> map -> {
                 Map<String, Value> fields = new HashMap<>();
                 map.forEach((k, v) -> value(v).ifPresent(x -> fields.put(String.valueOf(k), x)));

@@ -11,8 +11,8 @@ import java.util.List;
 public final class SigningFeature {
     private final List<ActivityHandler<?>> handlers;
 
-    public SigningFeature(WalletRepository wallets, PrivateKeyRepository privateKeys, Custody custody,
-            ContractInterfaces contracts) {
+    public SigningFeature(
+            WalletRepository wallets, PrivateKeyRepository privateKeys, Custody custody, ContractInterfaces contracts) {
         SigningKeys keys = new SigningKeys(wallets, privateKeys);
         this.handlers = List.of(
                 new SignRawPayloadHandler(keys, custody),

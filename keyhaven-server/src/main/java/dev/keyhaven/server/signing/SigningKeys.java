@@ -11,9 +11,9 @@ import dev.keyhaven.server.privatekey.PrivateKeyRepository;
 import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.tx.Tx;
 import dev.keyhaven.server.wallet.SealedAccount;
+import dev.keyhaven.server.wallet.Wallet;
 import dev.keyhaven.server.wallet.WalletAccount;
 import dev.keyhaven.server.wallet.WalletRepository;
-import dev.keyhaven.server.wallet.Wallet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -35,7 +35,10 @@ public final class SigningKeys {
      * The key found, with the account or private key it belongs to (policies read those), and the format of the
      * address {@code signWith} named (none when it named a private key by id).
      */
-    public record Resolved(KeyHandle handle, Optional<WalletAccount> account, Optional<PrivateKey> privateKey,
+    public record Resolved(
+            KeyHandle handle,
+            Optional<WalletAccount> account,
+            Optional<PrivateKey> privateKey,
             Optional<AddressFormat> addressFormat) {
 
         /**
@@ -43,9 +46,12 @@ public final class SigningKeys {
          * real service does; scripts and signature slots want the compressed form), 32 bytes for Ed25519.
          */
         public byte[] publicKey() {
-            byte[] reported = HexFormat.of().parseHex(account.map(WalletAccount::publicKey)
-                    .orElseGet(() -> privateKey.orElseThrow().publicKey()));
-            return handle.curve().ecCurve().map(curve -> curve.decodePoint(reported).getEncoded(true))
+            byte[] reported = HexFormat.of()
+                    .parseHex(account.map(WalletAccount::publicKey)
+                            .orElseGet(() -> privateKey.orElseThrow().publicKey()));
+            return handle.curve()
+                    .ecCurve()
+                    .map(curve -> curve.decodePoint(reported).getEncoded(true))
                     .orElse(reported);
         }
     }
@@ -56,9 +62,11 @@ public final class SigningKeys {
      * @throws ApiException (404) when it names none
      */
     public Resolved resolve(StateReads organization, String signWith) {
-        return find(organization, signWith).orElseThrow(() -> ApiException.notFound("no wallet account or private "
-                + "key of this organization matches signWith '" + (signWith.length() <= 128 ? signWith : signWith.substring(0, 128) + "…")
-                + "'"));
+        return find(organization, signWith)
+                .orElseThrow(() -> ApiException.notFound("no wallet account or private "
+                        + "key of this organization matches signWith '"
+                        + (signWith.length() <= 128 ? signWith : signWith.substring(0, 128) + "…")
+                        + "'"));
     }
 
     /** The key {@code signWith} names in the organization, if any. */
@@ -68,46 +76,61 @@ public final class SigningKeys {
 
     /** A wallet of the organization (the owner of a wallet account, for policies). */
     public Optional<Wallet> wallet(StateReads organization, String walletId) {
-        return organization.get(new WalletLookup(walletId),
-                tx -> wallets.find(tx, organization.organizationId(), walletId));
+        return organization.get(
+                new WalletLookup(walletId), tx -> wallets.find(tx, organization.organizationId(), walletId));
     }
 
     /** The tag ids of a private key of the organization (for policies). */
     public List<String> privateKeyTags(StateReads organization, String privateKeyId) {
-        return organization.get(new PrivateKeyTagsLookup(), tx -> privateKeys.tagIdsByKey(tx,
-                organization.organizationId())).getOrDefault(privateKeyId, List.of());
+        return organization
+                .get(new PrivateKeyTagsLookup(), tx -> privateKeys.tagIdsByKey(tx, organization.organizationId()))
+                .getOrDefault(privateKeyId, List.of());
     }
 
     /** The lookup of a key by what {@code signWith} says; answers (sealed keys) are kept with the state. */
-    private record SignWithLookup(String signWith) {
-    }
+    private record SignWithLookup(String signWith) {}
 
     /** The lookup of a wallet by id. */
-    private record WalletLookup(String walletId) {
-    }
+    private record WalletLookup(String walletId) {}
 
     /** The lookup of every private key's tag ids. */
-    private record PrivateKeyTagsLookup() {
-    }
+    private record PrivateKeyTagsLookup() {}
 
     private Optional<Resolved> find(Tx tx, String organizationId, String signWith) {
         String addressKey = Addresses.lookupKey(signWith);
         Optional<SealedAccount> account = wallets.findSealedAccountByAddress(tx, organizationId, addressKey);
         if (account.isPresent()) {
             WalletAccount a = account.get().account();
-            return Optional.of(new Resolved(new KeyHandle(a.curve(), SealPurpose.WALLET_ACCOUNT_KEY, organizationId,
-                    a.id(), account.get().sealedKey()), Optional.of(a), Optional.empty(),
+            return Optional.of(new Resolved(
+                    new KeyHandle(
+                            a.curve(),
+                            SealPurpose.WALLET_ACCOUNT_KEY,
+                            organizationId,
+                            a.id(),
+                            account.get().sealedKey()),
+                    Optional.of(a),
+                    Optional.empty(),
                     Optional.of(a.addressFormat())));
         }
-        Optional<PrivateKey> key = privateKeys.findByAddress(tx, organizationId, addressKey)
+        Optional<PrivateKey> key = privateKeys
+                .findByAddress(tx, organizationId, addressKey)
                 .or(() -> privateKeys.find(tx, organizationId, signWith));
         if (key.isPresent()) {
             PrivateKey k = key.get();
             Optional<AddressFormat> format = k.addresses().stream()
                     .filter(a -> Addresses.lookupKey(a.address()).equals(addressKey))
-                    .map(PrivateKeyAddress::format).findFirst();
-            return Optional.of(new Resolved(new KeyHandle(k.curve(), SealPurpose.PRIVATE_KEY, organizationId, k.id(),
-                    privateKeys.sealedKey(tx, organizationId, k.id())), Optional.empty(), key, format));
+                    .map(PrivateKeyAddress::format)
+                    .findFirst();
+            return Optional.of(new Resolved(
+                    new KeyHandle(
+                            k.curve(),
+                            SealPurpose.PRIVATE_KEY,
+                            organizationId,
+                            k.id(),
+                            privateKeys.sealedKey(tx, organizationId, k.id())),
+                    Optional.empty(),
+                    key,
+                    format));
         }
         return Optional.empty();
     }

@@ -37,8 +37,9 @@ final class SolanaSigning implements ChainSigning<SolanaTransaction> {
 
     @Override
     public Keyword policyKeyword(SolanaTransaction transaction, SigningKeys.Resolved key, StateReads organization) {
-        return new Keyword("solana", Value.struct(Map.of("tx",
-                transaction.policyValue(program -> contracts.idl(organization, program)))));
+        return new Keyword(
+                "solana",
+                Value.struct(Map.of("tx", transaction.policyValue(program -> contracts.idl(organization, program)))));
     }
 
     @Override

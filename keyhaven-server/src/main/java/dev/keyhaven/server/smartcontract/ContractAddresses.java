@@ -14,8 +14,7 @@ public final class ContractAddresses {
     /** A 32-byte key is 32 to 44 base58 characters; anything longer is refused before decoding. */
     private static final int MAX_SOLANA_LENGTH = 44;
 
-    private ContractAddresses() {
-    }
+    private ContractAddresses() {}
 
     /**
      * The lookup key of {@code address} for {@code type}.

@@ -23,26 +23,36 @@ public final class ContractInterfaces {
     }
 
     /** The lookup of the ABI of an Ethereum contract, by address key. */
-    private record AbiLookup(String addressKey) {
-    }
+    private record AbiLookup(String addressKey) {}
 
     /** The lookup of the IDL of a Solana program, by program id. */
-    private record IdlLookup(String programId) {
-    }
+    private record IdlLookup(String programId) {}
 
     /** The uploaded ABI of the Ethereum contract at {@code address} (any letter case). */
     public Optional<ContractAbi> abi(StateReads organization, String address) {
         String key = ContractAddresses.ethereumKey(address);
-        return organization.get(new AbiLookup(key), tx -> interfaces.findByAddress(tx,
-                organization.organizationId(), SmartContractInterfaceType.SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM, key)
-                .flatMap(c -> parsed(c, ContractAbi::parse)));
+        return organization.get(
+                new AbiLookup(key),
+                tx -> interfaces
+                        .findByAddress(
+                                tx,
+                                organization.organizationId(),
+                                SmartContractInterfaceType.SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM,
+                                key)
+                        .flatMap(c -> parsed(c, ContractAbi::parse)));
     }
 
     /** The uploaded Anchor IDL of the Solana program {@code programId} (exactly as written). */
     public Optional<AnchorIdl> idl(StateReads organization, String programId) {
-        return organization.get(new IdlLookup(programId), tx -> interfaces.findByAddress(tx,
-                organization.organizationId(), SmartContractInterfaceType.SMART_CONTRACT_INTERFACE_TYPE_SOLANA,
-                programId).flatMap(c -> parsed(c, AnchorIdl::parse)));
+        return organization.get(
+                new IdlLookup(programId),
+                tx -> interfaces
+                        .findByAddress(
+                                tx,
+                                organization.organizationId(),
+                                SmartContractInterfaceType.SMART_CONTRACT_INTERFACE_TYPE_SOLANA,
+                                programId)
+                        .flatMap(c -> parsed(c, AnchorIdl::parse)));
     }
 
     /**
@@ -54,8 +64,7 @@ public final class ContractInterfaces {
         try {
             return Optional.of(parser.apply(contract.document()));
         } catch (TransactionFormatException e) {
-            LOG.warn("smart contract interface {} no longer parses and is ignored: {}", contract.id(),
-                    e.getMessage());
+            LOG.warn("smart contract interface {} no longer parses and is ignored: {}", contract.id(), e.getMessage());
             return Optional.empty();
         }
     }

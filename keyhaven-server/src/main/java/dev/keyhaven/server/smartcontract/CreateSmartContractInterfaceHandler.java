@@ -20,14 +20,17 @@ import java.util.Optional;
  * The document must parse as its type says, so nothing stored can fail to decode later; one interface per contract
  * address and type in an organization, so a transaction's call is read one way only.
  */
-final class CreateSmartContractInterfaceHandler
-        implements ActivityHandler<CreateSmartContractInterfaceHandler.Intent> {
+final class CreateSmartContractInterfaceHandler implements ActivityHandler<CreateSmartContractInterfaceHandler.Intent> {
     /** Turnkey's limit: a document of at most 400 kB. */
     static final int MAX_DOCUMENT_BYTES = 400 * 1024;
 
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_smart_contract_interface",
-            ActivityResource.SMART_CONTRACT_INTERFACE, ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.CREATE_SMART_CONTRACT_INTERFACE, "createSmartContractInterfaceIntent",
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_smart_contract_interface",
+            ActivityResource.SMART_CONTRACT_INTERFACE,
+            ActivityAction.CREATE,
+            new ActivityVersion(
+                    ActivityType.CREATE_SMART_CONTRACT_INTERFACE,
+                    "createSmartContractInterfaceIntent",
                     "createSmartContractInterfaceResult"));
 
     private final SmartContractInterfaceRepository interfaces;
@@ -37,8 +40,14 @@ final class CreateSmartContractInterfaceHandler
     }
 
     /** The validated intent; {@code addressField} names the address in the request, for a duplicate's 400. */
-    public record Intent(SmartContractInterfaceType type, String address, String addressKey, String addressField,
-            String document, String label, String notes) {
+    public record Intent(
+            SmartContractInterfaceType type,
+            String address,
+            String addressKey,
+            String addressField,
+            String document,
+            String label,
+            String notes) {
 
         @Override
         public String toString() {
@@ -62,23 +71,42 @@ final class CreateSmartContractInterfaceHandler
         if (label.isBlank()) {
             throw ApiException.badField(p.pathOf("label"), "must not be blank");
         }
-        return new Intent(type, address, addressKey, p.pathOf("smartContractAddress"), document, label,
+        return new Intent(
+                type,
+                address,
+                addressKey,
+                p.pathOf("smartContractAddress"),
+                document,
+                label,
                 p.optionalString("notes").orElse(""));
     }
 
     @Override
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
-        Optional<SmartContractInterface> existing = interfaces.findByAddress(context.tx(), org, intent.type(),
-                intent.addressKey());
+        Optional<SmartContractInterface> existing =
+                interfaces.findByAddress(context.tx(), org, intent.type(), intent.addressKey());
         if (existing.isPresent()) {
-            throw ApiException.badField(intent.addressField(), "already has a smart contract interface of type "
-                    + intent.type().wireName() + " in this organization (" + existing.get().id() + ")");
+            throw ApiException.badField(
+                    intent.addressField(),
+                    "already has a smart contract interface of type "
+                            + intent.type().wireName() + " in this organization ("
+                            + existing.get().id() + ")");
         }
         String id = context.ids().next();
-        interfaces.insert(context.tx(), new SmartContractInterface(id, org, intent.type(), intent.address(),
-                intent.addressKey(), intent.document(), intent.label(), intent.notes(), context.now(),
-                context.now()));
+        interfaces.insert(
+                context.tx(),
+                new SmartContractInterface(
+                        id,
+                        org,
+                        intent.type(),
+                        intent.address(),
+                        intent.addressKey(),
+                        intent.document(),
+                        intent.label(),
+                        intent.notes(),
+                        context.now(),
+                        context.now()));
         return new Result(id);
     }
 
@@ -92,13 +120,17 @@ final class CreateSmartContractInterfaceHandler
                 case SMART_CONTRACT_INTERFACE_TYPE_SOLANA -> AnchorIdl.parse(document);
             }
         } catch (TransactionFormatException e) {
-            throw ApiException.badField(field, "is not " + (type == SmartContractInterfaceType
-                    .SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM ? "an Ethereum JSON ABI" : "a Solana Anchor IDL") + ": "
-                    + e.getMessage());
+            throw ApiException.badField(
+                    field,
+                    "is not "
+                            + (type == SmartContractInterfaceType.SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM
+                                    ? "an Ethereum JSON ABI"
+                                    : "a Solana Anchor IDL")
+                            + ": "
+                            + e.getMessage());
         }
     }
 
     /** {@code createSmartContractInterfaceResult}. */
-    public record Result(String smartContractInterfaceId) {
-    }
+    public record Result(String smartContractInterfaceId) {}
 }

@@ -14,9 +14,13 @@ import dev.keyhaven.server.api.Params;
  * policies again (a DENY about them fails closed).
  */
 final class DeleteSmartContractInterfaceHandler implements ActivityHandler<String> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_smart_contract_interface",
-            ActivityResource.SMART_CONTRACT_INTERFACE, ActivityAction.DELETE,
-            new ActivityVersion(ActivityType.DELETE_SMART_CONTRACT_INTERFACE, "deleteSmartContractInterfaceIntent",
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_smart_contract_interface",
+            ActivityResource.SMART_CONTRACT_INTERFACE,
+            ActivityAction.DELETE,
+            new ActivityVersion(
+                    ActivityType.DELETE_SMART_CONTRACT_INTERFACE,
+                    "deleteSmartContractInterfaceIntent",
                     "deleteSmartContractInterfaceResult"));
 
     private final SmartContractInterfaceRepository interfaces;
@@ -43,6 +47,5 @@ final class DeleteSmartContractInterfaceHandler implements ActivityHandler<Strin
     }
 
     /** {@code deleteSmartContractInterfaceResult}. */
-    public record Result(String smartContractInterfaceId) {
-    }
+    public record Result(String smartContractInterfaceId) {}
 }

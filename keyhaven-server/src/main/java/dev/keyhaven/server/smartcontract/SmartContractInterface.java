@@ -6,8 +6,16 @@ import java.time.Instant;
  * An uploaded interface. {@code addressKey} is what lookups compare: an Ethereum address in lower case, a Solana
  * program id exactly as written (base58 is case-sensitive). {@code document} is the ABI or IDL JSON as uploaded.
  */
-public record SmartContractInterface(String id, String organizationId, SmartContractInterfaceType type,
-        String address, String addressKey, String document, String label, String notes, Instant createdAt,
+public record SmartContractInterface(
+        String id,
+        String organizationId,
+        SmartContractInterfaceType type,
+        String address,
+        String addressKey,
+        String document,
+        String label,
+        String notes,
+        Instant createdAt,
         Instant updatedAt) {
 
     @Override

@@ -23,8 +23,10 @@ public final class SmartContractInterfaceQueries {
     /** {@code {organizationId, smartContractInterfaceId}} → {@code {smartContractInterface}}; 404 when none. */
     public Map<String, Object> getSmartContractInterface(Caller caller, Params body) {
         String id = body.requiredString("smartContractInterfaceId");
-        return Map.of("smartContractInterface", SmartContractInterfaceViews.of(transactor.read(tx ->
-                SmartContractInterfaces.require(interfaces, tx, caller.organizationId(), id))));
+        return Map.of(
+                "smartContractInterface",
+                SmartContractInterfaceViews.of(transactor.read(
+                        tx -> SmartContractInterfaces.require(interfaces, tx, caller.organizationId(), id))));
     }
 
     /**
@@ -32,14 +34,23 @@ public final class SmartContractInterfaceQueries {
      * {@code smartContractAddress} and {@code digest} (hex SHA-256 of the document), in creation order.
      */
     public List<Map<String, String>> references(Tx tx, String organizationId) {
-        return interfaces.list(tx, organizationId).stream().map(c -> Map.of("smartContractInterfaceId", c.id(),
-                "smartContractAddress", c.address(), "digest", HexFormat.of().formatHex(
-                        Digests.sha256(c.document().getBytes(StandardCharsets.UTF_8))))).toList();
+        return interfaces.list(tx, organizationId).stream()
+                .map(c -> Map.of(
+                        "smartContractInterfaceId",
+                        c.id(),
+                        "smartContractAddress",
+                        c.address(),
+                        "digest",
+                        HexFormat.of().formatHex(Digests.sha256(c.document().getBytes(StandardCharsets.UTF_8)))))
+                .toList();
     }
 
     /** {@code {organizationId}} → {@code {smartContractInterfaces}}, in creation order (Turnkey pages none). */
     public Map<String, Object> listSmartContractInterfaces(Caller caller, Params body) {
-        return Map.of("smartContractInterfaces", transactor.read(tx -> interfaces.list(tx, caller.organizationId()))
-                .stream().map(SmartContractInterfaceViews::of).toList());
+        return Map.of(
+                "smartContractInterfaces",
+                transactor.read(tx -> interfaces.list(tx, caller.organizationId())).stream()
+                        .map(SmartContractInterfaceViews::of)
+                        .toList());
     }
 }

@@ -15,8 +15,8 @@ public interface SmartContractInterfaceRepository {
     Optional<SmartContractInterface> find(Tx tx, String organizationId, String id);
 
     /** The organization's interface of {@code type} for the contract whose address key is {@code addressKey}. */
-    Optional<SmartContractInterface> findByAddress(Tx tx, String organizationId, SmartContractInterfaceType type,
-            String addressKey);
+    Optional<SmartContractInterface> findByAddress(
+            Tx tx, String organizationId, SmartContractInterfaceType type, String addressKey);
 
     /** The organization's interfaces in id (creation) order. */
     List<SmartContractInterface> list(Tx tx, String organizationId);

@@ -18,8 +18,8 @@ import java.util.Set;
  * owner only: the lines carry one-time codes.
  */
 public final class FileSms implements SmsSender {
-    private static final Set<StandardOpenOption> APPEND = Set.of(StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    private static final Set<StandardOpenOption> APPEND =
+            Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
 
     private final Path file;
     private final Clock clock;
@@ -52,8 +52,9 @@ public final class FileSms implements SmsSender {
         if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
             return new FileAttribute<?>[0];
         }
-        return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
-                permissions))};
+        return new FileAttribute<?>[] {
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))
+        };
     }
 
     @Override

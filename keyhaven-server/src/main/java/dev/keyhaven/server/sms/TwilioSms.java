@@ -25,28 +25,31 @@ public final class TwilioSms implements SmsSender {
 
     public TwilioSms(String baseUrl, String accountSid, String authToken, String from) {
         String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
-        this.endpoint = URI.create(base + "/2010-04-01/Accounts/" + URLEncoder.encode(accountSid,
-                StandardCharsets.UTF_8) + "/Messages.json");
+        this.endpoint = URI.create(base + "/2010-04-01/Accounts/"
+                + URLEncoder.encode(accountSid, StandardCharsets.UTF_8) + "/Messages.json");
         this.from = from;
-        this.authorization = "Basic " + Base64.getEncoder().encodeToString((accountSid + ":" + authToken)
-                .getBytes(StandardCharsets.UTF_8));
+        this.authorization = "Basic "
+                + Base64.getEncoder().encodeToString((accountSid + ":" + authToken).getBytes(StandardCharsets.UTF_8));
         this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     }
 
     @Override
     public void send(String to, String text) throws SmsException {
         String form = "To=" + enc(to) + "&From=" + enc(from) + "&Body=" + enc(text);
-        HttpRequest request = HttpRequest.newBuilder(endpoint).timeout(TIMEOUT)
+        HttpRequest request = HttpRequest.newBuilder(endpoint)
+                .timeout(TIMEOUT)
                 .header("Authorization", authorization)
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+                .POST(HttpRequest.BodyPublishers.ofString(form))
+                .build();
         try {
             HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
             if (response.statusCode() / 100 != 2) {
                 throw new SmsException("the SMS provider answered HTTP " + response.statusCode());
             }
         } catch (IOException e) {
-            throw new SmsException("the SMS provider could not be reached: " + e.getClass().getSimpleName());
+            throw new SmsException(
+                    "the SMS provider could not be reached: " + e.getClass().getSimpleName());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SmsException("interrupted while sending");

@@ -1,6 +1,5 @@
 package dev.keyhaven.server.state;
 
-import dev.keyhaven.server.tx.Tx;
 import dev.keyhaven.server.tx.TxWork;
 import java.util.concurrent.ConcurrentHashMap;
 

@@ -17,8 +17,7 @@ final class RememberedAnswers {
     private long bytes;
 
     /** An answer's label: the lookup at one version of one organization. */
-    record Label(String organizationId, long version, Object lookup) {
-    }
+    record Label(String organizationId, long version, Object lookup) {}
 
     RememberedAnswers(long budgetBytes) {
         this.budgetBytes = budgetBytes;

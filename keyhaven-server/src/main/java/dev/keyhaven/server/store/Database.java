@@ -40,6 +40,7 @@ public final class Database implements AutoCloseable {
      * is a row lock held through an SMTP send of at most 10 s); migrations do not have it.
      */
     static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
+
     private static final String SQLITE_PREFIX = "jdbc:sqlite:";
 
     private final HikariDataSource dataSource;
@@ -141,8 +142,12 @@ public final class Database implements AutoCloseable {
     }
 
     private static void migrate(HikariDataSource dataSource) {
-        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").failOnMissingLocations(true)
-                .load().migrate();
+        Flyway.configure()
+                .dataSource(dataSource)
+                .locations("classpath:db/migration")
+                .failOnMissingLocations(true)
+                .load()
+                .migrate();
     }
 
     /**
@@ -154,7 +159,8 @@ public final class Database implements AutoCloseable {
             return;
         }
         Path file = Path.of(path);
-        if (Files.exists(file) || file.toAbsolutePath().getParent() == null
+        if (Files.exists(file)
+                || file.toAbsolutePath().getParent() == null
                 || !Files.isDirectory(file.toAbsolutePath().getParent())) {
             return;
         }

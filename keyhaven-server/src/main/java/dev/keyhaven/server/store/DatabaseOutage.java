@@ -21,8 +21,7 @@ final class DatabaseOutage {
      */
     private static final Set<String> SERVER_GONE = Set.of("57P01", "57P02", "57P03", "53300");
 
-    private DatabaseOutage() {
-    }
+    private DatabaseOutage() {}
 
     /**
      * Whether {@code e} (or what caused it) says the connection failed or could not be had: the pool's timeout
@@ -33,7 +32,8 @@ final class DatabaseOutage {
             if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
                 return true;
             }
-            if (t instanceof SQLException s && s.getSQLState() != null
+            if (t instanceof SQLException s
+                    && s.getSQLState() != null
                     && (s.getSQLState().startsWith("08") || SERVER_GONE.contains(s.getSQLState()))) {
                 return true;
             }
@@ -43,8 +43,10 @@ final class DatabaseOutage {
 
     /** The error a request gets while the database is unavailable. */
     static ApiException error() {
-        return ApiException.retryLater(ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable; the request "
-                + "may be sent again", RETRY_AFTER_SECONDS);
+        return ApiException.retryLater(
+                ErrorCode.DATABASE_UNAVAILABLE,
+                "the database is unavailable; the request " + "may be sent again",
+                RETRY_AFTER_SECONDS);
     }
 
     /** Whether {@code failure} is {@link #error()}'s kind. */

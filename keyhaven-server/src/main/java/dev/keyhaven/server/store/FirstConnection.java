@@ -19,8 +19,7 @@ import org.postgresql.util.ServerErrorMessage;
  * repeats the URL (it may hold a password).
  */
 final class FirstConnection {
-    private FirstConnection() {
-    }
+    private FirstConnection() {}
 
     /** Connects once with {@code properties} (the pool's own timeouts) and closes the connection again. */
     static void require(String jdbcUrl, Dialect dialect, Properties properties) {

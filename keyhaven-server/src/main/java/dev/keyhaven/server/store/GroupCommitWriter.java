@@ -34,8 +34,7 @@ final class GroupCommitWriter implements AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
 
-    private record Unit<T>(TxWork<T> work, CompletableFuture<T> done) {
-    }
+    private record Unit<T>(TxWork<T> work, CompletableFuture<T> done) {}
 
     /**
      * What the writer does with the units, told as it happens. The batching is invisible in the units' results by
@@ -44,24 +43,19 @@ final class GroupCommitWriter implements AutoCloseable {
      * the writer's.
      */
     interface Observer {
-        Observer NONE = new Observer() {
-        };
+        Observer NONE = new Observer() {};
 
         /** A unit was queued and its submitter is about to wait for its commit. */
-        default void unitQueued() {
-        }
+        default void unitQueued() {}
 
         /** One transaction committed {@code units} units together. */
-        default void batchCommitted(int units) {
-        }
+        default void batchCommitted(int units) {}
 
         /** A batch of {@code units} units was rolled back because one of them failed; each now runs alone. */
-        default void batchRolledBack(int units) {
-        }
+        default void batchRolledBack(int units) {}
 
         /** A unit of a rolled-back batch ran in a transaction of its own, which committed or rolled back. */
-        default void ranAlone(boolean committed) {
-        }
+        default void ranAlone(boolean committed) {}
     }
 
     GroupCommitWriter(DataSource dataSource, Dialect dialect) {
@@ -132,7 +126,8 @@ final class GroupCommitWriter implements AutoCloseable {
             connection.setAutoCommit(false);
             JdbcTx tx = new JdbcTx(connection, dialect);
             try {
-                unitFailed = dialect == Dialect.SQLITE ? inSavepoints(batch, tx, connection, completions)
+                unitFailed = dialect == Dialect.SQLITE
+                        ? inSavepoints(batch, tx, connection, completions)
                         : optimistically(batch, tx, completions);
                 if (unitFailed == null) {
                     connection.commit();
@@ -186,8 +181,8 @@ final class GroupCommitWriter implements AutoCloseable {
     }
 
     /** Runs each unit in its own savepoint (SQLite): none fails the batch, so the answer is always null. */
-    private static Throwable inSavepoints(List<Unit<?>> batch, JdbcTx tx, Connection connection,
-            List<Runnable> completions) throws SQLException {
+    private static Throwable inSavepoints(
+            List<Unit<?>> batch, JdbcTx tx, Connection connection, List<Runnable> completions) throws SQLException {
         try (Statement savepoints = connection.createStatement()) {
             for (Unit<?> unit : batch) {
                 completions.add(runInSavepoint(unit, tx, savepoints));

@@ -41,13 +41,14 @@ public final class JdbcActivityRepository implements ActivityRepository {
     /** What queries read: the inserted columns and the app proofs (NULL for an activity without). */
     private static final String SELECT_COLUMNS = COLUMNS + ", app_proofs";
 
-    private static final String INSERT_ACTIVITY = "INSERT INTO activities (" + COLUMNS + ") VALUES ("
-            + Sql.placeholders(12) + ")";
+    private static final String INSERT_ACTIVITY =
+            "INSERT INTO activities (" + COLUMNS + ") VALUES (" + Sql.placeholders(12) + ")";
     /** The insert of an activity that has app proofs (the signing path's insert stays as it is without them). */
-    private static final String INSERT_ACTIVITY_WITH_PROOFS = "INSERT INTO activities (" + COLUMNS
-            + ", app_proofs) VALUES (" + Sql.placeholders(13) + ")";
-    private static final String INSERT_VOTE = "INSERT INTO votes (" + VOTE_COLUMNS + ") VALUES ("
-            + Sql.placeholders(13) + ")";
+    private static final String INSERT_ACTIVITY_WITH_PROOFS =
+            "INSERT INTO activities (" + COLUMNS + ", app_proofs) VALUES (" + Sql.placeholders(13) + ")";
+
+    private static final String INSERT_VOTE =
+            "INSERT INTO votes (" + VOTE_COLUMNS + ") VALUES (" + Sql.placeholders(13) + ")";
 
     private final ObjectMapper json;
 
@@ -66,9 +67,18 @@ public final class JdbcActivityRepository implements ActivityRepository {
 
     private List<Object> activityValues(Activity a) {
         Optional<Failure> f = a.failure();
-        List<Object> values = Arrays.asList(a.id(), a.organizationId(), a.type().wireName(), a.status().wireName(),
-                json.writeValueAsString(a.intent()), json.writeValueAsString(a.result()), f.map(x -> x.code().name()),
-                f.map(Failure::message), f.map(Failure::reportedAsError), a.fingerprint(), a.createdAt(),
+        List<Object> values = Arrays.asList(
+                a.id(),
+                a.organizationId(),
+                a.type().wireName(),
+                a.status().wireName(),
+                json.writeValueAsString(a.intent()),
+                json.writeValueAsString(a.result()),
+                f.map(x -> x.code().name()),
+                f.map(Failure::message),
+                f.map(Failure::reportedAsError),
+                a.fingerprint(),
+                a.createdAt(),
                 a.updatedAt());
         if (a.appProofs().isEmpty()) {
             return values;
@@ -80,17 +90,32 @@ public final class JdbcActivityRepository implements ActivityRepository {
 
     @Override
     public void updateAppProofs(Tx tx, String activityId, List<AppProof> proofs) {
-        Sql.update(tx, "UPDATE activities SET app_proofs = ? WHERE id = ?",
-                proofs.isEmpty() ? Optional.empty() : json.writeValueAsString(proofs), activityId);
+        Sql.update(
+                tx,
+                "UPDATE activities SET app_proofs = ? WHERE id = ?",
+                proofs.isEmpty() ? Optional.empty() : json.writeValueAsString(proofs),
+                activityId);
     }
 
     @Override
-    public void updateOutcome(Tx tx, String activityId, ActivityStatus status, JsonNode result,
-            Optional<Failure> failure, Instant updatedAt) {
-        Sql.update(tx, "UPDATE activities SET status = ?, result = ?, failure_code = ?, failure_message = ?, "
-                + "failure_reported_as_error = ?, updated_at = ? WHERE id = ?", status.wireName(),
-                json.writeValueAsString(result), failure.map(x -> x.code().name()), failure.map(Failure::message),
-                failure.map(Failure::reportedAsError), updatedAt, activityId);
+    public void updateOutcome(
+            Tx tx,
+            String activityId,
+            ActivityStatus status,
+            JsonNode result,
+            Optional<Failure> failure,
+            Instant updatedAt) {
+        Sql.update(
+                tx,
+                "UPDATE activities SET status = ?, result = ?, failure_code = ?, failure_message = ?, "
+                        + "failure_reported_as_error = ?, updated_at = ? WHERE id = ?",
+                status.wireName(),
+                json.writeValueAsString(result),
+                failure.map(x -> x.code().name()),
+                failure.map(Failure::message),
+                failure.map(Failure::reportedAsError),
+                updatedAt,
+                activityId);
     }
 
     @Override
@@ -99,9 +124,20 @@ public final class JdbcActivityRepository implements ActivityRepository {
     }
 
     private List<Object> voteValues(String organizationId, Vote v) {
-        return Arrays.asList(v.id(), v.activityId(), organizationId, v.userId(), json.writeValueAsString(v.user()),
-                v.selection().wireName(), v.message(), v.publicKey(), v.signature(), v.scheme(), v.createdAt(),
-                v.evaluation().map(PolicyEvaluation::id), v.evaluation().map(this::evaluationJson));
+        return Arrays.asList(
+                v.id(),
+                v.activityId(),
+                organizationId,
+                v.userId(),
+                json.writeValueAsString(v.user()),
+                v.selection().wireName(),
+                v.message(),
+                v.publicKey(),
+                v.signature(),
+                v.scheme(),
+                v.createdAt(),
+                v.evaluation().map(PolicyEvaluation::id),
+                v.evaluation().map(this::evaluationJson));
     }
 
     @Override
@@ -112,21 +148,36 @@ public final class JdbcActivityRepository implements ActivityRepository {
             List<Object> args = new ArrayList<>(activityValues(a));
             args.addAll(voteValues(a.organizationId(), v));
             args.add(a.organizationId());
-            return Sql.one(tx, "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + ") "
-                    + "SELECT state_version FROM organizations WHERE id = ?", rs -> rs.getLong(1), args.toArray())
+            return Sql.one(
+                            tx,
+                            "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + ") "
+                                    + "SELECT state_version FROM organizations WHERE id = ?",
+                            rs -> rs.getLong(1),
+                            args.toArray())
                     .orElse(-1L);
         }
         insert(tx, a);
         insertVote(tx, a.organizationId(), v);
-        return Sql.one(tx, "SELECT state_version FROM organizations WHERE id = ?", rs -> rs.getLong(1),
-                a.organizationId()).orElse(-1L);
+        return Sql.one(
+                        tx,
+                        "SELECT state_version FROM organizations WHERE id = ?",
+                        rs -> rs.getLong(1),
+                        a.organizationId())
+                .orElse(-1L);
     }
 
     @Override
     public Optional<Activity> find(Tx tx, String organizationId, String activityId) {
-        return withVotes(tx, Sql.list(tx, "SELECT " + SELECT_COLUMNS
-                + " FROM activities WHERE organization_id = ? AND id = ?", this::activity, organizationId, activityId))
-                .stream().findFirst();
+        return withVotes(
+                        tx,
+                        Sql.list(
+                                tx,
+                                "SELECT " + SELECT_COLUMNS + " FROM activities WHERE organization_id = ? AND id = ?",
+                                this::activity,
+                                organizationId,
+                                activityId))
+                .stream()
+                .findFirst();
     }
 
     @Override
@@ -136,40 +187,60 @@ public final class JdbcActivityRepository implements ActivityRepository {
 
     @Override
     public Optional<Activity> lockByFingerprint(Tx tx, String organizationId, String fingerprint) {
-        return byFingerprint(tx, organizationId, fingerprint, JdbcTx.of(tx).dialect().forUpdate());
+        return byFingerprint(
+                tx, organizationId, fingerprint, JdbcTx.of(tx).dialect().forUpdate());
     }
 
     private Optional<Activity> byFingerprint(Tx tx, String organizationId, String fingerprint, String lock) {
-        return withVotes(tx, Sql.list(tx, "SELECT " + SELECT_COLUMNS + " FROM activities WHERE organization_id = ? "
-                + "AND fingerprint = ?" + lock, this::activity, organizationId, fingerprint)).stream().findFirst();
+        return withVotes(
+                        tx,
+                        Sql.list(
+                                tx,
+                                "SELECT " + SELECT_COLUMNS + " FROM activities WHERE organization_id = ? "
+                                        + "AND fingerprint = ?" + lock,
+                                this::activity,
+                                organizationId,
+                                fingerprint))
+                .stream()
+                .findFirst();
     }
 
     @Override
     public boolean exists(Tx tx, String organizationId, String activityId) {
-        return Sql.exists(tx, "SELECT 1 FROM activities WHERE organization_id = ? AND id = ?", organizationId,
-                activityId);
+        return Sql.exists(
+                tx, "SELECT 1 FROM activities WHERE organization_id = ? AND id = ?", organizationId, activityId);
     }
 
     @Override
-    public List<Activity> list(Tx tx, String organizationId, Set<ActivityStatus> statuses, Set<ActivityType> types,
-            Pagination page) {
+    public List<Activity> list(
+            Tx tx, String organizationId, Set<ActivityStatus> statuses, Set<ActivityType> types, Pagination page) {
         StringBuilder where = new StringBuilder(" WHERE organization_id = ?");
         List<Object> args = new ArrayList<>(List.of(organizationId));
         if (!statuses.isEmpty()) {
-            where.append(" AND status IN (").append(Sql.placeholders(statuses.size())).append(')');
+            where.append(" AND status IN (")
+                    .append(Sql.placeholders(statuses.size()))
+                    .append(')');
             statuses.forEach(s -> args.add(s.wireName()));
         }
         if (!types.isEmpty()) {
-            where.append(" AND type IN (").append(Sql.placeholders(types.size())).append(')');
+            where.append(" AND type IN (")
+                    .append(Sql.placeholders(types.size()))
+                    .append(')');
             types.forEach(t -> args.add(t.wireName()));
         }
         Optional<String> cursor = page.after().or(page::before);
         boolean backwards = page.before().isPresent();
         if (cursor.isPresent()) {
-            long cursorTime = Sql.count(tx, "SELECT created_at FROM activities WHERE organization_id = ? AND id = ?",
-                    organizationId, cursor.get());
+            long cursorTime = Sql.count(
+                    tx,
+                    "SELECT created_at FROM activities WHERE organization_id = ? AND id = ?",
+                    organizationId,
+                    cursor.get());
             String cmp = backwards ? ">" : "<";
-            where.append(" AND (created_at ").append(cmp).append(" ? OR (created_at = ? AND id ").append(cmp)
+            where.append(" AND (created_at ")
+                    .append(cmp)
+                    .append(" ? OR (created_at = ? AND id ")
+                    .append(cmp)
                     .append(" ?))");
             args.add(cursorTime);
             args.add(cursorTime);
@@ -177,8 +248,11 @@ public final class JdbcActivityRepository implements ActivityRepository {
         }
         String order = backwards ? " ORDER BY created_at ASC, id ASC" : " ORDER BY created_at DESC, id DESC";
         args.add(page.limit());
-        List<Activity> rows = new ArrayList<>(Sql.list(tx, "SELECT " + SELECT_COLUMNS + " FROM activities" + where
-                + order + " LIMIT ?", this::activity, args.toArray()));
+        List<Activity> rows = new ArrayList<>(Sql.list(
+                tx,
+                "SELECT " + SELECT_COLUMNS + " FROM activities" + where + order + " LIMIT ?",
+                this::activity,
+                args.toArray()));
         if (backwards) {
             Collections.reverse(rows);
         }
@@ -191,22 +265,39 @@ public final class JdbcActivityRepository implements ActivityRepository {
             return activities;
         }
         List<Object> ids = activities.stream().map(Activity::id).collect(Collectors.toList());
-        Map<String, List<Vote>> votes = Sql.list(tx, "SELECT " + VOTE_COLUMNS + " FROM votes WHERE activity_id IN ("
-                + Sql.placeholders(ids.size()) + ") ORDER BY created_at, id", this::vote, ids.toArray()).stream()
+        Map<String, List<Vote>> votes = Sql.list(
+                        tx,
+                        "SELECT " + VOTE_COLUMNS + " FROM votes WHERE activity_id IN (" + Sql.placeholders(ids.size())
+                                + ") ORDER BY created_at, id",
+                        this::vote,
+                        ids.toArray())
+                .stream()
                 .collect(Collectors.groupingBy(Vote::activityId));
-        return activities.stream().map(a -> a.withVotes(votes.getOrDefault(a.id(), List.of()))).toList();
+        return activities.stream()
+                .map(a -> a.withVotes(votes.getOrDefault(a.id(), List.of())))
+                .toList();
     }
 
     private Activity activity(ResultSet rs) throws SQLException {
         String failureCode = rs.getString("failure_code");
-        Optional<Failure> failure = failureCode == null ? Optional.empty()
-                : Optional.of(new Failure(ErrorCode.valueOf(failureCode), rs.getString("failure_message"),
+        Optional<Failure> failure = failureCode == null
+                ? Optional.empty()
+                : Optional.of(new Failure(
+                        ErrorCode.valueOf(failureCode),
+                        rs.getString("failure_message"),
                         rs.getBoolean("failure_reported_as_error")));
-        return new Activity(rs.getString("id"), rs.getString("organization_id"),
+        return new Activity(
+                rs.getString("id"),
+                rs.getString("organization_id"),
                 WireEnum.fromWire(ActivityType.class, rs.getString("type")).orElseThrow(),
                 WireEnum.fromWire(ActivityStatus.class, rs.getString("status")).orElseThrow(),
-                json.readTree(rs.getString("intent")), json.readTree(rs.getString("result")), failure,
-                rs.getString("fingerprint"), List.of(), Sql.instant(rs, "created_at"), Sql.instant(rs, "updated_at"),
+                json.readTree(rs.getString("intent")),
+                json.readTree(rs.getString("result")),
+                failure,
+                rs.getString("fingerprint"),
+                List.of(),
+                Sql.instant(rs, "created_at"),
+                Sql.instant(rs, "updated_at"),
                 appProofs(rs.getString("app_proofs")));
     }
 
@@ -216,18 +307,29 @@ public final class JdbcActivityRepository implements ActivityRepository {
         }
         List<AppProof> proofs = new ArrayList<>();
         for (JsonNode p : json.readTree(stored)) {
-            proofs.add(new AppProof(p.path("scheme").asString(), p.path("publicKey").asString(),
-                    p.path("proofPayload").asString(), p.path("signature").asString()));
+            proofs.add(new AppProof(
+                    p.path("scheme").asString(),
+                    p.path("publicKey").asString(),
+                    p.path("proofPayload").asString(),
+                    p.path("signature").asString()));
         }
         return proofs;
     }
 
     private Vote vote(ResultSet rs) throws SQLException {
-        return new Vote(rs.getString("id"), rs.getString("activity_id"), rs.getString("user_id"),
+        return new Vote(
+                rs.getString("id"),
+                rs.getString("activity_id"),
+                rs.getString("user_id"),
                 json.readTree(rs.getString("user_snapshot")),
-                WireEnum.fromWire(VoteSelection.class, rs.getString("selection")).orElseThrow(),
-                rs.getString("message"), rs.getString("public_key"), rs.getString("signature"), rs.getString("scheme"),
-                Sql.instant(rs, "created_at"), evaluation(rs.getString("evaluation_id"), rs.getString("evaluation")));
+                WireEnum.fromWire(VoteSelection.class, rs.getString("selection"))
+                        .orElseThrow(),
+                rs.getString("message"),
+                rs.getString("public_key"),
+                rs.getString("signature"),
+                rs.getString("scheme"),
+                Sql.instant(rs, "created_at"),
+                evaluation(rs.getString("evaluation_id"), rs.getString("evaluation")));
     }
 
     /** {@code {"overall": "ALLOW", "policies": [{"policyId": …, "outcome": …, "error": …}]}}. */
@@ -254,10 +356,13 @@ public final class JdbcActivityRepository implements ActivityRepository {
         JsonNode node = json.readTree(stored);
         List<PolicyOutcome> policies = new ArrayList<>();
         for (JsonNode p : node.path("policies")) {
-            policies.add(new PolicyOutcome(p.path("policyId").asString(), Outcome.valueOf(p.path("outcome").asString()),
+            policies.add(new PolicyOutcome(
+                    p.path("policyId").asString(),
+                    Outcome.valueOf(p.path("outcome").asString()),
                     p.has("error") ? Optional.of(p.path("error").asString()) : Optional.empty(),
                     p.path("failsClosed").asBoolean(false)));
         }
-        return Optional.of(new PolicyEvaluation(id, policies, Outcome.valueOf(node.path("overall").asString())));
+        return Optional.of(new PolicyEvaluation(
+                id, policies, Outcome.valueOf(node.path("overall").asString())));
     }
 }

@@ -14,19 +14,39 @@ public final class JdbcOtpRepository implements OtpRepository {
 
     @Override
     public void insert(Tx tx, StoredOtp otp, Instant createdAt) {
-        Sql.update(tx, "INSERT INTO otp_codes (id, organization_id, otp_type, contact, code_hash, key_sealed, attempts, "
-                + "created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", otp.id(),
-                otp.organizationId(), otp.type().name(), otp.contact(), otp.codeHash(), otp.sealedKey().base64(),
-                otp.attempts(), createdAt, otp.expiresAt(), otp.usedAt());
+        Sql.update(
+                tx,
+                "INSERT INTO otp_codes (id, organization_id, otp_type, contact, code_hash, key_sealed, attempts, "
+                        + "created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                otp.id(),
+                otp.organizationId(),
+                otp.type().name(),
+                otp.contact(),
+                otp.codeHash(),
+                otp.sealedKey().base64(),
+                otp.attempts(),
+                createdAt,
+                otp.expiresAt(),
+                otp.usedAt());
     }
 
     @Override
     public Optional<StoredOtp> find(Tx tx, String otpId) {
-        return Sql.one(tx, "SELECT id, organization_id, otp_type, contact, code_hash, key_sealed, attempts, expires_at, "
-                + "used_at FROM otp_codes WHERE id = ?", rs -> new StoredOtp(rs.getString(1), rs.getString(2),
-                        OtpType.valueOf(rs.getString(3)), rs.getString(4), rs.getString(5),
-                        new SealedSecret(rs.getString(6)), rs.getInt(7), Sql.instant(rs, "expires_at"),
-                        Sql.optionalInstant(rs, "used_at")), otpId);
+        return Sql.one(
+                tx,
+                "SELECT id, organization_id, otp_type, contact, code_hash, key_sealed, attempts, expires_at, "
+                        + "used_at FROM otp_codes WHERE id = ?",
+                rs -> new StoredOtp(
+                        rs.getString(1),
+                        rs.getString(2),
+                        OtpType.valueOf(rs.getString(3)),
+                        rs.getString(4),
+                        rs.getString(5),
+                        new SealedSecret(rs.getString(6)),
+                        rs.getInt(7),
+                        Sql.instant(rs, "expires_at"),
+                        Sql.optionalInstant(rs, "used_at")),
+                otpId);
     }
 
     @Override
@@ -50,8 +70,13 @@ public final class JdbcOtpRepository implements OtpRepository {
         if (Sql.exists(tx, "SELECT 1 FROM otp_used_tokens WHERE id = ?", tokenId)) {
             return false;
         }
-        Sql.update(tx, "INSERT INTO otp_used_tokens (id, organization_id, used_at, expires_at) VALUES (?, ?, ?, ?)",
-                tokenId, organizationId, now, expiresAt);
+        Sql.update(
+                tx,
+                "INSERT INTO otp_used_tokens (id, organization_id, used_at, expires_at) VALUES (?, ?, ?, ?)",
+                tokenId,
+                organizationId,
+                now,
+                expiresAt);
         return true;
     }
 
@@ -59,8 +84,13 @@ public final class JdbcOtpRepository implements OtpRepository {
     public List<Member> usersWithContact(Tx tx, String organizationId, OtpType type, String contact) {
         String match = type == OtpType.OTP_TYPE_EMAIL ? "u.email_normalized = ?" : "u.phone_number = ?";
         String value = type == OtpType.OTP_TYPE_EMAIL ? contact.toLowerCase(Locale.ROOT) : contact;
-        return Sql.list(tx, "SELECT u.organization_id, u.id FROM users u JOIN organizations o ON o.id = u.organization_id "
-                + "WHERE (o.id = ? OR o.parent_id = ?) AND " + match + " ORDER BY u.organization_id, u.id",
-                rs -> new Member(rs.getString(1), rs.getString(2)), organizationId, organizationId, value);
+        return Sql.list(
+                tx,
+                "SELECT u.organization_id, u.id FROM users u JOIN organizations o ON o.id = u.organization_id "
+                        + "WHERE (o.id = ? OR o.parent_id = ?) AND " + match + " ORDER BY u.organization_id, u.id",
+                rs -> new Member(rs.getString(1), rs.getString(2)),
+                organizationId,
+                organizationId,
+                value);
     }
 }

@@ -10,10 +10,16 @@ public final class JdbcPasskeyRepository implements PasskeyRepository {
 
     @Override
     public Optional<StoredPasskey> findByCredentialId(Tx tx, String credentialId) {
-        return Sql.one(tx, "SELECT credential_id, public_key, public_key_cose, rp_id FROM authenticators "
-                + "WHERE credential_id = ? ORDER BY created_at, id LIMIT 1", rs -> new StoredPasskey(
-                        rs.getString("credential_id"), rs.getString("public_key"), rs.getString("public_key_cose"),
-                        rs.getString("rp_id")), credentialId);
+        return Sql.one(
+                tx,
+                "SELECT credential_id, public_key, public_key_cose, rp_id FROM authenticators "
+                        + "WHERE credential_id = ? ORDER BY created_at, id LIMIT 1",
+                rs -> new StoredPasskey(
+                        rs.getString("credential_id"),
+                        rs.getString("public_key"),
+                        rs.getString("public_key_cose"),
+                        rs.getString("rp_id")),
+                credentialId);
     }
 
     /**
@@ -23,12 +29,17 @@ public final class JdbcPasskeyRepository implements PasskeyRepository {
      */
     @Override
     public boolean advanceSignCount(Tx tx, String credentialId, long signCount) {
-        long highest = Sql.count(tx, "SELECT MAX(sign_count) FROM authenticators WHERE credential_id = ?",
-                credentialId);
+        long highest =
+                Sql.count(tx, "SELECT MAX(sign_count) FROM authenticators WHERE credential_id = ?", credentialId);
         if (signCount <= highest) {
             return false;
         }
-        return Sql.update(tx, "UPDATE authenticators SET sign_count = ? WHERE credential_id = ? AND sign_count < ?",
-                signCount, credentialId, signCount) > 0;
+        return Sql.update(
+                        tx,
+                        "UPDATE authenticators SET sign_count = ? WHERE credential_id = ? AND sign_count < ?",
+                        signCount,
+                        credentialId,
+                        signCount)
+                > 0;
     }
 }

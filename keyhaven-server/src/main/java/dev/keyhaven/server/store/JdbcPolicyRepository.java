@@ -21,17 +21,36 @@ public final class JdbcPolicyRepository implements PolicyRepository {
 
     @Override
     public void insert(Tx tx, Policy p) {
-        Sql.update(tx, "INSERT INTO policies (" + COLUMNS + ") VALUES (" + Sql.placeholders(10) + ")", p.id(),
-                p.organizationId(), p.name(), p.effect().wireName(), p.condition(), p.consensus(), p.time(),
-                p.notes(), p.createdAt(), p.updatedAt());
+        Sql.update(
+                tx,
+                "INSERT INTO policies (" + COLUMNS + ") VALUES (" + Sql.placeholders(10) + ")",
+                p.id(),
+                p.organizationId(),
+                p.name(),
+                p.effect().wireName(),
+                p.condition(),
+                p.consensus(),
+                p.time(),
+                p.notes(),
+                p.createdAt(),
+                p.updatedAt());
     }
 
     @Override
     public void update(Tx tx, Policy p) {
-        Sql.update(tx, "UPDATE policies SET name = ?, effect = ?, condition_expr = ?, consensus_expr = ?, "
-                + "time_expr = ?, notes = ?, updated_at = ? WHERE organization_id = ? AND id = ?", p.name(),
-                p.effect().wireName(), p.condition(), p.consensus(), p.time(), p.notes(), p.updatedAt(),
-                p.organizationId(), p.id());
+        Sql.update(
+                tx,
+                "UPDATE policies SET name = ?, effect = ?, condition_expr = ?, consensus_expr = ?, "
+                        + "time_expr = ?, notes = ?, updated_at = ? WHERE organization_id = ? AND id = ?",
+                p.name(),
+                p.effect().wireName(),
+                p.condition(),
+                p.consensus(),
+                p.time(),
+                p.notes(),
+                p.updatedAt(),
+                p.organizationId(),
+                p.id());
     }
 
     @Override
@@ -41,14 +60,20 @@ public final class JdbcPolicyRepository implements PolicyRepository {
         }
         List<Object> args = new ArrayList<>(List.of(organizationId));
         args.addAll(policyIds);
-        return Sql.update(tx, "DELETE FROM policies WHERE organization_id = ? AND id IN ("
-                + Sql.placeholders(policyIds.size()) + ")", args.toArray());
+        return Sql.update(
+                tx,
+                "DELETE FROM policies WHERE organization_id = ? AND id IN (" + Sql.placeholders(policyIds.size()) + ")",
+                args.toArray());
     }
 
     @Override
     public Optional<Policy> find(Tx tx, String organizationId, String policyId) {
-        return Sql.one(tx, "SELECT " + COLUMNS + " FROM policies WHERE organization_id = ? AND id = ?",
-                JdbcPolicyRepository::policy, organizationId, policyId);
+        return Sql.one(
+                tx,
+                "SELECT " + COLUMNS + " FROM policies WHERE organization_id = ? AND id = ?",
+                JdbcPolicyRepository::policy,
+                organizationId,
+                policyId);
     }
 
     @Override
@@ -58,8 +83,11 @@ public final class JdbcPolicyRepository implements PolicyRepository {
 
     @Override
     public List<Policy> list(Tx tx, String organizationId) {
-        return Sql.list(tx, "SELECT " + COLUMNS + " FROM policies WHERE organization_id = ? ORDER BY created_at, id",
-                JdbcPolicyRepository::policy, organizationId);
+        return Sql.list(
+                tx,
+                "SELECT " + COLUMNS + " FROM policies WHERE organization_id = ? ORDER BY created_at, id",
+                JdbcPolicyRepository::policy,
+                organizationId);
     }
 
     @Override
@@ -74,16 +102,26 @@ public final class JdbcPolicyRepository implements PolicyRepository {
         }
         List<Object> args = new ArrayList<>(List.of(organizationId));
         args.addAll(policyIds);
-        Set<String> found = new HashSet<>(Sql.list(tx, "SELECT id FROM policies WHERE organization_id = ? AND id IN ("
-                + Sql.placeholders(policyIds.size()) + ")", rs -> rs.getString(1), args.toArray()));
+        Set<String> found = new HashSet<>(Sql.list(
+                tx,
+                "SELECT id FROM policies WHERE organization_id = ? AND id IN (" + Sql.placeholders(policyIds.size())
+                        + ")",
+                rs -> rs.getString(1),
+                args.toArray()));
         return policyIds.stream().filter(id -> !found.contains(id)).toList();
     }
 
     private static Policy policy(ResultSet rs) throws SQLException {
-        return new Policy(rs.getString("id"), rs.getString("organization_id"), rs.getString("name"),
+        return new Policy(
+                rs.getString("id"),
+                rs.getString("organization_id"),
+                rs.getString("name"),
                 WireEnum.fromWire(PolicyEffect.class, rs.getString("effect")).orElseThrow(),
-                rs.getString("condition_expr"), rs.getString("consensus_expr"),
-                Optional.ofNullable(rs.getString("time_expr")), rs.getString("notes"), Sql.instant(rs, "created_at"),
+                rs.getString("condition_expr"),
+                rs.getString("consensus_expr"),
+                Optional.ofNullable(rs.getString("time_expr")),
+                rs.getString("notes"),
+                Sql.instant(rs, "created_at"),
                 Sql.instant(rs, "updated_at"));
     }
 }

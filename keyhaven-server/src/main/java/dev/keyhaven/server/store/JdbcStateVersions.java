@@ -10,7 +10,8 @@ public final class JdbcStateVersions implements StateVersions {
     @Override
     public OptionalLong current(Tx tx, String organizationId) {
         return Sql.one(tx, "SELECT state_version FROM organizations WHERE id = ?", rs -> rs.getLong(1), organizationId)
-                .map(OptionalLong::of).orElse(OptionalLong.empty());
+                .map(OptionalLong::of)
+                .orElse(OptionalLong.empty());
     }
 
     @Override

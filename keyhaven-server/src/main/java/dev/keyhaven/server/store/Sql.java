@@ -21,8 +21,7 @@ import org.sqlite.SQLiteException;
  * epoch; {@code Optional} arguments bind their value or NULL.
  */
 final class Sql {
-    private Sql() {
-    }
+    private Sql() {}
 
     /** Maps the current row of a result set. */
     @FunctionalInterface
@@ -39,7 +38,8 @@ final class Sql {
     }
 
     static <T> List<T> list(Tx tx, String sql, RowMapper<T> mapper, Object... args) {
-        try (PreparedStatement statement = prepare(tx, sql, args); ResultSet rs = statement.executeQuery()) {
+        try (PreparedStatement statement = prepare(tx, sql, args);
+                ResultSet rs = statement.executeQuery()) {
             List<T> out = new ArrayList<>();
             while (rs.next()) {
                 out.add(mapper.map(rs));
@@ -95,7 +95,10 @@ final class Sql {
     static void lockOrganization(Tx tx, String organizationId) {
         Dialect dialect = JdbcTx.of(tx).dialect();
         if (dialect == Dialect.POSTGRESQL) {
-            list(tx, "SELECT id FROM organizations WHERE id = ?" + dialect.forUpdate(), rs -> rs.getString(1),
+            list(
+                    tx,
+                    "SELECT id FROM organizations WHERE id = ?" + dialect.forUpdate(),
+                    rs -> rs.getString(1),
                     organizationId);
         }
     }
@@ -158,8 +161,9 @@ final class Sql {
         if ("23505".equals(e.getSQLState()) || "23503".equals(e.getSQLState())) {
             return true;
         }
-        return e instanceof SQLiteException s && (s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
-                || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
-                || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY);
+        return e instanceof SQLiteException s
+                && (s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
+                        || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
+                        || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY);
     }
 }

@@ -17,7 +17,9 @@ import java.util.Optional;
  * set ({@code manifestSetId}) or a new one ({@code manifestSetParams}), exactly one of the two.
  */
 final class CreateTvcAppHandler implements ActivityHandler<CreateTvcAppHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_tvc_app", ActivityResource.TVC_APP,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_tvc_app",
+            ActivityResource.TVC_APP,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_TVC_APP, "createTvcAppIntent", "createTvcAppResult"));
 
@@ -42,9 +44,13 @@ final class CreateTvcAppHandler implements ActivityHandler<CreateTvcAppHandler.I
     }
 
     /** The validated intent. */
-    public record Intent(String name, String quorumPublicKey, SetChoice manifestSet, SetChoice shareSet,
-            boolean enableEgress, boolean enableDebugModeDeployments) {
-    }
+    public record Intent(
+            String name,
+            String quorumPublicKey,
+            SetChoice manifestSet,
+            SetChoice shareSet,
+            boolean enableEgress,
+            boolean enableDebugModeDeployments) {}
 
     @Override
     public ActivitySpec spec() {
@@ -53,9 +59,13 @@ final class CreateTvcAppHandler implements ActivityHandler<CreateTvcAppHandler.I
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(p.requiredString("name"), p.requiredString("quorumPublicKey"),
-                SetChoice.read(p, "manifestSet"), SetChoice.read(p, "shareSet"),
-                p.optionalBoolean("enableEgress", false), p.optionalBoolean("enableDebugModeDeployments", false));
+        return new Intent(
+                p.requiredString("name"),
+                p.requiredString("quorumPublicKey"),
+                SetChoice.read(p, "manifestSet"),
+                SetChoice.read(p, "shareSet"),
+                p.optionalBoolean("enableEgress", false),
+                p.optionalBoolean("enableDebugModeDeployments", false));
     }
 
     @Override
@@ -65,18 +75,33 @@ final class CreateTvcAppHandler implements ActivityHandler<CreateTvcAppHandler.I
         }
         OperatorSet manifestSet = set(context, intent.manifestSet());
         OperatorSet shareSet = set(context, intent.shareSet());
-        TvcApp app = new TvcApp(context.ids().next(), context.organizationId(), intent.name(),
-                intent.quorumPublicKey(), manifestSet, shareSet, intent.enableEgress(),
-                intent.enableDebugModeDeployments(), context.now(), context.now());
+        TvcApp app = new TvcApp(
+                context.ids().next(),
+                context.organizationId(),
+                intent.name(),
+                intent.quorumPublicKey(),
+                manifestSet,
+                shareSet,
+                intent.enableEgress(),
+                intent.enableDebugModeDeployments(),
+                context.now(),
+                context.now());
         repository.insertApp(context.tx(), app);
-        return new Result(app.id(), manifestSet.id(), ids(manifestSet), manifestSet.threshold(), shareSet.id(),
-                ids(shareSet), shareSet.threshold());
+        return new Result(
+                app.id(),
+                manifestSet.id(),
+                ids(manifestSet),
+                manifestSet.threshold(),
+                shareSet.id(),
+                ids(shareSet),
+                shareSet.threshold());
     }
 
     private OperatorSet set(ActivityContext context, SetChoice choice) {
         if (choice.existingId().isPresent()) {
             String id = choice.existingId().get();
-            return repository.findOperatorSet(context.tx(), context.organizationId(), id)
+            return repository
+                    .findOperatorSet(context.tx(), context.organizationId(), id)
                     .orElseThrow(() -> ApiException.notFound("no TVC operator set found with id " + id));
         }
         return operators.createSet(context, choice.params().orElseThrow());
@@ -87,7 +112,12 @@ final class CreateTvcAppHandler implements ActivityHandler<CreateTvcAppHandler.I
     }
 
     /** {@code createTvcAppResult}. */
-    public record Result(String appId, String manifestSetId, List<String> manifestSetOperatorIds,
-            int manifestSetThreshold, String shareSetId, List<String> shareSetOperatorIds, int shareSetThreshold) {
-    }
+    public record Result(
+            String appId,
+            String manifestSetId,
+            List<String> manifestSetOperatorIds,
+            int manifestSetThreshold,
+            String shareSetId,
+            List<String> shareSetOperatorIds,
+            int shareSetThreshold) {}
 }

@@ -24,11 +24,14 @@ import tools.jackson.databind.node.ObjectNode;
  * SHA-256 is what operators approve. Result {@code {deploymentId, manifestId}}.
  */
 final class CreateTvcDeploymentHandler implements ActivityHandler<CreateTvcDeploymentHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_tvc_deployment",
-            ActivityResource.TVC_DEPLOYMENT, ActivityAction.CREATE, new ActivityVersion(
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_tvc_deployment",
+            ActivityResource.TVC_DEPLOYMENT,
+            ActivityAction.CREATE,
+            new ActivityVersion(
                     ActivityType.CREATE_TVC_DEPLOYMENT, "createTvcDeploymentIntent", "createTvcDeploymentResult"));
-    private static final List<String> HEALTH_CHECKS = List.of("TVC_HEALTH_CHECK_TYPE_HTTP",
-            "TVC_HEALTH_CHECK_TYPE_GRPC");
+    private static final List<String> HEALTH_CHECKS =
+            List.of("TVC_HEALTH_CHECK_TYPE_HTTP", "TVC_HEALTH_CHECK_TYPE_GRPC");
 
     private final TvcRepository repository;
     private final ObjectMapper json;
@@ -39,10 +42,19 @@ final class CreateTvcDeploymentHandler implements ActivityHandler<CreateTvcDeplo
     }
 
     /** The validated intent. */
-    public record Intent(String appId, String qosVersion, String imageUrl, String path, List<String> args,
-            String expectedPivotDigest, Optional<Long> nonce, boolean hasPullSecret, boolean debugMode,
-            String healthCheckType, int healthCheckPort, int publicIngressPort) {
-    }
+    public record Intent(
+            String appId,
+            String qosVersion,
+            String imageUrl,
+            String path,
+            List<String> args,
+            String expectedPivotDigest,
+            Optional<Long> nonce,
+            boolean hasPullSecret,
+            boolean debugMode,
+            String healthCheckType,
+            int healthCheckPort,
+            int publicIngressPort) {}
 
     @Override
     public ActivitySpec spec() {
@@ -55,11 +67,19 @@ final class CreateTvcDeploymentHandler implements ActivityHandler<CreateTvcDeplo
         if (!HEALTH_CHECKS.contains(healthCheck)) {
             throw ApiException.badField(p.pathOf("healthCheckType"), "must be one of " + HEALTH_CHECKS);
         }
-        return new Intent(p.requiredString("appId"), p.requiredString("qosVersion"),
-                p.requiredString("pivotContainerImageUrl"), p.requiredString("pivotPath"),
-                p.requiredStrings("pivotArgs"), p.requiredString("expectedPivotDigest"), p.optionalUint64("nonce"),
-                p.optionalString("pivotContainerEncryptedPullSecret").isPresent(), p.optionalBoolean("debugMode", false),
-                healthCheck, port(p, "healthCheckPort"), port(p, "publicIngressPort"));
+        return new Intent(
+                p.requiredString("appId"),
+                p.requiredString("qosVersion"),
+                p.requiredString("pivotContainerImageUrl"),
+                p.requiredString("pivotPath"),
+                p.requiredStrings("pivotArgs"),
+                p.requiredString("expectedPivotDigest"),
+                p.optionalUint64("nonce"),
+                p.optionalString("pivotContainerEncryptedPullSecret").isPresent(),
+                p.optionalBoolean("debugMode", false),
+                healthCheck,
+                port(p, "healthCheckPort"),
+                port(p, "publicIngressPort"));
     }
 
     private static int port(Params p, String field) {
@@ -72,19 +92,31 @@ final class CreateTvcDeploymentHandler implements ActivityHandler<CreateTvcDeplo
 
     @Override
     public Object execute(ActivityContext context, Intent intent) {
-        TvcApp app = repository.findApp(context.tx(), context.organizationId(), intent.appId())
+        TvcApp app = repository
+                .findApp(context.tx(), context.organizationId(), intent.appId())
                 .orElseThrow(() -> ApiException.notFound("no TVC app found with id " + intent.appId()));
         if (intent.debugMode() && !app.enableDebugModeDeployments()) {
             throw ApiException.badRequest("TVC app " + app.id() + " does not allow debug-mode deployments");
         }
         String deploymentId = context.ids().next();
         String manifestId = context.ids().next();
-        String manifest = json.writeValueAsString(manifest(app, intent,
-                intent.nonce().orElse(context.now().getEpochSecond())));
+        String manifest = json.writeValueAsString(
+                manifest(app, intent, intent.nonce().orElse(context.now().getEpochSecond())));
         String hash = HexFormat.of().formatHex(Digests.sha256(manifest.getBytes(StandardCharsets.UTF_8)));
-        repository.insertDeployment(context.tx(), new TvcDeployment(deploymentId, context.organizationId(), app.id(),
-                manifestId, manifest, hash, intent.qosVersion(), json.writeValueAsString(container(intent)),
-                intent.debugMode(), context.now(), context.now()));
+        repository.insertDeployment(
+                context.tx(),
+                new TvcDeployment(
+                        deploymentId,
+                        context.organizationId(),
+                        app.id(),
+                        manifestId,
+                        manifest,
+                        hash,
+                        intent.qosVersion(),
+                        json.writeValueAsString(container(intent)),
+                        intent.debugMode(),
+                        context.now(),
+                        context.now()));
         return new Result(deploymentId, manifestId);
     }
 
@@ -131,6 +163,5 @@ final class CreateTvcDeploymentHandler implements ActivityHandler<CreateTvcDeplo
     }
 
     /** {@code createTvcDeploymentResult}. */
-    public record Result(String deploymentId, String manifestId) {
-    }
+    public record Result(String deploymentId, String manifestId) {}
 }

@@ -16,9 +16,12 @@ import dev.keyhaven.server.api.Params;
  * ({@code walletName}/{@code walletId} and {@code path}), is not supported.
  */
 final class CreateTvcOperatorHandler implements ActivityHandler<CreateTvcOperatorHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_tvc_operator", ActivityResource.TVC_OPERATOR,
-            ActivityAction.CREATE, new ActivityVersion(ActivityType.CREATE_TVC_OPERATOR, "createTvcOperatorIntent",
-                    "createTvcOperatorResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_tvc_operator",
+            ActivityResource.TVC_OPERATOR,
+            ActivityAction.CREATE,
+            new ActivityVersion(
+                    ActivityType.CREATE_TVC_OPERATOR, "createTvcOperatorIntent", "createTvcOperatorResult"));
 
     private final TvcOperators operators;
 
@@ -27,8 +30,7 @@ final class CreateTvcOperatorHandler implements ActivityHandler<CreateTvcOperato
     }
 
     /** The validated intent. */
-    public record Intent(TvcOperators.NewOperator operator) {
-    }
+    public record Intent(TvcOperators.NewOperator operator) {}
 
     @Override
     public ActivitySpec spec() {
@@ -38,8 +40,10 @@ final class CreateTvcOperatorHandler implements ActivityHandler<CreateTvcOperato
     @Override
     public Intent parse(Params parameters) {
         if (!parameters.has("publicKey") && (parameters.has("walletId") || parameters.has("walletName"))) {
-            throw ApiException.badField(parameters.pathOf("publicKey"), "is required: operators backed by a wallet "
-                    + "(walletId, walletName, path) are not supported; register the operator's P-256 public key");
+            throw ApiException.badField(
+                    parameters.pathOf("publicKey"),
+                    "is required: operators backed by a wallet "
+                            + "(walletId, walletName, path) are not supported; register the operator's P-256 public key");
         }
         return new Intent(TvcOperators.NewOperator.read(parameters, "operatorName"));
     }
@@ -50,6 +54,5 @@ final class CreateTvcOperatorHandler implements ActivityHandler<CreateTvcOperato
     }
 
     /** {@code createTvcOperatorResult}. */
-    public record Result(String operatorId) {
-    }
+    public record Result(String operatorId) {}
 }

@@ -15,8 +15,7 @@ import java.util.Optional;
 final class OperatorKeys {
     private static final HexFormat HEX = HexFormat.of();
 
-    private OperatorKeys() {
-    }
+    private OperatorKeys() {}
 
     /** The key's signing point, or a 400 naming {@code field}. */
     static VerifyingKey parse(String hex, String field) {
@@ -32,7 +31,8 @@ final class OperatorKeys {
         try {
             return VerifyingKey.ecdsaSha256(EcCurve.P256, bytes);
         } catch (IllegalArgumentException e) {
-            throw ApiException.badField(field, "is not a P-256 public key (33 or 65 bytes, or a 130-byte operator key)");
+            throw ApiException.badField(
+                    field, "is not a P-256 public key (33 or 65 bytes, or a 130-byte operator key)");
         }
     }
 
@@ -42,8 +42,8 @@ final class OperatorKeys {
         if (signature.isEmpty()) {
             return false;
         }
-        byte[] der = signature.get().length == 64 ? VerifyingKey.derFromRaw(EcCurve.P256, signature.get())
-                : signature.get();
+        byte[] der =
+                signature.get().length == 64 ? VerifyingKey.derFromRaw(EcCurve.P256, signature.get()) : signature.get();
         return parse(operatorKey, "publicKey").verify(HEX.parseHex(manifestHashHex), der);
     }
 

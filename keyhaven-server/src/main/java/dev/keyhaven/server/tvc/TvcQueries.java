@@ -54,7 +54,8 @@ public final class TvcQueries {
         String deploymentId = body.requiredString("deploymentId");
         ObjectNode out = json.createObjectNode();
         out.set("tvcDeployment", transactor.read(tx -> {
-            TvcDeployment deployment = repository.findDeployment(tx, caller.organizationId(), deploymentId)
+            TvcDeployment deployment = repository
+                    .findDeployment(tx, caller.organizationId(), deploymentId)
                     .orElseThrow(() -> ApiException.notFound("no TVC deployment found with id " + deploymentId));
             return deployment(tx, app(tx, caller, deployment.appId()), deployment);
         }));
@@ -68,7 +69,8 @@ public final class TvcQueries {
         out.set("tvcDeployments", transactor.read(tx -> {
             TvcApp app = app(tx, caller, appId);
             ArrayNode list = json.createArrayNode();
-            repository.listDeployments(tx, caller.organizationId(), appId)
+            repository
+                    .listDeployments(tx, caller.organizationId(), appId)
                     .forEach(d -> list.add(deployment(tx, app, d)));
             return list;
         }));
@@ -76,7 +78,8 @@ public final class TvcQueries {
     }
 
     private TvcApp app(Tx tx, Caller caller, String appId) {
-        return repository.findApp(tx, caller.organizationId(), appId)
+        return repository
+                .findApp(tx, caller.organizationId(), appId)
                 .orElseThrow(() -> ApiException.notFound("no TVC app found with id " + appId));
     }
 

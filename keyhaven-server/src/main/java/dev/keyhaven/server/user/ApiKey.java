@@ -10,8 +10,16 @@ import java.util.Optional;
  * @param expirationSeconds the lifetime requested at creation, for an expiring key
  * @param expiresAt when an expiring key stops authenticating
  */
-public record ApiKey(String id, String organizationId, String userId, String name, String publicKey,
-        ApiKeyCurve curve, Optional<Long> expirationSeconds, Optional<Instant> expiresAt, Instant createdAt,
+public record ApiKey(
+        String id,
+        String organizationId,
+        String userId,
+        String name,
+        String publicKey,
+        ApiKeyCurve curve,
+        Optional<Long> expirationSeconds,
+        Optional<Instant> expiresAt,
+        Instant createdAt,
         Instant updatedAt) {
 
     public boolean isExpiring() {

@@ -11,6 +11,6 @@ public interface AttestationVerifier {
      * @param field the JSON path of the attestation, for error messages
      * @throws dev.keyhaven.server.api.ApiException (400) when the registration does not verify
      */
-    RegisteredPasskey verify(String challenge, String credentialId, String clientDataJson, String attestationObject,
-            String field);
+    RegisteredPasskey verify(
+            String challenge, String credentialId, String clientDataJson, String attestationObject, String field);
 }

@@ -11,10 +11,22 @@ import java.util.List;
  * @param publicKeyCose the credential's COSE public key, hex
  * @param rpId the relying-party id whose hash the authenticator data carried at registration
  */
-public record Authenticator(String id, String organizationId, String userId, String name, String credentialId,
-        String publicKey, String publicKeyCose, String aaguid, String attestationType,
+public record Authenticator(
+        String id,
+        String organizationId,
+        String userId,
+        String name,
+        String credentialId,
+        String publicKey,
+        String publicKeyCose,
+        String aaguid,
+        String attestationType,
         List<AuthenticatorTransport> transports,
-        String model, long signCount, String rpId, Instant createdAt, Instant updatedAt) {
+        String model,
+        long signCount,
+        String rpId,
+        Instant createdAt,
+        Instant updatedAt) {
 
     public Authenticator {
         transports = List.copyOf(transports);

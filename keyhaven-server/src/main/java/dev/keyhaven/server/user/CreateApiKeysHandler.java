@@ -12,7 +12,9 @@ import java.util.List;
 
 /** {@code create_api_keys}: adds API keys to a user. Users may always add keys to themselves. */
 final class CreateApiKeysHandler implements OwnCredentialsHandler<CreateApiKeysHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_api_keys", ActivityResource.CREDENTIAL,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_api_keys",
+            ActivityResource.CREDENTIAL,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_API_KEYS_V2, "createApiKeysIntentV2", "createApiKeysResult"));
 
@@ -25,8 +27,7 @@ final class CreateApiKeysHandler implements OwnCredentialsHandler<CreateApiKeysH
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<NewApiKey> apiKeys) implements OwnCredentialsHandler.OfUser {
-    }
+    public record Intent(String userId, List<NewApiKey> apiKeys) implements OwnCredentialsHandler.OfUser {}
 
     @Override
     public ActivitySpec spec() {
@@ -48,11 +49,15 @@ final class CreateApiKeysHandler implements OwnCredentialsHandler<CreateApiKeysH
         if (users.find(context.tx(), context.organizationId(), intent.userId()).isEmpty()) {
             throw ApiException.notFound("no user found with id " + intent.userId());
         }
-        return new Result(credentials.addApiKeys(context.tx(), context.organizationId(), intent.userId(),
-                intent.apiKeys(), context.now(), context.ids()));
+        return new Result(credentials.addApiKeys(
+                context.tx(),
+                context.organizationId(),
+                intent.userId(),
+                intent.apiKeys(),
+                context.now(),
+                context.ids()));
     }
 
     /** {@code createApiKeysResult}. */
-    public record Result(List<String> apiKeyIds) {
-    }
+    public record Result(List<String> apiKeyIds) {}
 }

@@ -15,25 +15,29 @@ import java.util.List;
  * add passkeys to themselves.
  */
 final class CreateAuthenticatorsHandler implements OwnCredentialsHandler<CreateAuthenticatorsHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_authenticators", ActivityResource.CREDENTIAL,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_authenticators",
+            ActivityResource.CREDENTIAL,
             ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.CREATE_AUTHENTICATORS_V2, "createAuthenticatorsIntentV2",
+            new ActivityVersion(
+                    ActivityType.CREATE_AUTHENTICATORS_V2,
+                    "createAuthenticatorsIntentV2",
                     "createAuthenticatorsResult"));
 
     private final UserRepository users;
     private final Credentials credentials;
     private final AttestationVerifier attestations;
 
-    public CreateAuthenticatorsHandler(UserRepository users, Credentials credentials,
-            AttestationVerifier attestations) {
+    public CreateAuthenticatorsHandler(
+            UserRepository users, Credentials credentials, AttestationVerifier attestations) {
         this.users = users;
         this.credentials = credentials;
         this.attestations = attestations;
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<NewAuthenticator> authenticators) implements OwnCredentialsHandler.OfUser {
-    }
+    public record Intent(String userId, List<NewAuthenticator> authenticators)
+            implements OwnCredentialsHandler.OfUser {}
 
     @Override
     public ActivitySpec spec() {
@@ -43,8 +47,8 @@ final class CreateAuthenticatorsHandler implements OwnCredentialsHandler<CreateA
     @Override
     public Intent parse(Params parameters) {
         String userId = parameters.requiredString("userId");
-        List<NewAuthenticator> list = parameters.requiredObjects("authenticators",
-                a -> NewAuthenticator.read(a, attestations));
+        List<NewAuthenticator> list =
+                parameters.requiredObjects("authenticators", a -> NewAuthenticator.read(a, attestations));
         if (list.isEmpty()) {
             throw ApiException.badField(parameters.pathOf("authenticators"), "must hold at least one authenticator");
         }
@@ -56,11 +60,15 @@ final class CreateAuthenticatorsHandler implements OwnCredentialsHandler<CreateA
         if (users.find(context.tx(), context.organizationId(), intent.userId()).isEmpty()) {
             throw ApiException.notFound("no user found with id " + intent.userId());
         }
-        return new Result(credentials.addAuthenticators(context.tx(), context.organizationId(), intent.userId(),
-                intent.authenticators(), context.now(), context.ids()));
+        return new Result(credentials.addAuthenticators(
+                context.tx(),
+                context.organizationId(),
+                intent.userId(),
+                intent.authenticators(),
+                context.now(),
+                context.ids()));
     }
 
     /** {@code createAuthenticatorsResult}. */
-    public record Result(List<String> authenticatorIds) {
-    }
+    public record Result(List<String> authenticatorIds) {}
 }

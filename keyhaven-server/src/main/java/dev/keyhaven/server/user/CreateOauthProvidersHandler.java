@@ -16,12 +16,16 @@ import java.util.List;
  * {@code oidcToken} or from {@code oidcClaims}. Users may always add providers to themselves.
  */
 final class CreateOauthProvidersHandler implements OwnCredentialsHandler<CreateOauthProvidersHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_oauth_providers", ActivityResource.CREDENTIAL,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_oauth_providers",
+            ActivityResource.CREDENTIAL,
             ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.CREATE_OAUTH_PROVIDERS_V2, "createOauthProvidersIntentV2",
+            new ActivityVersion(
+                    ActivityType.CREATE_OAUTH_PROVIDERS_V2,
+                    "createOauthProvidersIntentV2",
                     "createOauthProvidersResultV2"),
-            new ActivityVersion(ActivityType.CREATE_OAUTH_PROVIDERS, "createOauthProvidersIntent",
-                    "createOauthProvidersResult"));
+            new ActivityVersion(
+                    ActivityType.CREATE_OAUTH_PROVIDERS, "createOauthProvidersIntent", "createOauthProvidersResult"));
 
     private final UserRepository users;
     private final OauthProviders providers;
@@ -34,8 +38,8 @@ final class CreateOauthProvidersHandler implements OwnCredentialsHandler<CreateO
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<NewOauthProvider> oauthProviders) implements OwnCredentialsHandler.OfUser {
-    }
+    public record Intent(String userId, List<NewOauthProvider> oauthProviders)
+            implements OwnCredentialsHandler.OfUser {}
 
     @Override
     public ActivitySpec spec() {
@@ -52,8 +56,8 @@ final class CreateOauthProvidersHandler implements OwnCredentialsHandler<CreateO
     public Intent parse(Params parameters, ActivityType type) {
         boolean tokensOnly = type == ActivityType.CREATE_OAUTH_PROVIDERS;
         String userId = parameters.requiredString("userId");
-        List<NewOauthProvider> added = parameters.requiredObjects("oauthProviders",
-                o -> NewOauthProvider.read(o, oidc, tokensOnly));
+        List<NewOauthProvider> added =
+                parameters.requiredObjects("oauthProviders", o -> NewOauthProvider.read(o, oidc, tokensOnly));
         if (added.isEmpty()) {
             throw ApiException.badField(parameters.pathOf("oauthProviders"), "must hold at least one provider");
         }
@@ -65,11 +69,15 @@ final class CreateOauthProvidersHandler implements OwnCredentialsHandler<CreateO
         if (users.find(context.tx(), context.organizationId(), intent.userId()).isEmpty()) {
             throw ApiException.notFound("no user found with id " + intent.userId());
         }
-        return new Result(providers.add(context.tx(), context.organizationId(), intent.userId(),
-                intent.oauthProviders(), context.now(), context.ids()));
+        return new Result(providers.add(
+                context.tx(),
+                context.organizationId(),
+                intent.userId(),
+                intent.oauthProviders(),
+                context.now(),
+                context.ids()));
     }
 
     /** {@code createOauthProvidersResult(V2)}. */
-    public record Result(List<String> providerIds) {
-    }
+    public record Result(List<String> providerIds) {}
 }

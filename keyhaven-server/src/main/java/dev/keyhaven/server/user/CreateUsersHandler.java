@@ -14,7 +14,9 @@ import java.util.List;
 
 /** {@code create_users}: creates users with their API keys, authenticators, OAuth providers and tags. */
 public final class CreateUsersHandler implements ActivityHandler<List<NewUser>> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_users", ActivityResource.USER,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_users",
+            ActivityResource.USER,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_USERS_V4, "createUsersIntentV4", "createUsersResult"),
             new ActivityVersion(ActivityType.CREATE_USERS_V3, "createUsersIntentV3", "createUsersResult"));
@@ -43,8 +45,8 @@ public final class CreateUsersHandler implements ActivityHandler<List<NewUser>> 
     @Override
     public List<NewUser> parse(Params parameters, ActivityType type) {
         boolean tokensOnly = type == ActivityType.CREATE_USERS_V3;
-        List<NewUser> users = parameters.requiredObjects("users", u -> NewUser.read(u, attestations, oidc, true,
-                tokensOnly));
+        List<NewUser> users =
+                parameters.requiredObjects("users", u -> NewUser.read(u, attestations, oidc, true, tokensOnly));
         if (users.isEmpty()) {
             throw ApiException.badField(parameters.pathOf("users"), "must name at least one user");
         }
@@ -53,12 +55,10 @@ public final class CreateUsersHandler implements ActivityHandler<List<NewUser>> 
 
     @Override
     public Object execute(ActivityContext context, List<NewUser> users) {
-        List<String> ids = creator.create(context.tx(), context.organizationId(), users, context.now(),
-                context.ids());
+        List<String> ids = creator.create(context.tx(), context.organizationId(), users, context.now(), context.ids());
         return new Result(ids);
     }
 
     /** {@code createUsersResult}. */
-    public record Result(List<String> userIds) {
-    }
+    public record Result(List<String> userIds) {}
 }

@@ -1,23 +1,25 @@
 package dev.keyhaven.server.user;
 
+import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
-import java.util.Map;
-import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.activity.PolicyFacts;
-import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.state.StateReads;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** {@code delete_api_keys}: removes API keys of one user. Users may always remove their own keys. */
 final class DeleteApiKeysHandler implements OwnCredentialsHandler<DeleteApiKeysHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_api_keys", ActivityResource.CREDENTIAL,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_api_keys",
+            ActivityResource.CREDENTIAL,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_API_KEYS, "deleteApiKeysIntent", "deleteApiKeysResult"));
 
@@ -28,8 +30,7 @@ final class DeleteApiKeysHandler implements OwnCredentialsHandler<DeleteApiKeysH
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<String> apiKeyIds) implements OwnCredentialsHandler.OfUser {
-    }
+    public record Intent(String userId, List<String> apiKeyIds) implements OwnCredentialsHandler.OfUser {}
 
     @Override
     public ActivitySpec spec() {
@@ -45,8 +46,8 @@ final class DeleteApiKeysHandler implements OwnCredentialsHandler<DeleteApiKeysH
     /** {@code activity.params.user_id} and {@code api_key_ids}. */
     @Override
     public PolicyFacts policyFacts(StateReads organization, Intent intent) {
-        return PolicyFacts.params(Map.of("user_id", Value.of(intent.userId()), "api_key_ids",
-                Value.strings(intent.apiKeyIds())));
+        return PolicyFacts.params(
+                Map.of("user_id", Value.of(intent.userId()), "api_key_ids", Value.strings(intent.apiKeyIds())));
     }
 
     @Override
@@ -66,6 +67,5 @@ final class DeleteApiKeysHandler implements OwnCredentialsHandler<DeleteApiKeysH
     }
 
     /** {@code deleteApiKeysResult}. */
-    public record Result(List<String> apiKeyIds) {
-    }
+    public record Result(List<String> apiKeyIds) {}
 }

@@ -13,10 +13,12 @@ import java.util.Optional;
 
 /** {@code delete_authenticators}: removes passkeys of one user. Users may always remove their own. */
 final class DeleteAuthenticatorsHandler implements OwnCredentialsHandler<DeleteAuthenticatorsHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_authenticators", ActivityResource.CREDENTIAL,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_authenticators",
+            ActivityResource.CREDENTIAL,
             ActivityAction.DELETE,
-            new ActivityVersion(ActivityType.DELETE_AUTHENTICATORS, "deleteAuthenticatorsIntent",
-                    "deleteAuthenticatorsResult"));
+            new ActivityVersion(
+                    ActivityType.DELETE_AUTHENTICATORS, "deleteAuthenticatorsIntent", "deleteAuthenticatorsResult"));
 
     private final UserRepository users;
 
@@ -25,8 +27,7 @@ final class DeleteAuthenticatorsHandler implements OwnCredentialsHandler<DeleteA
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<String> authenticatorIds) implements OwnCredentialsHandler.OfUser {
-    }
+    public record Intent(String userId, List<String> authenticatorIds) implements OwnCredentialsHandler.OfUser {}
 
     @Override
     public ActivitySpec spec() {
@@ -53,6 +54,5 @@ final class DeleteAuthenticatorsHandler implements OwnCredentialsHandler<DeleteA
     }
 
     /** {@code deleteAuthenticatorsResult}. */
-    public record Result(List<String> authenticatorIds) {
-    }
+    public record Result(List<String> authenticatorIds) {}
 }

@@ -11,9 +11,12 @@ import java.util.List;
 
 /** {@code delete_oauth_providers}: removes OAuth providers of one user. Users may always remove their own. */
 final class DeleteOauthProvidersHandler implements OwnCredentialsHandler<DeleteOauthProvidersHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_oauth_providers", ActivityResource.CREDENTIAL,
-            ActivityAction.DELETE, new ActivityVersion(ActivityType.DELETE_OAUTH_PROVIDERS,
-                    "deleteOauthProvidersIntent", "deleteOauthProvidersResult"));
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_oauth_providers",
+            ActivityResource.CREDENTIAL,
+            ActivityAction.DELETE,
+            new ActivityVersion(
+                    ActivityType.DELETE_OAUTH_PROVIDERS, "deleteOauthProvidersIntent", "deleteOauthProvidersResult"));
 
     private final OauthProviders providers;
 
@@ -22,8 +25,7 @@ final class DeleteOauthProvidersHandler implements OwnCredentialsHandler<DeleteO
     }
 
     /** The validated parameters. */
-    public record Intent(String userId, List<String> providerIds) implements OwnCredentialsHandler.OfUser {
-    }
+    public record Intent(String userId, List<String> providerIds) implements OwnCredentialsHandler.OfUser {}
 
     @Override
     public ActivitySpec spec() {
@@ -32,8 +34,7 @@ final class DeleteOauthProvidersHandler implements OwnCredentialsHandler<DeleteO
 
     @Override
     public Intent parse(Params parameters) {
-        return new Intent(parameters.requiredString("userId"), parameters.requiredIds("providerIds",
-                "OAuth provider"));
+        return new Intent(parameters.requiredString("userId"), parameters.requiredIds("providerIds", "OAuth provider"));
     }
 
     @Override
@@ -43,6 +44,5 @@ final class DeleteOauthProvidersHandler implements OwnCredentialsHandler<DeleteO
     }
 
     /** {@code deleteOauthProvidersResult}. */
-    public record Result(List<String> providerIds) {
-    }
+    public record Result(List<String> providerIds) {}
 }

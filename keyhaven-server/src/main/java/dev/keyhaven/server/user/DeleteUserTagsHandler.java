@@ -16,7 +16,9 @@ import java.util.Set;
 
 /** {@code delete_user_tags}: deletes user tags and removes them from their users. */
 final class DeleteUserTagsHandler implements ActivityHandler<List<String>> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_user_tags", ActivityResource.USER,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_user_tags",
+            ActivityResource.USER,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_USER_TAGS, "deleteUserTagsIntent", "deleteUserTagsResult"));
 
@@ -51,6 +53,5 @@ final class DeleteUserTagsHandler implements ActivityHandler<List<String>> {
     }
 
     /** {@code deleteUserTagsResult}: the deleted tags and the users that carried them. */
-    public record Result(List<String> userTagIds, List<String> userIds) {
-    }
+    public record Result(List<String> userTagIds, List<String> userIds) {}
 }

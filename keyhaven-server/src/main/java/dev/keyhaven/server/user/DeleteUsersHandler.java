@@ -1,5 +1,6 @@
 package dev.keyhaven.server.user;
 
+import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
@@ -7,20 +8,21 @@ import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
-import java.util.Map;
-import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.activity.PolicyFacts;
-import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.state.StateReads;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code delete_users}: deletes users with their credentials. A root-quorum member cannot be deleted (the quorum
  * would lose a member it counts on); change the quorum first.
  */
 final class DeleteUsersHandler implements ActivityHandler<List<String>> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_users", ActivityResource.USER,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_users",
+            ActivityResource.USER,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_USERS, "deleteUsersIntent", "deleteUsersResult"));
 
@@ -63,6 +65,5 @@ final class DeleteUsersHandler implements ActivityHandler<List<String>> {
     }
 
     /** {@code deleteUsersResult}. */
-    public record Result(List<String> userIds) {
-    }
+    public record Result(List<String> userIds) {}
 }

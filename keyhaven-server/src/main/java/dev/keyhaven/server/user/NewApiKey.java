@@ -24,9 +24,11 @@ public record NewApiKey(String name, String publicKey, ApiKeyCurve curve, Option
         try {
             canonical = canonicalPublicKey(curve, publicKeyHex);
         } catch (IllegalArgumentException e) {
-            throw ApiException.badField(p.pathOf("publicKey"), "is not a valid " + curve.wireName()
-                    + " public key (hex of a compressed point" + (curve == ApiKeyCurve.API_KEY_CURVE_ED25519
-                            ? " or 32-byte Ed25519 key)" : ")"));
+            throw ApiException.badField(
+                    p.pathOf("publicKey"),
+                    "is not a valid " + curve.wireName()
+                            + " public key (hex of a compressed point"
+                            + (curve == ApiKeyCurve.API_KEY_CURVE_ED25519 ? " or 32-byte Ed25519 key)" : ")"));
         }
         Optional<Long> expiration;
         try {
@@ -35,8 +37,9 @@ public record NewApiKey(String name, String publicKey, ApiKeyCurve curve, Option
             throw ApiException.badField(p.pathOf("expirationSeconds"), "is an invalid api key expiration");
         }
         if (expiration.isPresent() && (expiration.get() <= 0 || expiration.get() > MAX_EXPIRATION_SECONDS)) {
-            throw ApiException.badField(p.pathOf("expirationSeconds"), "is an invalid api key expiration (1 to "
-                    + MAX_EXPIRATION_SECONDS + " seconds)");
+            throw ApiException.badField(
+                    p.pathOf("expirationSeconds"),
+                    "is an invalid api key expiration (1 to " + MAX_EXPIRATION_SECONDS + " seconds)");
         }
         return new NewApiKey(name, canonical, curve, expiration);
     }

@@ -13,10 +13,9 @@ public record NewAuthenticator(String name, RegisteredPasskey passkey, List<Auth
         String credentialId = attestation.requiredString("credentialId");
         String clientDataJson = attestation.requiredString("clientDataJson");
         String attestationObject = attestation.requiredString("attestationObject");
-        List<AuthenticatorTransport> transports = attestation.requiredEnums("transports",
-                AuthenticatorTransport.class);
-        RegisteredPasskey passkey = verifier.verify(challenge, credentialId, clientDataJson, attestationObject,
-                attestation.path());
+        List<AuthenticatorTransport> transports = attestation.requiredEnums("transports", AuthenticatorTransport.class);
+        RegisteredPasskey passkey =
+                verifier.verify(challenge, credentialId, clientDataJson, attestationObject, attestation.path());
         return new NewAuthenticator(name, passkey, transports);
     }
 }

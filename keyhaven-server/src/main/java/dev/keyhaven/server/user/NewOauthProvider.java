@@ -25,8 +25,8 @@ public record NewOauthProvider(String name, String issuer, String audience, Stri
         Optional<String> token = p.optionalString("oidcToken").filter(t -> !t.isBlank());
         Optional<Params> claims = tokenRequired ? Optional.empty() : p.optionalObject("oidcClaims");
         if (token.isPresent() == claims.isPresent()) {
-            throw ApiException.badField(p.path(), tokenRequired ? "needs an oidcToken"
-                    : "needs exactly one of oidcToken and oidcClaims");
+            throw ApiException.badField(
+                    p.path(), tokenRequired ? "needs an oidcToken" : "needs exactly one of oidcToken and oidcClaims");
         }
         if (token.isPresent()) {
             VerifiedIdToken verified = verifier.verify(token.get(), Optional.empty());

@@ -25,8 +25,7 @@ public interface OauthProviderRepository {
     List<OauthProvider> withIdentity(Tx tx, String organizationId, String issuer, String audience, String subject);
 
     /** The providers with this identity held by users of {@code organizationId} or its direct sub-organizations. */
-    List<OauthProvider> withIdentityUnder(Tx tx, String organizationId, String issuer, String audience,
-            String subject);
+    List<OauthProvider> withIdentityUnder(Tx tx, String organizationId, String issuer, String audience, String subject);
 
     /**
      * Records that the token with this fingerprint was used, until it expires; false when it already was.

@@ -29,36 +29,53 @@ public final class OauthProviders {
     }
 
     /** Adds {@code added} to an existing user and returns their ids, in order. */
-    public List<String> add(Tx tx, String organizationId, String userId, List<NewOauthProvider> added, Instant now,
-            Ids ids) {
+    public List<String> add(
+            Tx tx, String organizationId, String userId, List<NewOauthProvider> added, Instant now, Ids ids) {
         users.lockUser(tx, organizationId, userId);
-        return add(tx, organizationId, userId, providers.list(tx, organizationId, Optional.of(userId)).size(), added,
-                now, ids);
+        return add(
+                tx,
+                organizationId,
+                userId,
+                providers.list(tx, organizationId, Optional.of(userId)).size(),
+                added,
+                now,
+                ids);
     }
 
     /** Adds {@code added} to a user created in this transaction. */
-    List<String> addToNewUser(Tx tx, String organizationId, String userId, List<NewOauthProvider> added, Instant now,
-            Ids ids) {
+    List<String> addToNewUser(
+            Tx tx, String organizationId, String userId, List<NewOauthProvider> added, Instant now, Ids ids) {
         return added.isEmpty() ? List.of() : add(tx, organizationId, userId, 0, added, now, ids);
     }
 
-    private List<String> add(Tx tx, String organizationId, String userId, int existing, List<NewOauthProvider> added,
-            Instant now, Ids ids) {
+    private List<String> add(
+            Tx tx,
+            String organizationId,
+            String userId,
+            int existing,
+            List<NewOauthProvider> added,
+            Instant now,
+            Ids ids) {
         if (existing + added.size() > PER_USER) {
-            throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "user has exceeded maximum oauth providers (" + PER_USER
-                    + ")");
+            throw new ApiException(
+                    ErrorCode.LIMIT_EXCEEDED, "user has exceeded maximum oauth providers (" + PER_USER + ")");
         }
         Set<List<String>> seen = new HashSet<>();
         List<String> created = new ArrayList<>();
         for (NewOauthProvider p : added) {
             if (!seen.add(List.of(p.issuer(), p.audience(), p.subject()))
-                    || !providers.withIdentity(tx, organizationId, p.issuer(), p.audience(), p.subject()).isEmpty()) {
-                throw new ApiException(ErrorCode.OAUTH_PROVIDER_ALREADY_EXISTS, "an OAuth provider with issuer "
-                        + p.issuer() + ", this audience and this subject is already registered to a user of this "
-                        + "organization or a related one");
+                    || !providers
+                            .withIdentity(tx, organizationId, p.issuer(), p.audience(), p.subject())
+                            .isEmpty()) {
+                throw new ApiException(
+                        ErrorCode.OAUTH_PROVIDER_ALREADY_EXISTS,
+                        "an OAuth provider with issuer "
+                                + p.issuer()
+                                + ", this audience and this subject is already registered to a user of this "
+                                + "organization or a related one");
             }
-            OauthProvider provider = new OauthProvider(ids.next(), organizationId, userId, p.name(), p.issuer(),
-                    p.audience(), p.subject(), now, now);
+            OauthProvider provider = new OauthProvider(
+                    ids.next(), organizationId, userId, p.name(), p.issuer(), p.audience(), p.subject(), now, now);
             providers.insert(tx, provider);
             created.add(provider.id());
         }
@@ -71,11 +88,15 @@ public final class OauthProviders {
             throw ApiException.notFound("no user found with id " + userId);
         }
         users.lockUser(tx, organizationId, userId);
-        List<String> missing = providerIds.stream().filter(id -> providers.find(tx, organizationId, id)
-                .filter(p -> p.userId().equals(userId)).isEmpty()).toList();
+        List<String> missing = providerIds.stream()
+                .filter(id -> providers
+                        .find(tx, organizationId, id)
+                        .filter(p -> p.userId().equals(userId))
+                        .isEmpty())
+                .toList();
         if (!missing.isEmpty()) {
-            throw ApiException.notFound("no oauth provider found with id " + String.join(", ", missing) + " for user "
-                    + userId);
+            throw ApiException.notFound(
+                    "no oauth provider found with id " + String.join(", ", missing) + " for user " + userId);
         }
         providerIds.forEach(id -> providers.delete(tx, organizationId, id));
     }

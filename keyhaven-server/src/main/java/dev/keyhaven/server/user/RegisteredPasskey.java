@@ -9,6 +9,11 @@ package dev.keyhaven.server.user;
  * @param attestationType the attestation statement format ({@code none}, {@code packed}, …)
  * @param rpId the relying-party id the authenticator data was made for
  */
-public record RegisteredPasskey(String credentialId, String publicKey, String publicKeyCose, String aaguid,
-        String attestationType, long signCount, String rpId) {
-}
+public record RegisteredPasskey(
+        String credentialId,
+        String publicKey,
+        String publicKeyCose,
+        String aaguid,
+        String attestationType,
+        long signCount,
+        String rpId) {}

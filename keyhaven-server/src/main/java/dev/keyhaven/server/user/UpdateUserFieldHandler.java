@@ -26,18 +26,33 @@ final class UpdateUserFieldHandler implements ActivityHandler<UserChange> {
 
     /** The field an instance updates, with its activity's wire names. */
     public enum Field {
-        NAME("update_user_name", ActivityType.UPDATE_USER_NAME, "updateUserNameIntent", "updateUserNameResult",
+        NAME(
+                "update_user_name",
+                ActivityType.UPDATE_USER_NAME,
+                "updateUserNameIntent",
+                "updateUserNameResult",
                 "userName"),
-        EMAIL("update_user_email", ActivityType.UPDATE_USER_EMAIL, "updateUserEmailIntent", "updateUserEmailResult",
+        EMAIL(
+                "update_user_email",
+                ActivityType.UPDATE_USER_EMAIL,
+                "updateUserEmailIntent",
+                "updateUserEmailResult",
                 "userEmail"),
-        PHONE_NUMBER("update_user_phone_number", ActivityType.UPDATE_USER_PHONE_NUMBER, "updateUserPhoneNumberIntent",
-                "updateUserPhoneNumberResult", "userPhoneNumber");
+        PHONE_NUMBER(
+                "update_user_phone_number",
+                ActivityType.UPDATE_USER_PHONE_NUMBER,
+                "updateUserPhoneNumberIntent",
+                "updateUserPhoneNumberResult",
+                "userPhoneNumber");
 
         private final ActivitySpec spec;
         private final String member;
 
         Field(String operation, ActivityType type, String intentKey, String resultKey, String member) {
-            this.spec = ActivitySpec.of(operation, ActivityResource.USER, ActivityAction.UPDATE,
+            this.spec = ActivitySpec.of(
+                    operation,
+                    ActivityResource.USER,
+                    ActivityAction.UPDATE,
                     new ActivityVersion(type, intentKey, resultKey));
             this.member = member;
         }
@@ -52,8 +67,10 @@ final class UpdateUserFieldHandler implements ActivityHandler<UserChange> {
     public UserChange parse(Params p) {
         String userId = p.requiredString("userId");
         if (p.has("verificationToken")) {
-            throw new ApiException(ErrorCode.UNIMPLEMENTED, "verificationToken (OTP-verified contact changes) is not "
-                    + "supported by this server yet", p.pathOf("verificationToken"));
+            throw new ApiException(
+                    ErrorCode.UNIMPLEMENTED,
+                    "verificationToken (OTP-verified contact changes) is not " + "supported by this server yet",
+                    p.pathOf("verificationToken"));
         }
         return switch (field) {
             case NAME -> UserChange.name(userId, UserFields.requiredName(p, field.member));

@@ -12,7 +12,9 @@ import java.util.Optional;
 
 /** {@code update_user}: changes a user's name, email, phone number and tags (each optional). */
 final class UpdateUserHandler implements ActivityHandler<UserChange> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("update_user", ActivityResource.USER,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "update_user",
+            ActivityResource.USER,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_USER, "updateUserIntent", "updateUserResult"));
 
@@ -29,8 +31,11 @@ final class UpdateUserHandler implements ActivityHandler<UserChange> {
 
     @Override
     public UserChange parse(Params p) {
-        return new UserChange(p.requiredString("userId"), UserFields.optionalName(p, "userName"),
-                UserFields.optionalEmail(p, "userEmail"), UserFields.optionalPhone(p, "userPhoneNumber"),
+        return new UserChange(
+                p.requiredString("userId"),
+                UserFields.optionalName(p, "userName"),
+                UserFields.optionalEmail(p, "userEmail"),
+                UserFields.optionalPhone(p, "userPhoneNumber"),
                 p.has("userTagIds") ? Optional.of(p.requiredStrings("userTagIds")) : Optional.empty());
     }
 
@@ -41,6 +46,5 @@ final class UpdateUserHandler implements ActivityHandler<UserChange> {
     }
 
     /** {@code updateUserResult} (and the results of the single-field updates). */
-    public record Result(String userId) {
-    }
+    public record Result(String userId) {}
 }

@@ -17,7 +17,9 @@ import java.util.Optional;
  * an unknown user fails the activity and changes nothing).
  */
 final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTagHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("update_user_tag", ActivityResource.USER,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "update_user_tag",
+            ActivityResource.USER,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_USER_TAG, "updateUserTagIntent", "updateUserTagResult"));
 
@@ -28,8 +30,7 @@ final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTagHandler
     }
 
     /** The validated parameters. */
-    public record Intent(String userTagId, Optional<String> newName, List<String> add, List<String> remove) {
-    }
+    public record Intent(String userTagId, Optional<String> newName, List<String> add, List<String> remove) {}
 
     @Override
     public ActivitySpec spec() {
@@ -38,8 +39,11 @@ final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTagHandler
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(p.requiredString("userTagId"), p.optionalString("newUserTagName"),
-                p.requiredIdsOrNone("addUserIds"), p.requiredIdsOrNone("removeUserIds"));
+        return new Intent(
+                p.requiredString("userTagId"),
+                p.optionalString("newUserTagName"),
+                p.requiredIdsOrNone("addUserIds"),
+                p.requiredIdsOrNone("removeUserIds"));
     }
 
     @Override
@@ -48,23 +52,32 @@ final class UpdateUserTagHandler implements ActivityHandler<UpdateUserTagHandler
         Tag tag = users.findTag(context.tx(), org, intent.userTagId())
                 .filter(t -> t.type() == TagType.TAG_TYPE_USER)
                 .orElseThrow(() -> ApiException.notFound("no user tag found with id " + intent.userTagId()));
-        List<String> missing = users.missingUsers(context.tx(), org,
-                java.util.stream.Stream.concat(intent.add().stream(), intent.remove().stream()).toList());
+        List<String> missing = users.missingUsers(
+                context.tx(),
+                org,
+                java.util.stream.Stream.concat(intent.add().stream(), intent.remove().stream())
+                        .toList());
         ApiException.requireNoneMissing("user", missing);
         if (intent.newName().isPresent() && !intent.newName().get().equals(tag.name())) {
-            if (users.findTagByName(context.tx(), org, TagType.TAG_TYPE_USER, intent.newName().get()).isPresent()) {
-                throw ApiException.badRequest("a user tag named '" + intent.newName().get() + "' already exists");
+            if (users.findTagByName(
+                            context.tx(),
+                            org,
+                            TagType.TAG_TYPE_USER,
+                            intent.newName().get())
+                    .isPresent()) {
+                throw ApiException.badRequest(
+                        "a user tag named '" + intent.newName().get() + "' already exists");
             }
             users.renameTag(context.tx(), tag.id(), intent.newName().get(), context.now());
         }
         List<String> members = users.usersWithTag(context.tx(), tag.id());
         intent.remove().stream().filter(members::contains).forEach(id -> users.untagUser(context.tx(), tag.id(), id));
-        intent.add().stream().filter(id -> !members.contains(id) || intent.remove().contains(id))
+        intent.add().stream()
+                .filter(id -> !members.contains(id) || intent.remove().contains(id))
                 .forEach(id -> users.tagUser(context.tx(), tag.id(), id));
         return new Result(tag.id());
     }
 
     /** {@code updateUserTagResult}. */
-    public record Result(String userTagId) {
-    }
+    public record Result(String userTagId) {}
 }

@@ -4,7 +4,11 @@ import java.util.List;
 import java.util.Optional;
 
 /** What an update activity changes on a user; absent parts stay as they are. */
-public record UserChange(String userId, Optional<String> name, Optional<String> email, Optional<String> phoneNumber,
+public record UserChange(
+        String userId,
+        Optional<String> name,
+        Optional<String> email,
+        Optional<String> phoneNumber,
         Optional<List<String>> tagIds) {
 
     static UserChange name(String userId, String name) {

@@ -22,8 +22,8 @@ public final class UserCreator {
     private final UserLimits limits;
     private final OauthProviders oauthProviders;
 
-    public UserCreator(UserRepository users, Credentials credentials, UserLimits limits,
-            OauthProviders oauthProviders) {
+    public UserCreator(
+            UserRepository users, Credentials credentials, UserLimits limits, OauthProviders oauthProviders) {
         this.users = users;
         this.credentials = credentials;
         this.limits = limits;
@@ -52,8 +52,9 @@ public final class UserCreator {
             created.add(user.id());
         }
         if (!users.reserveUsers(tx, organizationId, newUsers.size(), limits.usersPerOrganization())) {
-            throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has exceeded maximum users ("
-                    + limits.usersPerOrganization() + ")");
+            throw new ApiException(
+                    ErrorCode.LIMIT_EXCEEDED,
+                    "organization has exceeded maximum users (" + limits.usersPerOrganization() + ")");
         }
         return created;
     }
@@ -62,10 +63,12 @@ public final class UserCreator {
         Set<String> seen = new HashSet<>();
         for (NewUser n : newUsers) {
             Optional<String> email = n.email();
-            if (email.isPresent() && (!seen.add(email.get().toLowerCase(Locale.ROOT))
-                    || users.userWithEmail(tx, organizationId, email.get()).isPresent())) {
-                throw ApiException.badRequest("user email " + email.get()
-                        + " is already used by another user of this organization");
+            if (email.isPresent()
+                    && (!seen.add(email.get().toLowerCase(Locale.ROOT))
+                            || users.userWithEmail(tx, organizationId, email.get())
+                                    .isPresent())) {
+                throw ApiException.badRequest(
+                        "user email " + email.get() + " is already used by another user of this organization");
             }
         }
     }

@@ -18,8 +18,13 @@ public final class UserFeature {
     private final List<ActivityHandler<?>> handlers;
     private final List<ActivityHandler<?>> oauthProviderHandlers;
 
-    public UserFeature(Transactor transactor, UserRepository users, OauthProviderRepository providers,
-            UserLimits limits, AttestationVerifier attestations, OidcVerifier oidc) {
+    public UserFeature(
+            Transactor transactor,
+            UserRepository users,
+            OauthProviderRepository providers,
+            UserLimits limits,
+            AttestationVerifier attestations,
+            OidcVerifier oidc) {
         this.credentials = new Credentials(users, limits);
         this.oauthProviders = new OauthProviders(users, providers);
         this.creator = new UserCreator(users, credentials, limits, oauthProviders);

@@ -12,8 +12,7 @@ final class UserFields {
     private static final int MAX_NAME = 256;
     private static final int MAX_EMAIL = 254;
 
-    private UserFields() {
-    }
+    private UserFields() {}
 
     static String requiredName(Params p, String field) {
         return checkName(p, field, p.requiredString(field));

@@ -30,9 +30,12 @@ public final class UserLimits {
 
     /** A builder that starts from these limits. */
     public Builder toBuilder() {
-        return new Builder().usersPerOrganization(usersPerOrganization)
-                .longLivedApiKeysPerUser(longLivedApiKeysPerUser).expiringApiKeysPerUser(expiringApiKeysPerUser)
-                .authenticatorsPerUser(authenticatorsPerUser).tagsPerOrganization(tagsPerOrganization)
+        return new Builder()
+                .usersPerOrganization(usersPerOrganization)
+                .longLivedApiKeysPerUser(longLivedApiKeysPerUser)
+                .expiringApiKeysPerUser(expiringApiKeysPerUser)
+                .authenticatorsPerUser(authenticatorsPerUser)
+                .tagsPerOrganization(tagsPerOrganization)
                 .tagsPerSubOrganization(tagsPerSubOrganization);
     }
 
@@ -77,8 +80,7 @@ public final class UserLimits {
         private int tagsPerOrganization = 100;
         private int tagsPerSubOrganization = 10;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder usersPerOrganization(int limit) {
             this.usersPerOrganization = atLeastOne("usersPerOrganization", limit);

@@ -27,16 +27,23 @@ public final class UserQueries {
     /** {@code get_user {organizationId, userId}} → {@code {user}}. */
     public Map<String, Object> getUser(Caller caller, Params body) {
         String userId = body.requiredString("userId");
-        return Map.of("user", transactor.read(tx -> user(tx, caller.organizationId(), userId)
-                .orElseThrow(() -> ApiException.notFound("no user found with id " + userId))));
+        return Map.of(
+                "user",
+                transactor.read(tx -> user(tx, caller.organizationId(), userId)
+                        .orElseThrow(() -> ApiException.notFound("no user found with id " + userId))));
     }
 
     /** {@code list_users {organizationId}} → {@code {users}}, oldest first. */
     public Map<String, Object> listUsers(Caller caller, Params body) {
         String org = caller.organizationId();
-        return Map.of("users", transactor.read(tx -> WireViews.users(users.list(tx, org),
-                users.apiKeys(tx, org, Optional.empty()), users.authenticators(tx, org, Optional.empty()),
-                users.userTagIds(tx, org), oauthProviders.list(tx, org, Optional.empty()))));
+        return Map.of(
+                "users",
+                transactor.read(tx -> WireViews.users(
+                        users.list(tx, org),
+                        users.apiKeys(tx, org, Optional.empty()),
+                        users.authenticators(tx, org, Optional.empty()),
+                        users.userTagIds(tx, org),
+                        oauthProviders.list(tx, org, Optional.empty()))));
     }
 
     /** {@code get_oauth_providers {organizationId, userId?}} → {@code {oauthProviders}}, oldest first. */
@@ -44,7 +51,8 @@ public final class UserQueries {
         Optional<String> userId = body.optionalString("userId").filter(id -> !id.isEmpty());
         return Map.of("oauthProviders", transactor.read(tx -> {
             userId.ifPresent(id -> requireUser(tx, caller.organizationId(), id));
-            return oauthProviders.list(tx, caller.organizationId(), userId).stream().map(WireViews::oauthProvider)
+            return oauthProviders.list(tx, caller.organizationId(), userId).stream()
+                    .map(WireViews::oauthProvider)
                     .toList();
         }));
     }
@@ -54,16 +62,21 @@ public final class UserQueries {
         Optional<String> userId = body.optionalString("userId");
         return Map.of("apiKeys", transactor.read(tx -> {
             userId.ifPresent(id -> requireUser(tx, caller.organizationId(), id));
-            return users.apiKeys(tx, caller.organizationId(), userId).stream().map(WireViews::apiKey).toList();
+            return users.apiKeys(tx, caller.organizationId(), userId).stream()
+                    .map(WireViews::apiKey)
+                    .toList();
         }));
     }
 
     /** {@code get_api_key {organizationId, apiKeyId}} → {@code {apiKey}}. */
     public Map<String, Object> getApiKey(Caller caller, Params body) {
         String apiKeyId = body.requiredString("apiKeyId");
-        return Map.of("apiKey", transactor.read(tx -> users.findApiKey(tx, caller.organizationId(), apiKeyId))
-                .map(WireViews::apiKey)
-                .orElseThrow(() -> ApiException.notFound("no api key found with id " + apiKeyId)));
+        return Map.of(
+                "apiKey",
+                transactor
+                        .read(tx -> users.findApiKey(tx, caller.organizationId(), apiKeyId))
+                        .map(WireViews::apiKey)
+                        .orElseThrow(() -> ApiException.notFound("no api key found with id " + apiKeyId)));
     }
 
     /** {@code get_authenticators {organizationId, userId}} → {@code {authenticators}}. */
@@ -72,23 +85,31 @@ public final class UserQueries {
         return Map.of("authenticators", transactor.read(tx -> {
             requireUser(tx, caller.organizationId(), userId);
             return users.authenticators(tx, caller.organizationId(), Optional.of(userId)).stream()
-                    .map(WireViews::authenticator).toList();
+                    .map(WireViews::authenticator)
+                    .toList();
         }));
     }
 
     /** {@code get_authenticator {organizationId, authenticatorId}} → {@code {authenticator}}. */
     public Map<String, Object> getAuthenticator(Caller caller, Params body) {
         String authenticatorId = body.requiredString("authenticatorId");
-        return Map.of("authenticator", transactor.read(
-                tx -> users.findAuthenticator(tx, caller.organizationId(), authenticatorId))
-                .map(WireViews::authenticator)
-                .orElseThrow(() -> ApiException.notFound("no authenticator found with id " + authenticatorId)));
+        return Map.of(
+                "authenticator",
+                transactor
+                        .read(tx -> users.findAuthenticator(tx, caller.organizationId(), authenticatorId))
+                        .map(WireViews::authenticator)
+                        .orElseThrow(() -> ApiException.notFound("no authenticator found with id " + authenticatorId)));
     }
 
     /** {@code list_user_tags {organizationId}} → {@code {userTags}}. */
     public Map<String, Object> listUserTags(Caller caller, Params body) {
-        return Map.of("userTags", transactor.read(tx -> users.tags(tx, caller.organizationId(),
-                Optional.of(TagType.TAG_TYPE_USER))).stream().map(WireViews::tag).toList());
+        return Map.of(
+                "userTags",
+                transactor
+                        .read(tx -> users.tags(tx, caller.organizationId(), Optional.of(TagType.TAG_TYPE_USER)))
+                        .stream()
+                        .map(WireViews::tag)
+                        .toList());
     }
 
     /** The ids of the organization's users, oldest first. */
@@ -98,10 +119,13 @@ public final class UserQueries {
 
     /** The wire form of one user, read within {@code tx}. */
     public Optional<WireViews.WireUser> user(Tx tx, String organizationId, String userId) {
-        return users.find(tx, organizationId, userId).map(u -> WireViews.user(u,
-                users.apiKeys(tx, organizationId, Optional.of(userId)),
-                users.authenticators(tx, organizationId, Optional.of(userId)),
-                users.tagIdsOfUser(tx, userId), oauthProviders.list(tx, organizationId, Optional.of(userId))));
+        return users.find(tx, organizationId, userId)
+                .map(u -> WireViews.user(
+                        u,
+                        users.apiKeys(tx, organizationId, Optional.of(userId)),
+                        users.authenticators(tx, organizationId, Optional.of(userId)),
+                        users.tagIdsOfUser(tx, userId),
+                        oauthProviders.list(tx, organizationId, Optional.of(userId))));
     }
 
     private void requireUser(Tx tx, String organizationId, String userId) {

@@ -18,9 +18,10 @@ public final class UserSnapshots implements VoterDirectory {
 
     @Override
     public JsonNode userSnapshot(StateReads organization, String userId) {
-        return organization.get(new UserLookup(userId), tx -> json.valueToTree(
-                queries.user(tx, organization.organizationId(), userId).orElseThrow(
-                        () -> new IllegalStateException("a verified caller's user must exist"))));
+        return organization.get(
+                new UserLookup(userId),
+                tx -> json.valueToTree(queries.user(tx, organization.organizationId(), userId)
+                        .orElseThrow(() -> new IllegalStateException("a verified caller's user must exist"))));
     }
 
     @Override
@@ -29,10 +30,8 @@ public final class UserSnapshots implements VoterDirectory {
     }
 
     /** The lookup of the organization's user ids. */
-    private record UserIdsLookup() {
-    }
+    private record UserIdsLookup() {}
 
     /** The lookup of one user's wire form. */
-    private record UserLookup(String userId) {
-    }
+    private record UserLookup(String userId) {}
 }

@@ -24,14 +24,23 @@ public final class UserUpdater {
         change.email().ifPresent(email -> {
             Optional<String> owner = users.userWithEmail(tx, organizationId, email);
             if (owner.isPresent() && !owner.get().equals(user.id())) {
-                throw ApiException.badRequest("user email " + email + " is already used by another user of this "
-                        + "organization");
+                throw ApiException.badRequest(
+                        "user email " + email + " is already used by another user of this " + "organization");
             }
         });
-        users.update(tx, new User(user.id(), organizationId, change.name().orElse(user.name()),
-                change.email().or(user::email), change.phoneNumber().or(user::phoneNumber), user.createdAt(), now));
+        users.update(
+                tx,
+                new User(
+                        user.id(),
+                        organizationId,
+                        change.name().orElse(user.name()),
+                        change.email().or(user::email),
+                        change.phoneNumber().or(user::phoneNumber),
+                        user.createdAt(),
+                        now));
         if (change.tagIds().isPresent()) {
-            List<String> wanted = List.copyOf(new LinkedHashSet<>(change.tagIds().get()));
+            List<String> wanted =
+                    List.copyOf(new LinkedHashSet<>(change.tagIds().get()));
             for (String tagId : wanted) {
                 Optional<Tag> tag = users.findTag(tx, organizationId, tagId);
                 if (tag.isEmpty() || tag.get().type() != TagType.TAG_TYPE_USER) {

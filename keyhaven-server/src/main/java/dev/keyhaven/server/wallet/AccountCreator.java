@@ -31,8 +31,16 @@ public final class AccountCreator {
      * Creates the accounts in order and returns their addresses, each also reported to {@code log}. With
      * {@code persist} false the addresses are derived and returned but nothing is stored.
      */
-    public List<String> create(Tx tx, String organizationId, String walletId, WalletSeed seed,
-            List<AccountParams> accounts, boolean persist, Instant now, Ids ids, AddressLog log) {
+    public List<String> create(
+            Tx tx,
+            String organizationId,
+            String walletId,
+            WalletSeed seed,
+            List<AccountParams> accounts,
+            boolean persist,
+            Instant now,
+            Ids ids,
+            AddressLog log) {
         List<String> addresses = new ArrayList<>(accounts.size());
         Set<String> derivations = new HashSet<>();
         Set<String> names = new HashSet<>();
@@ -42,8 +50,8 @@ public final class AccountCreator {
             String curve = params.curve().wireName();
             String format = params.addressFormat().wireName();
             if (!params.addressFormat().supports(params.curve())) {
-                throw ApiException.badRequest(label + ": address format " + format + " does not support curve "
-                        + curve);
+                throw ApiException.badRequest(
+                        label + ": address format " + format + " does not support curve " + curve);
             }
             String canonicalPath = params.derivation().toString();
             if (!derivations.add(curve + " " + canonicalPath + " " + format)
@@ -51,10 +59,12 @@ public final class AccountCreator {
                 throw ApiException.badRequest(label + ": wallet " + walletId + " already has an account at "
                         + params.path() + " on " + curve + " with " + format);
             }
-            if (params.name().isPresent() && (!names.add(params.name().get())
-                    || wallets.accountNameTaken(tx, organizationId, params.name().get()))) {
-                throw ApiException.badRequest(label + ": a wallet account named '" + params.name().get()
-                        + "' already exists");
+            if (params.name().isPresent()
+                    && (!names.add(params.name().get())
+                            || wallets.accountNameTaken(
+                                    tx, organizationId, params.name().get()))) {
+                throw ApiException.badRequest(
+                        label + ": a wallet account named '" + params.name().get() + "' already exists");
             }
             String accountId = ids.next();
             DerivedKey key = seed.derive(params.curve(), params.derivation(), accountId);
@@ -67,9 +77,23 @@ public final class AccountCreator {
             addresses.add(address);
             log.created(CreatedAddress.ofWalletAccount(organizationId, walletId, params.path(), address));
             if (persist) {
-                wallets.insertAccount(tx, new WalletAccount(accountId, organizationId, walletId, params.curve(),
-                        params.path(), canonicalPath, params.addressFormat(), address,
-                        HexFormat.of().formatHex(key.publicKey()), params.name(), false, now, now), key.sealedKey());
+                wallets.insertAccount(
+                        tx,
+                        new WalletAccount(
+                                accountId,
+                                organizationId,
+                                walletId,
+                                params.curve(),
+                                params.path(),
+                                canonicalPath,
+                                params.addressFormat(),
+                                address,
+                                HexFormat.of().formatHex(key.publicKey()),
+                                params.name(),
+                                false,
+                                now,
+                                now),
+                        key.sealedKey());
             }
         }
         return List.copyOf(addresses);

@@ -18,10 +18,12 @@ import java.util.List;
  * addresses are derived and returned but not stored.
  */
 final class CreateWalletAccountsHandler implements ActivityHandler<CreateWalletAccountsHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_wallet_accounts", ActivityResource.WALLET,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_wallet_accounts",
+            ActivityResource.WALLET,
             ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.CREATE_WALLET_ACCOUNTS, "createWalletAccountsIntent",
-                    "createWalletAccountsResult"));
+            new ActivityVersion(
+                    ActivityType.CREATE_WALLET_ACCOUNTS, "createWalletAccountsIntent", "createWalletAccountsResult"));
 
     private final WalletRepository wallets;
     private final AccountCreator accounts;
@@ -34,8 +36,7 @@ final class CreateWalletAccountsHandler implements ActivityHandler<CreateWalletA
     }
 
     /** The validated parameters. */
-    public record Intent(String walletId, List<AccountParams> accounts, boolean persist) {
-    }
+    public record Intent(String walletId, List<AccountParams> accounts, boolean persist) {}
 
     @Override
     public ActivitySpec spec() {
@@ -58,14 +59,21 @@ final class CreateWalletAccountsHandler implements ActivityHandler<CreateWalletA
         if (wallets.find(context.tx(), org, intent.walletId()).isEmpty()) {
             throw ApiException.notFound("no wallet found with id " + intent.walletId());
         }
-        try (WalletSeed seed = custody.openWallet(org, intent.walletId(),
-                wallets.sealedMnemonic(context.tx(), org, intent.walletId()))) {
-            return new Result(accounts.create(context.tx(), org, intent.walletId(), seed, intent.accounts(),
-                    intent.persist(), context.now(), context.ids(), context.addresses()));
+        try (WalletSeed seed = custody.openWallet(
+                org, intent.walletId(), wallets.sealedMnemonic(context.tx(), org, intent.walletId()))) {
+            return new Result(accounts.create(
+                    context.tx(),
+                    org,
+                    intent.walletId(),
+                    seed,
+                    intent.accounts(),
+                    intent.persist(),
+                    context.now(),
+                    context.ids(),
+                    context.addresses()));
         }
     }
 
     /** {@code createWalletAccountsResult}. */
-    public record Result(List<String> addresses) {
-    }
+    public record Result(List<String> addresses) {}
 }

@@ -11,7 +11,9 @@ import dev.keyhaven.server.api.Params;
 
 /** {@code create_wallet}: a new wallet with a fresh BIP-39 mnemonic and the accounts asked for. */
 public final class CreateWalletHandler implements ActivityHandler<NewWallet> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_wallet", ActivityResource.WALLET,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_wallet",
+            ActivityResource.WALLET,
             ActivityAction.CREATE,
             new ActivityVersion(ActivityType.CREATE_WALLET, "createWalletIntent", "createWalletResult"));
 
@@ -33,7 +35,7 @@ public final class CreateWalletHandler implements ActivityHandler<NewWallet> {
 
     @Override
     public Object execute(ActivityContext context, NewWallet intent) {
-        return creator.create(context.tx(), context.organizationId(), intent, context.now(), context.ids(),
-                context.addresses());
+        return creator.create(
+                context.tx(), context.organizationId(), intent, context.now(), context.ids(), context.addresses());
     }
 }

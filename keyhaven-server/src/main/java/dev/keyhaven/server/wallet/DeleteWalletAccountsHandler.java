@@ -20,10 +20,12 @@ import java.util.stream.Collectors;
  * or with its whole wallet) needs {@code deleteWithoutExport: true}.
  */
 final class DeleteWalletAccountsHandler implements ActivityHandler<DeleteWalletAccountsHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_wallet_accounts", ActivityResource.WALLET,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_wallet_accounts",
+            ActivityResource.WALLET,
             ActivityAction.DELETE,
-            new ActivityVersion(ActivityType.DELETE_WALLET_ACCOUNTS, "deleteWalletAccountsIntent",
-                    "deleteWalletAccountsResult"));
+            new ActivityVersion(
+                    ActivityType.DELETE_WALLET_ACCOUNTS, "deleteWalletAccountsIntent", "deleteWalletAccountsResult"));
 
     private final WalletRepository wallets;
 
@@ -32,8 +34,7 @@ final class DeleteWalletAccountsHandler implements ActivityHandler<DeleteWalletA
     }
 
     /** The validated parameters. */
-    public record Intent(List<String> walletAccountIds, boolean deleteWithoutExport) {
-    }
+    public record Intent(List<String> walletAccountIds, boolean deleteWithoutExport) {}
 
     @Override
     public ActivitySpec spec() {
@@ -42,8 +43,8 @@ final class DeleteWalletAccountsHandler implements ActivityHandler<DeleteWalletA
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(p.requiredIds("walletAccountIds", "wallet account"),
-                p.optionalBoolean("deleteWithoutExport", false));
+        return new Intent(
+                p.requiredIds("walletAccountIds", "wallet account"), p.optionalBoolean("deleteWithoutExport", false));
     }
 
     @Override
@@ -51,15 +52,25 @@ final class DeleteWalletAccountsHandler implements ActivityHandler<DeleteWalletA
         String org = context.organizationId();
         List<WalletAccount> found = wallets.findAccounts(context.tx(), org, intent.walletAccountIds());
         Set<String> foundIds = found.stream().map(WalletAccount::id).collect(Collectors.toSet());
-        List<String> missing = intent.walletAccountIds().stream().filter(id -> !foundIds.contains(id)).toList();
+        List<String> missing = intent.walletAccountIds().stream()
+                .filter(id -> !foundIds.contains(id))
+                .toList();
         ApiException.requireNoneMissing("wallet account", missing);
         if (!intent.deleteWithoutExport()) {
-            Map<String, Wallet> walletsById = wallets.findAll(context.tx(), org,
-                    found.stream().map(WalletAccount::walletId).distinct().toList()).stream()
+            Map<String, Wallet> walletsById = wallets
+                    .findAll(
+                            context.tx(),
+                            org,
+                            found.stream()
+                                    .map(WalletAccount::walletId)
+                                    .distinct()
+                                    .toList())
+                    .stream()
                     .collect(Collectors.toMap(Wallet::id, Function.identity()));
             List<String> notExported = found.stream()
                     .filter(a -> !a.exported() && !walletsById.get(a.walletId()).exported())
-                    .map(WalletAccount::id).toList();
+                    .map(WalletAccount::id)
+                    .toList();
             ApiException.requireExported("wallet account", notExported);
         }
         intent.walletAccountIds().forEach(id -> wallets.deleteAccount(context.tx(), org, id));
@@ -67,6 +78,5 @@ final class DeleteWalletAccountsHandler implements ActivityHandler<DeleteWalletA
     }
 
     /** {@code deleteWalletAccountsResult}. */
-    public record Result(List<String> walletAccountIds) {
-    }
+    public record Result(List<String> walletAccountIds) {}
 }

@@ -18,7 +18,9 @@ import java.util.stream.Collectors;
  * its keys with it, so that needs {@code deleteWithoutExport: true}.
  */
 final class DeleteWalletsHandler implements ActivityHandler<DeleteWalletsHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_wallets", ActivityResource.WALLET,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_wallets",
+            ActivityResource.WALLET,
             ActivityAction.DELETE,
             new ActivityVersion(ActivityType.DELETE_WALLETS, "deleteWalletsIntent", "deleteWalletsResult"));
 
@@ -29,8 +31,7 @@ final class DeleteWalletsHandler implements ActivityHandler<DeleteWalletsHandler
     }
 
     /** The validated parameters. */
-    public record Intent(List<String> walletIds, boolean deleteWithoutExport) {
-    }
+    public record Intent(List<String> walletIds, boolean deleteWithoutExport) {}
 
     @Override
     public ActivitySpec spec() {
@@ -47,10 +48,12 @@ final class DeleteWalletsHandler implements ActivityHandler<DeleteWalletsHandler
         String org = context.organizationId();
         List<Wallet> found = wallets.findAll(context.tx(), org, intent.walletIds());
         Set<String> foundIds = found.stream().map(Wallet::id).collect(Collectors.toSet());
-        List<String> missing = intent.walletIds().stream().filter(id -> !foundIds.contains(id)).toList();
+        List<String> missing =
+                intent.walletIds().stream().filter(id -> !foundIds.contains(id)).toList();
         ApiException.requireNoneMissing("wallet", missing);
         if (!intent.deleteWithoutExport()) {
-            List<String> notExported = found.stream().filter(w -> !w.exported()).map(Wallet::id).toList();
+            List<String> notExported =
+                    found.stream().filter(w -> !w.exported()).map(Wallet::id).toList();
             ApiException.requireExported("wallet", notExported);
         }
         intent.walletIds().forEach(id -> wallets.delete(context.tx(), org, id));
@@ -58,6 +61,5 @@ final class DeleteWalletsHandler implements ActivityHandler<DeleteWalletsHandler
     }
 
     /** {@code deleteWalletsResult}. */
-    public record Result(List<String> walletIds) {
-    }
+    public record Result(List<String> walletIds) {}
 }

@@ -1,5 +1,6 @@
 package dev.keyhaven.server.wallet;
 
+import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
@@ -7,17 +8,18 @@ import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
-import java.util.Map;
-import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.activity.PolicyFacts;
-import dev.keyhaven.policy.Value;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.state.StateReads;
+import java.util.Map;
 import java.util.Optional;
 
 /** {@code update_wallet}: renames a wallet (names stay unique in the organization). */
 final class UpdateWalletHandler implements ActivityHandler<UpdateWalletHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("update_wallet", ActivityResource.WALLET,
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "update_wallet",
+            ActivityResource.WALLET,
             ActivityAction.UPDATE,
             new ActivityVersion(ActivityType.UPDATE_WALLET, "updateWalletIntent", "updateWalletResult"));
 
@@ -28,8 +30,7 @@ final class UpdateWalletHandler implements ActivityHandler<UpdateWalletHandler.I
     }
 
     /** The validated parameters. */
-    public record Intent(String walletId, Optional<String> walletName) {
-    }
+    public record Intent(String walletId, Optional<String> walletName) {}
 
     @Override
     public ActivitySpec spec() {
@@ -45,14 +46,16 @@ final class UpdateWalletHandler implements ActivityHandler<UpdateWalletHandler.I
     @Override
     public PolicyFacts policyFacts(StateReads organization, Intent intent) {
         PolicyFacts facts = PolicyFacts.params(Map.of("wallet_id", Value.of(intent.walletId())));
-        return organization.get(new WalletLookup(intent.walletId()),
-                tx -> wallets.find(tx, organization.organizationId(), intent.walletId()))
-                .map(w -> facts.with("wallet", WalletViews.policyValue(w))).orElse(facts);
+        return organization
+                .get(
+                        new WalletLookup(intent.walletId()),
+                        tx -> wallets.find(tx, organization.organizationId(), intent.walletId()))
+                .map(w -> facts.with("wallet", WalletViews.policyValue(w)))
+                .orElse(facts);
     }
 
     /** The lookup of the wallet an update names. */
-    private record WalletLookup(String walletId) {
-    }
+    private record WalletLookup(String walletId) {}
 
     @Override
     public Object execute(ActivityContext context, Intent intent) {
@@ -70,6 +73,5 @@ final class UpdateWalletHandler implements ActivityHandler<UpdateWalletHandler.I
     }
 
     /** {@code updateWalletResult}. */
-    public record Result(String walletId) {
-    }
+    public record Result(String walletId) {}
 }

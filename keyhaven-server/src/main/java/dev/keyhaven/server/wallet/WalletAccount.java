@@ -12,7 +12,17 @@ import java.util.Optional;
  *
  * @param publicKey lowercase hex: 33-byte compressed for ECDSA curves, 32 bytes for Ed25519
  */
-public record WalletAccount(String id, String organizationId, String walletId, KeyCurve curve, String path,
-        String canonicalPath, AddressFormat addressFormat, String address, String publicKey, Optional<String> name,
-        boolean exported, Instant createdAt, Instant updatedAt) {
-}
+public record WalletAccount(
+        String id,
+        String organizationId,
+        String walletId,
+        KeyCurve curve,
+        String path,
+        String canonicalPath,
+        AddressFormat addressFormat,
+        String address,
+        String publicKey,
+        Optional<String> name,
+        boolean exported,
+        Instant createdAt,
+        Instant updatedAt) {}

@@ -36,7 +36,9 @@ public final class WalletQueries {
 
     /** The organization's wallets in wire form, oldest first, read within {@code tx}. */
     public List<WalletViews.WireWallet> wallets(Tx tx, String organizationId) {
-        return wallets.list(tx, organizationId).stream().map(WalletViews::wallet).toList();
+        return wallets.list(tx, organizationId).stream()
+                .map(WalletViews::wallet)
+                .toList();
     }
 
     /** {@code get_wallet {organizationId, walletId}} → {@code {wallet}}. */
@@ -81,21 +83,32 @@ public final class WalletQueries {
             checkCursor(tx, org, page.before(), "paginationOptions.before");
             checkCursor(tx, org, page.after(), "paginationOptions.after");
             List<WalletAccount> rows = wallets.pageOfAccounts(tx, org, walletId, page);
-            Map<String, Wallet> walletsById = !details || rows.isEmpty() ? Map.of()
-                    : wallets.findAll(tx, org, rows.stream().map(WalletAccount::walletId).distinct().toList())
-                            .stream().collect(Collectors.toMap(Wallet::id, Function.identity()));
+            Map<String, Wallet> walletsById = !details || rows.isEmpty()
+                    ? Map.of()
+                    : wallets
+                            .findAll(
+                                    tx,
+                                    org,
+                                    rows.stream()
+                                            .map(WalletAccount::walletId)
+                                            .distinct()
+                                            .toList())
+                            .stream()
+                            .collect(Collectors.toMap(Wallet::id, Function.identity()));
             List<WalletViews.WireWalletAccount> accounts = rows.stream()
-                    .map(a -> WalletViews.account(a, Optional.ofNullable(walletsById.get(a.walletId())))).toList();
+                    .map(a -> WalletViews.account(a, Optional.ofNullable(walletsById.get(a.walletId()))))
+                    .toList();
             return json.writeValueAsBytes(Map.of("accounts", accounts));
         }));
     }
 
     /** The lookup of one page of accounts, as a remembered answer's key. */
-    private record AccountsPage(Optional<String> walletId, boolean includeWalletDetails, Pagination page) {
-    }
+    private record AccountsPage(Optional<String> walletId, boolean includeWalletDetails, Pagination page) {}
 
     private void checkCursor(Tx tx, String organizationId, Optional<String> cursor, String field) {
-        if (cursor.isPresent() && wallets.findAccounts(tx, organizationId, List.of(cursor.get())).isEmpty()) {
+        if (cursor.isPresent()
+                && wallets.findAccounts(tx, organizationId, List.of(cursor.get()))
+                        .isEmpty()) {
             throw ApiException.badField(field, "names no wallet account of this organization");
         }
     }

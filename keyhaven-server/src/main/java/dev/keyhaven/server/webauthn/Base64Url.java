@@ -10,8 +10,7 @@ import java.util.Base64;
 final class Base64Url {
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
-    private Base64Url() {
-    }
+    private Base64Url() {}
 
     /**
      * Decodes base64url or standard base64, with or without padding.

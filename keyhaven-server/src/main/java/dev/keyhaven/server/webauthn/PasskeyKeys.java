@@ -20,10 +20,10 @@ import tools.jackson.databind.ObjectMapper;
 final class PasskeyKeys {
     private static final HexFormat HEX = HexFormat.of();
     private static final int P256_COORDINATE = 32;
-    private static final Set<COSEAlgorithmIdentifier> P256_ALGORITHMS = Set.of(COSEAlgorithmIdentifier.ES256,
-            COSEAlgorithmIdentifier.ESP256);
-    private static final Set<COSEAlgorithmIdentifier> ED25519_ALGORITHMS = Set.of(COSEAlgorithmIdentifier.EdDSA,
-            COSEAlgorithmIdentifier.Ed25519);
+    private static final Set<COSEAlgorithmIdentifier> P256_ALGORITHMS =
+            Set.of(COSEAlgorithmIdentifier.ES256, COSEAlgorithmIdentifier.ESP256);
+    private static final Set<COSEAlgorithmIdentifier> ED25519_ALGORITHMS =
+            Set.of(COSEAlgorithmIdentifier.EdDSA, COSEAlgorithmIdentifier.Ed25519);
 
     private final ObjectMapper cbor;
 
@@ -39,13 +39,17 @@ final class PasskeyKeys {
      */
     String apiPublicKey(COSEKey key) {
         return switch (key) {
-            case EC2COSEKey ec when ec.getCurve() == Curve.SECP256R1 && P256_ALGORITHMS.contains(ec.getAlgorithm()) ->
+            case EC2COSEKey ec
+            when ec.getCurve() == Curve.SECP256R1 && P256_ALGORITHMS.contains(ec.getAlgorithm()) ->
                 HEX.formatHex(EcCurve.P256.compress(uncompressed(ec)));
-            case EdDSACOSEKey ed when ed.getCurve() == Curve.ED25519 && ED25519_ALGORITHMS.contains(ed.getAlgorithm())
-                    && ed.getX() != null && ed.getX().length == 32 ->
-                HEX.formatHex(ed.getX());
-            default -> throw new IllegalArgumentException("unsupported passkey public key: only ES256 (P-256) and "
-                    + "EdDSA (Ed25519) keys are accepted");
+            case EdDSACOSEKey ed
+            when ed.getCurve() == Curve.ED25519
+                    && ED25519_ALGORITHMS.contains(ed.getAlgorithm())
+                    && ed.getX() != null
+                    && ed.getX().length == 32 -> HEX.formatHex(ed.getX());
+            default ->
+                throw new IllegalArgumentException("unsupported passkey public key: only ES256 (P-256) and "
+                        + "EdDSA (Ed25519) keys are accepted");
         };
     }
 

@@ -49,8 +49,8 @@ public final class PasskeyRegistrar implements AttestationVerifier {
     }
 
     @Override
-    public RegisteredPasskey verify(String challenge, String credentialId, String clientDataJson,
-            String attestationObject, String field) {
+    public RegisteredPasskey verify(
+            String challenge, String credentialId, String clientDataJson, String attestationObject, String field) {
         String clientDataField = field + ".clientDataJson";
         String attestationField = field + ".attestationObject";
         byte[] clientDataBytes = decode(clientDataJson, clientDataField);
@@ -71,12 +71,15 @@ public final class PasskeyRegistrar implements AttestationVerifier {
             throw ApiException.badField(clientDataField, "origin is not allowed");
         }
         if (origin.getHost() == null) {
-            throw ApiException.badField(clientDataField, "origin has no host to learn the relying-party id from "
-                    + "(native app origins are not supported)");
+            throw ApiException.badField(
+                    clientDataField,
+                    "origin has no host to learn the relying-party id from "
+                            + "(native app origins are not supported)");
         }
-        String rpId = RelyingPartyId.derive(origin.getHost(), attestation.getAuthenticatorData().getRpIdHash())
-                .orElseThrow(() -> ApiException.badField(attestationField,
-                        "rpIdHash is the hash of neither the origin's host nor a parent domain"));
+        String rpId = RelyingPartyId.derive(
+                        origin.getHost(), attestation.getAuthenticatorData().getRpIdHash())
+                .orElseThrow(() -> ApiException.badField(
+                        attestationField, "rpIdHash is the hash of neither the origin's host nor a parent domain"));
         String publicKey;
         try {
             publicKey = keys.apiPublicKey(credential.getCOSEKey());
@@ -85,18 +88,24 @@ public final class PasskeyRegistrar implements AttestationVerifier {
         }
 
         ServerProperty server = ServerProperties.of(origins, rpId, new DefaultChallenge(challengeBytes(challenge)));
-        RegistrationData data = new RegistrationData(attestation, attestationBytes, clientData, clientDataBytes,
-                null, null);
+        RegistrationData data =
+                new RegistrationData(attestation, attestationBytes, clientData, clientDataBytes, null, null);
         try {
             manager.verify(data, new RegistrationParameters(server, null, false, true));
         } catch (VerificationException e) {
             VerificationFailures.Reason reason = VerificationFailures.of(e, CREATE);
-            throw ApiException.badField(reason.part() == VerificationFailures.Part.CLIENT_DATA ? clientDataField
-                    : attestationField, reason.text());
+            throw ApiException.badField(
+                    reason.part() == VerificationFailures.Part.CLIENT_DATA ? clientDataField : attestationField,
+                    reason.text());
         }
-        return new RegisteredPasskey(Base64Url.encode(credential.getCredentialId()), publicKey,
-                keys.coseHex(credential.getCOSEKey()), credential.getAaguid().getValue().toString(),
-                attestation.getFormat(), attestation.getAuthenticatorData().getSignCount(), rpId);
+        return new RegisteredPasskey(
+                Base64Url.encode(credential.getCredentialId()),
+                publicKey,
+                keys.coseHex(credential.getCOSEKey()),
+                credential.getAaguid().getValue().toString(),
+                attestation.getFormat(),
+                attestation.getAuthenticatorData().getSignCount(),
+                rpId);
     }
 
     /** The challenge's bytes; one that is not base64url cannot match any client data, so it gets no bytes. */

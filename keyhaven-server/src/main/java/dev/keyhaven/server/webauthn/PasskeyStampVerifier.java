@@ -32,6 +32,7 @@ import tools.jackson.databind.ObjectMapper;
 public final class PasskeyStampVerifier implements WebAuthnStampVerifier {
     /** The vote scheme recorded for passkey stamps. */
     public static final String SCHEME = "SIGNATURE_SCHEME_TK_WEBAUTHN";
+
     private static final HexFormat HEX = HexFormat.of();
     private static final String GET = "webauthn.get";
 
@@ -43,8 +44,8 @@ public final class PasskeyStampVerifier implements WebAuthnStampVerifier {
     private final PasskeyKeys keys;
     private final SignCounterRule counters;
 
-    public PasskeyStampVerifier(Transactor transactor, PasskeyRepository passkeys, AllowedOrigins origins,
-            ObjectMapper json) {
+    public PasskeyStampVerifier(
+            Transactor transactor, PasskeyRepository passkeys, AllowedOrigins origins, ObjectMapper json) {
         this.transactor = transactor;
         this.passkeys = passkeys;
         this.origins = origins;
@@ -58,32 +59,47 @@ public final class PasskeyStampVerifier implements WebAuthnStampVerifier {
     @Override
     public VerifiedStamp verify(String headerValue, byte[] body) {
         WebAuthnStampHeader stamp = WebAuthnStampHeader.parse(json, headerValue);
-        StoredPasskey passkey = transactor.read(tx -> passkeys.findByCredentialId(tx, stamp.credentialId()))
-                .orElseThrow(() -> new ApiException(ErrorCode.CREDENTIAL_NOT_FOUND,
-                        "webauthn authenticator not found in organization"));
+        StoredPasskey passkey = transactor
+                .read(tx -> passkeys.findByCredentialId(tx, stamp.credentialId()))
+                .orElseThrow(() -> new ApiException(
+                        ErrorCode.CREDENTIAL_NOT_FOUND, "webauthn authenticator not found in organization"));
         AuthenticationData assertion = parse(stamp);
-        ServerProperty server = ServerProperties.of(origins, passkey.rpId(),
-                new DefaultChallenge(StampChallenge.of(body)));
+        ServerProperty server =
+                ServerProperties.of(origins, passkey.rpId(), new DefaultChallenge(StampChallenge.of(body)));
         // The counter passed to webauthn4j is not used: its check is off, and SignCounterRule applies ours.
-        CredentialRecord credential = new CredentialRecordImpl(null, null, null, null, 0L,
-                new AttestedCredentialData(AAGUID.ZERO, stamp.credentialIdBytes(),
-                        keys.fromCoseHex(passkey.publicKeyCose())), null, null, null, null);
+        CredentialRecord credential = new CredentialRecordImpl(
+                null,
+                null,
+                null,
+                null,
+                0L,
+                new AttestedCredentialData(
+                        AAGUID.ZERO, stamp.credentialIdBytes(), keys.fromCoseHex(passkey.publicKeyCose())),
+                null,
+                null,
+                null,
+                null);
         try {
             manager.verify(assertion, new AuthenticationParameters(server, credential, null, false, true));
         } catch (VerificationException e) {
-            throw new ApiException(ErrorCode.SIGNATURE_INVALID, "could not verify WebAuthN signature: "
-                    + describe(VerificationFailures.of(e, GET)));
+            throw new ApiException(
+                    ErrorCode.SIGNATURE_INVALID,
+                    "could not verify WebAuthN signature: " + describe(VerificationFailures.of(e, GET)));
         }
         counters.accept(stamp.credentialId(), assertion.getAuthenticatorData().getSignCount());
-        return VerifiedStamp.passkey(stamp.credentialId(), new Caller.StampRecord(
-                new String(body, StandardCharsets.UTF_8), passkey.publicKey(), HEX.formatHex(stamp.signature()),
-                SCHEME));
+        return VerifiedStamp.passkey(
+                stamp.credentialId(),
+                new Caller.StampRecord(
+                        new String(body, StandardCharsets.UTF_8),
+                        passkey.publicKey(),
+                        HEX.formatHex(stamp.signature()),
+                        SCHEME));
     }
 
     private AuthenticationData parse(WebAuthnStampHeader stamp) {
         try {
-            return manager.parse(new AuthenticationRequest(stamp.credentialIdBytes(), stamp.authenticatorData(),
-                    stamp.clientDataJson(), stamp.signature()));
+            return manager.parse(new AuthenticationRequest(
+                    stamp.credentialIdBytes(), stamp.authenticatorData(), stamp.clientDataJson(), stamp.signature()));
         } catch (RuntimeException e) {
             throw WebAuthnStampHeader.malformed("authenticatorData or clientDataJson cannot be decoded");
         }

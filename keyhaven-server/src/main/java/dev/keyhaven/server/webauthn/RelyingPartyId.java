@@ -22,8 +22,7 @@ import java.util.regex.Pattern;
 final class RelyingPartyId {
     private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
 
-    private RelyingPartyId() {
-    }
+    private RelyingPartyId() {}
 
     /** The suffix of {@code host} whose SHA-256 is {@code rpIdHash}, if there is one. */
     static Optional<String> derive(String host, byte[] rpIdHash) {
@@ -46,7 +45,9 @@ final class RelyingPartyId {
         }
         List<String> out = new ArrayList<>();
         out.add(normalized);
-        if (normalized.contains(":") || normalized.startsWith("[") || IPV4.matcher(normalized).matches()) {
+        if (normalized.contains(":")
+                || normalized.startsWith("[")
+                || IPV4.matcher(normalized).matches()) {
             return out;
         }
         String rest = normalized;

@@ -5,8 +5,7 @@ import com.webauthn4j.server.ServerProperty;
 
 /** What webauthn4j checks a ceremony's client data and authenticator data against. */
 final class ServerProperties {
-    private ServerProperties() {
-    }
+    private ServerProperties() {}
 
     /**
      * The allowed origins (which also bound the top-level origin of a ceremony run in a cross-origin iframe), the

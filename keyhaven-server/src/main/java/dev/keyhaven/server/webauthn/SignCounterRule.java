@@ -30,9 +30,11 @@ final class SignCounterRule {
         }
         boolean advanced = transactor.write(tx -> passkeys.advanceSignCount(tx, credentialId, presented));
         if (!advanced) {
-            throw new ApiException(ErrorCode.SIGNATURE_INVALID, "could not verify WebAuthN signature: the "
-                    + "authenticator's signature counter did not increase (a replayed assertion or a cloned "
-                    + "authenticator)");
+            throw new ApiException(
+                    ErrorCode.SIGNATURE_INVALID,
+                    "could not verify WebAuthN signature: the "
+                            + "authenticator's signature counter did not increase (a replayed assertion or a cloned "
+                            + "authenticator)");
         }
     }
 }

@@ -14,8 +14,7 @@ import java.util.HexFormat;
 final class StampChallenge {
     private static final HexFormat HEX = HexFormat.of();
 
-    private StampChallenge() {
-    }
+    private StampChallenge() {}
 
     /** The challenge bytes for {@code body}: ASCII of lowercase hex SHA-256. */
     static byte[] of(byte[] body) {

@@ -8,5 +8,4 @@ package dev.keyhaven.server.webauthn;
  * @param publicKeyCose the COSE public key, hex
  * @param rpId the relying-party id the passkey was registered for
  */
-public record StoredPasskey(String credentialId, String publicKey, String publicKeyCose, String rpId) {
-}
+public record StoredPasskey(String credentialId, String publicKey, String publicKeyCose, String rpId) {}

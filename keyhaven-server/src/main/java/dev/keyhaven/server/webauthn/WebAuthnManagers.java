@@ -15,8 +15,7 @@ import java.util.List;
 
 /** Builds the one webauthn4j manager Keyhaven verifies registrations and assertions with. */
 final class WebAuthnManagers {
-    private WebAuthnManagers() {
-    }
+    private WebAuthnManagers() {}
 
     /**
      * A manager that verifies every attestation statement format webauthn4j knows (none, packed including self
@@ -31,7 +30,8 @@ final class WebAuthnManagers {
      */
     static WebAuthnManager create(ObjectConverter converter) {
         WebAuthnManager manager = new WebAuthnManager(
-                List.of(new NoneAttestationStatementVerifier(),
+                List.of(
+                        new NoneAttestationStatementVerifier(),
                         new PackedAttestationStatementVerifier(),
                         new FIDOU2FAttestationStatementVerifier(),
                         new TPMAttestationStatementVerifier(),
@@ -41,8 +41,7 @@ final class WebAuthnManagers {
                 new NullCertPathTrustworthinessVerifier(),
                 new DefaultSelfAttestationTrustworthinessVerifier(),
                 converter);
-        manager.getAuthenticationDataVerifier().setMaliciousCounterValueHandler(authenticationObject -> {
-        });
+        manager.getAuthenticationDataVerifier().setMaliciousCounterValueHandler(authenticationObject -> {});
         return manager;
     }
 }

@@ -12,8 +12,12 @@ import tools.jackson.databind.ObjectMapper;
  *
  * @param credentialId the credential id, re-encoded as base64url without padding (its storage form)
  */
-record WebAuthnStampHeader(String credentialId, byte[] credentialIdBytes, byte[] authenticatorData,
-        byte[] clientDataJson, byte[] signature) {
+record WebAuthnStampHeader(
+        String credentialId,
+        byte[] credentialIdBytes,
+        byte[] authenticatorData,
+        byte[] clientDataJson,
+        byte[] signature) {
 
     /**
      * Parses a header value with the server's strict JSON reader (duplicate members are refused).
@@ -31,8 +35,12 @@ record WebAuthnStampHeader(String credentialId, byte[] credentialIdBytes, byte[]
             throw malformed("not a JSON object");
         }
         byte[] credentialId = member(stamp, "credentialId");
-        return new WebAuthnStampHeader(Base64Url.encode(credentialId), credentialId,
-                member(stamp, "authenticatorData"), member(stamp, "clientDataJson"), member(stamp, "signature"));
+        return new WebAuthnStampHeader(
+                Base64Url.encode(credentialId),
+                credentialId,
+                member(stamp, "authenticatorData"),
+                member(stamp, "clientDataJson"),
+                member(stamp, "signature"));
     }
 
     private static byte[] member(JsonNode stamp, String name) {
@@ -48,7 +56,8 @@ record WebAuthnStampHeader(String credentialId, byte[] credentialIdBytes, byte[]
     }
 
     static ApiException malformed(String why) {
-        return new ApiException(ErrorCode.MALFORMED_STAMP, "malformed activity stamp: could not extract webauthn "
-                + "stamp (" + why + ")");
+        return new ApiException(
+                ErrorCode.MALFORMED_STAMP,
+                "malformed activity stamp: could not extract webauthn " + "stamp (" + why + ")");
     }
 }

@@ -19,11 +19,16 @@ import java.util.Set;
 final class CreateWebhookEndpointHandler implements ActivityHandler<CreateWebhookEndpointHandler.Intent> {
     /** Endpoints an organization may have: each one multiplies the organization's outbox writes. */
     static final int MAX_ENDPOINTS = 10;
+
     static final int MAX_NAME_LENGTH = 256;
 
-    private static final ActivitySpec SPEC = ActivitySpec.of("create_webhook_endpoint",
-            ActivityResource.WEBHOOK_ENDPOINT, ActivityAction.CREATE, new ActivityVersion(
-                    ActivityType.CREATE_WEBHOOK_ENDPOINT, "createWebhookEndpointIntent",
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "create_webhook_endpoint",
+            ActivityResource.WEBHOOK_ENDPOINT,
+            ActivityAction.CREATE,
+            new ActivityVersion(
+                    ActivityType.CREATE_WEBHOOK_ENDPOINT,
+                    "createWebhookEndpointIntent",
                     "createWebhookEndpointResult"));
 
     private final WebhookRepository webhooks;
@@ -35,8 +40,7 @@ final class CreateWebhookEndpointHandler implements ActivityHandler<CreateWebhoo
     }
 
     /** The validated parameters. */
-    public record Intent(String url, String name, List<WebhookSubscription> subscriptions) {
-    }
+    public record Intent(String url, String name, List<WebhookSubscription> subscriptions) {}
 
     @Override
     public ActivitySpec spec() {
@@ -48,12 +52,13 @@ final class CreateWebhookEndpointHandler implements ActivityHandler<CreateWebhoo
         String url = urls.parse(p.pathOf("url"), p.requiredString("url")).toString();
         String name = name(p, p.requiredString("name"));
         List<WebhookSubscription> subscriptions = p.has("subscriptions")
-                ? p.requiredObjects("subscriptions", CreateWebhookEndpointHandler::subscription) : List.of();
+                ? p.requiredObjects("subscriptions", CreateWebhookEndpointHandler::subscription)
+                : List.of();
         Set<String> types = new HashSet<>();
         for (WebhookSubscription s : subscriptions) {
             if (!types.add(s.eventType())) {
-                throw ApiException.badField(p.pathOf("subscriptions"), "names event type " + s.eventType()
-                        + " more than once");
+                throw ApiException.badField(
+                        p.pathOf("subscriptions"), "names event type " + s.eventType() + " more than once");
             }
         }
         return new Intent(url, name, subscriptions);
@@ -69,13 +74,16 @@ final class CreateWebhookEndpointHandler implements ActivityHandler<CreateWebhoo
     private static WebhookSubscription subscription(Params s) {
         String eventType = s.requiredString("eventType");
         if (!eventType.equals(WebhookSubscription.ACTIVITY_UPDATES)) {
-            throw ApiException.badField(s.pathOf("eventType"), "event type '" + eventType + "' is not supported "
-                    + "(Keyhaven emits " + WebhookSubscription.ACTIVITY_UPDATES + ")");
+            throw ApiException.badField(
+                    s.pathOf("eventType"),
+                    "event type '" + eventType + "' is not supported " + "(Keyhaven emits "
+                            + WebhookSubscription.ACTIVITY_UPDATES + ")");
         }
         Optional<String> filters = s.optionalString("filtersJson").filter(f -> !f.isBlank() && !f.equals("{}"));
         if (filters.isPresent()) {
-            throw ApiException.badField(s.pathOf("filtersJson"), "filters are not supported: send none (every "
-                    + "event of the type is delivered)");
+            throw ApiException.badField(
+                    s.pathOf("filtersJson"),
+                    "filters are not supported: send none (every " + "event of the type is delivered)");
         }
         return new WebhookSubscription(eventType, Optional.empty(), s.optionalBoolean("isActive", true));
     }
@@ -84,11 +92,19 @@ final class CreateWebhookEndpointHandler implements ActivityHandler<CreateWebhoo
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
         if (webhooks.endpoints(context.tx(), org).size() >= MAX_ENDPOINTS) {
-            throw new ApiException(ErrorCode.LIMIT_EXCEEDED, "organization has reached the maximum of "
-                    + MAX_ENDPOINTS + " webhook endpoints");
+            throw new ApiException(
+                    ErrorCode.LIMIT_EXCEEDED,
+                    "organization has reached the maximum of " + MAX_ENDPOINTS + " webhook endpoints");
         }
-        WebhookEndpoint endpoint = new WebhookEndpoint(context.ids().next(), org, intent.url(), intent.name(), true,
-                intent.subscriptions(), context.now(), context.now());
+        WebhookEndpoint endpoint = new WebhookEndpoint(
+                context.ids().next(),
+                org,
+                intent.url(),
+                intent.name(),
+                true,
+                intent.subscriptions(),
+                context.now(),
+                context.now());
         webhooks.insertEndpoint(context.tx(), endpoint);
         return WebhookEndpointResult.of(endpoint);
     }

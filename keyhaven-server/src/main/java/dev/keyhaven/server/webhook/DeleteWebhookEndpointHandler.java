@@ -15,9 +15,13 @@ import dev.keyhaven.server.api.Params;
  * deliverer marks them failed when it finds the endpoint gone).
  */
 final class DeleteWebhookEndpointHandler implements ActivityHandler<String> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("delete_webhook_endpoint",
-            ActivityResource.WEBHOOK_ENDPOINT, ActivityAction.DELETE, new ActivityVersion(
-                    ActivityType.DELETE_WEBHOOK_ENDPOINT, "deleteWebhookEndpointIntent",
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "delete_webhook_endpoint",
+            ActivityResource.WEBHOOK_ENDPOINT,
+            ActivityAction.DELETE,
+            new ActivityVersion(
+                    ActivityType.DELETE_WEBHOOK_ENDPOINT,
+                    "deleteWebhookEndpointIntent",
                     "deleteWebhookEndpointResult"));
 
     private final WebhookRepository webhooks;
@@ -38,7 +42,8 @@ final class DeleteWebhookEndpointHandler implements ActivityHandler<String> {
 
     @Override
     public Object execute(ActivityContext context, String endpointId) {
-        if (webhooks.findEndpoint(context.tx(), context.organizationId(), endpointId).isEmpty()) {
+        if (webhooks.findEndpoint(context.tx(), context.organizationId(), endpointId)
+                .isEmpty()) {
             throw ApiException.notFound("no webhook endpoint found with id " + endpointId);
         }
         webhooks.deleteEndpoint(context.tx(), context.organizationId(), endpointId);
@@ -46,6 +51,5 @@ final class DeleteWebhookEndpointHandler implements ActivityHandler<String> {
     }
 
     /** {@code deleteWebhookEndpointResult}. */
-    public record Result(String endpointId) {
-    }
+    public record Result(String endpointId) {}
 }

@@ -22,9 +22,22 @@ import java.util.List;
  * {@code Inet6Address} holding an IPv4-mapped address, which those predicates do not look into.
  */
 final class PublicAddresses {
-    private static final List<Range> NON_PUBLIC_V4 = Range.all("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10",
-            "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24",
-            "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4");
+    private static final List<Range> NON_PUBLIC_V4 = Range.all(
+            "0.0.0.0/8",
+            "10.0.0.0/8",
+            "100.64.0.0/10",
+            "127.0.0.0/8",
+            "169.254.0.0/16",
+            "172.16.0.0/12",
+            "192.0.0.0/24",
+            "192.0.2.0/24",
+            "192.88.99.0/24",
+            "192.168.0.0/16",
+            "198.18.0.0/15",
+            "198.51.100.0/24",
+            "203.0.113.0/24",
+            "224.0.0.0/4",
+            "240.0.0.0/4");
 
     /** Inside {@code 2000::/3}: documentation (two), benchmarking, and IETF protocol assignments (ORCHID...). */
     private static final List<Range> NON_PUBLIC_V6 = Range.all("2001:db8::/32", "3fff::/20", "2001::/23");
@@ -36,8 +49,7 @@ final class PublicAddresses {
     private static final Range TEREDO = Range.of("2001::/32");
     private static final Range GLOBAL_UNICAST = Range.of("2000::/3");
 
-    private PublicAddresses() {
-    }
+    private PublicAddresses() {}
 
     static boolean isPublic(InetAddress address) {
         byte[] bytes = address.getAddress();

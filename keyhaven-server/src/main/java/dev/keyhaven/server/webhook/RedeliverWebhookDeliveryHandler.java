@@ -21,9 +21,13 @@ import java.util.Map;
  * session cannot submit it. Policies read {@code activity.params.delivery_id}.
  */
 final class RedeliverWebhookDeliveryHandler implements ActivityHandler<String> {
-    private static final ActivitySpec SPEC = ActivitySpec.of("redeliver_webhook_delivery",
-            ActivityResource.WEBHOOK_ENDPOINT, ActivityAction.UPDATE, new ActivityVersion(
-                    ActivityType.REDELIVER_WEBHOOK_DELIVERY, "redeliverWebhookDeliveryIntent",
+    private static final ActivitySpec SPEC = ActivitySpec.of(
+            "redeliver_webhook_delivery",
+            ActivityResource.WEBHOOK_ENDPOINT,
+            ActivityAction.UPDATE,
+            new ActivityVersion(
+                    ActivityType.REDELIVER_WEBHOOK_DELIVERY,
+                    "redeliverWebhookDeliveryIntent",
                     "redeliverWebhookDeliveryResult"));
 
     private final WebhookRepository webhooks;
@@ -59,14 +63,21 @@ final class RedeliverWebhookDeliveryHandler implements ActivityHandler<String> {
         if (delivery.status() == WebhookDelivery.Status.PENDING) {
             throw ApiException.badRequest("webhook delivery " + deliveryId + " is still pending");
         }
-        webhooks.update(context.tx(), deliveryId, WebhookDelivery.Status.PENDING, 0, context.now(),
-                delivery.lastStatusCode(), delivery.lastError(), context.now());
+        webhooks.update(
+                context.tx(),
+                deliveryId,
+                WebhookDelivery.Status.PENDING,
+                0,
+                context.now(),
+                delivery.lastStatusCode(),
+                delivery.lastError(),
+                context.now());
         // Before the commit: a claim that runs first misses the row and the next poll finds it.
         wake.run();
-        return new Result(WebhookViews.delivery(webhooks.findDelivery(context.tx(), deliveryId).orElseThrow()));
+        return new Result(WebhookViews.delivery(
+                webhooks.findDelivery(context.tx(), deliveryId).orElseThrow()));
     }
 
     /** {@code redeliverWebhookDeliveryResult}: the delivery as queued again. */
-    public record Result(WebhookViews.WireDelivery delivery) {
-    }
+    public record Result(WebhookViews.WireDelivery delivery) {}
 }

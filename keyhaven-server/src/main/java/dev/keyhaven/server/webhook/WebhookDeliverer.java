@@ -42,6 +42,7 @@ public final class WebhookDeliverer implements AutoCloseable {
      * the deliveries that were in flight are attempted again once their claim runs out.
      */
     private static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
+
     private static final int MAX_ERROR_LENGTH = 300;
 
     private final Transactor transactor;
@@ -60,8 +61,14 @@ public final class WebhookDeliverer implements AutoCloseable {
     private boolean woken;
     private Thread poller;
 
-    public WebhookDeliverer(Transactor transactor, WebhookRepository repository, WebhookSigningKeys keys,
-            WebhookUrls urls, WebhookSettings settings, Clock clock, RandomGenerator random) {
+    public WebhookDeliverer(
+            Transactor transactor,
+            WebhookRepository repository,
+            WebhookSigningKeys keys,
+            WebhookUrls urls,
+            WebhookSettings settings,
+            Clock clock,
+            RandomGenerator random) {
         this.transactor = transactor;
         this.repository = repository;
         this.keys = keys;
@@ -147,7 +154,8 @@ public final class WebhookDeliverer implements AutoCloseable {
         Instant lease = now.plus(settings.requestTimeout()).plus(LEASE_MARGIN);
         // Endpoints with enough attempts in flight are left out of the claim, so a slow one cannot take every slot.
         Set<String> busy = perEndpoint.entrySet().stream()
-                .filter(e -> e.getValue().get() >= settings.maxConcurrentPerEndpoint()).map(Map.Entry::getKey)
+                .filter(e -> e.getValue().get() >= settings.maxConcurrentPerEndpoint())
+                .map(Map.Entry::getKey)
                 .collect(Collectors.toSet());
         List<WebhookDelivery> due = transactor.write(tx -> repository.claimDue(tx, now, lease, limit, busy));
         List<WebhookDelivery> givenBack = new ArrayList<>();
@@ -163,8 +171,10 @@ public final class WebhookDeliverer implements AutoCloseable {
                 try {
                     attempt(delivery);
                 } catch (RuntimeException e) {
-                    LOG.atWarn().addKeyValue("delivery", delivery.id())
-                            .addKeyValue("error", e.getClass().getSimpleName()).log("webhook attempt failed");
+                    LOG.atWarn()
+                            .addKeyValue("delivery", delivery.id())
+                            .addKeyValue("error", e.getClass().getSimpleName())
+                            .log("webhook attempt failed");
                 } finally {
                     inFlight.decrementAndGet();
                     permits.release();
@@ -176,8 +186,15 @@ public final class WebhookDeliverer implements AutoCloseable {
             // without counting an attempt.
             transactor.write(tx -> {
                 for (WebhookDelivery d : givenBack) {
-                    repository.update(tx, d.id(), WebhookDelivery.Status.PENDING, d.attempts(),
-                            now.plus(settings.pollInterval()), d.lastStatusCode(), d.lastError(), now);
+                    repository.update(
+                            tx,
+                            d.id(),
+                            WebhookDelivery.Status.PENDING,
+                            d.attempts(),
+                            now.plus(settings.pollInterval()),
+                            d.lastStatusCode(),
+                            d.lastError(),
+                            now);
                 }
                 return null;
             });
@@ -186,10 +203,14 @@ public final class WebhookDeliverer implements AutoCloseable {
     }
 
     private void attempt(WebhookDelivery delivery) {
-        Optional<WebhookEndpoint> endpoint = transactor.read(tx -> repository.findEndpoint(tx,
-                delivery.endpointId()));
+        Optional<WebhookEndpoint> endpoint = transactor.read(tx -> repository.findEndpoint(tx, delivery.endpointId()));
         if (endpoint.isEmpty() || !endpoint.get().isActive()) {
-            record(delivery, WebhookDelivery.Status.FAILED, delivery.attempts(), clock.instant(), Optional.empty(),
+            record(
+                    delivery,
+                    WebhookDelivery.Status.FAILED,
+                    delivery.attempts(),
+                    clock.instant(),
+                    Optional.empty(),
                     Optional.of(endpoint.isEmpty() ? "the endpoint was deleted" : "the endpoint is not active"));
             return;
         }
@@ -197,9 +218,15 @@ public final class WebhookDeliverer implements AutoCloseable {
         WebhookDestination destination;
         try {
             // Resolved once and checked here; the attempt connects to these addresses and no other.
-            destination = urls.destination(URI.create(endpoint.get().url()), settings.network().resolver());
+            destination = urls.destination(
+                    URI.create(endpoint.get().url()), settings.network().resolver());
         } catch (RefusedDestination refused) {
-            record(delivery, WebhookDelivery.Status.FAILED, attempt, clock.instant(), Optional.empty(),
+            record(
+                    delivery,
+                    WebhookDelivery.Status.FAILED,
+                    attempt,
+                    clock.instant(),
+                    Optional.empty(),
                     Optional.of(refused.getMessage()));
             return;
         }
@@ -214,16 +241,19 @@ public final class WebhookDeliverer implements AutoCloseable {
         } else {
             status = WebhookDelivery.Status.FAILED;
         }
-        LOG.atInfo().addKeyValue("delivery", delivery.id()).addKeyValue("event", delivery.eventId())
-                .addKeyValue("endpoint", delivery.endpointId()).addKeyValue("attempt", attempt)
-                .addKeyValue("httpStatus", outcome.statusCode().orElse(0)).addKeyValue("status", status)
+        LOG.atInfo()
+                .addKeyValue("delivery", delivery.id())
+                .addKeyValue("event", delivery.eventId())
+                .addKeyValue("endpoint", delivery.endpointId())
+                .addKeyValue("attempt", attempt)
+                .addKeyValue("httpStatus", outcome.statusCode().orElse(0))
+                .addKeyValue("status", status)
                 .log("webhook attempt");
         record(delivery, status, attempt, next, outcome.statusCode(), outcome.error());
     }
 
     /** The answer of one attempt: a status code, or the network error; whether to try again. */
-    private record Outcome(Optional<Integer> statusCode, Optional<String> error, boolean retryable) {
-    }
+    private record Outcome(Optional<Integer> statusCode, Optional<String> error, boolean retryable) {}
 
     private Outcome send(WebhookDestination destination, WebhookDelivery delivery) {
         byte[] body = delivery.body().getBytes(StandardCharsets.UTF_8);
@@ -256,8 +286,8 @@ public final class WebhookDeliverer implements AutoCloseable {
     }
 
     private static String describe(Throwable error) {
-        String message = error.getClass().getSimpleName() + (error.getMessage() == null ? ""
-                : ": " + error.getMessage());
+        String message =
+                error.getClass().getSimpleName() + (error.getMessage() == null ? "" : ": " + error.getMessage());
         return message.length() <= MAX_ERROR_LENGTH ? message : message.substring(0, MAX_ERROR_LENGTH) + "…";
     }
 
@@ -273,8 +303,13 @@ public final class WebhookDeliverer implements AutoCloseable {
         return Duration.ofMillis(delay / 2 + (long) (random.nextDouble() * (delay - delay / 2)));
     }
 
-    private void record(WebhookDelivery delivery, WebhookDelivery.Status status, int attemptsMade, Instant next,
-            Optional<Integer> statusCode, Optional<String> error) {
+    private void record(
+            WebhookDelivery delivery,
+            WebhookDelivery.Status status,
+            int attemptsMade,
+            Instant next,
+            Optional<Integer> statusCode,
+            Optional<String> error) {
         transactor.write(tx -> {
             repository.update(tx, delivery.id(), status, attemptsMade, next, statusCode, error, clock.instant());
             return null;

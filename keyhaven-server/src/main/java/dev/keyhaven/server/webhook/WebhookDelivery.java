@@ -7,9 +7,20 @@ import java.util.Optional;
  * One event for one endpoint: the outbox row and its delivery state. {@code body} is the exact JSON sent (and
  * signed) on every attempt; {@code eventId} stays the same across attempts.
  */
-public record WebhookDelivery(String id, String eventId, String endpointId, String organizationId,
-        String eventType, String body, Status status, int attempts, Instant nextAttemptAt,
-        Optional<Integer> lastStatusCode, Optional<String> lastError, Instant createdAt, Instant updatedAt) {
+public record WebhookDelivery(
+        String id,
+        String eventId,
+        String endpointId,
+        String organizationId,
+        String eventType,
+        String body,
+        Status status,
+        int attempts,
+        Instant nextAttemptAt,
+        Optional<Integer> lastStatusCode,
+        Optional<String> lastError,
+        Instant createdAt,
+        Instant updatedAt) {
 
     /** Where a delivery stands. */
     public enum Status {

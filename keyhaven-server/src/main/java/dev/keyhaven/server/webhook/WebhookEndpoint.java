@@ -4,8 +4,15 @@ import java.time.Instant;
 import java.util.List;
 
 /** A webhook endpoint of an organization. */
-public record WebhookEndpoint(String id, String organizationId, String url, String name, boolean isActive,
-        List<WebhookSubscription> subscriptions, Instant createdAt, Instant updatedAt) {
+public record WebhookEndpoint(
+        String id,
+        String organizationId,
+        String url,
+        String name,
+        boolean isActive,
+        List<WebhookSubscription> subscriptions,
+        Instant createdAt,
+        Instant updatedAt) {
 
     public WebhookEndpoint {
         subscriptions = List.copyOf(subscriptions);
@@ -13,7 +20,9 @@ public record WebhookEndpoint(String id, String organizationId, String url, Stri
 
     /** Whether deliveries of {@code eventType} go to this endpoint now. */
     public boolean receives(String eventType) {
-        return isActive && subscriptions.stream().anyMatch(s -> s.isActive() && s.eventType().equals(eventType));
+        return isActive
+                && subscriptions.stream()
+                        .anyMatch(s -> s.isActive() && s.eventType().equals(eventType));
     }
 
     WebhookEndpoint with(String newUrl, String newName, boolean active, Instant now) {

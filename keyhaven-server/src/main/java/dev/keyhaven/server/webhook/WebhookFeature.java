@@ -25,8 +25,14 @@ public final class WebhookFeature {
     private final WebhookQueries queries;
     private final List<ActivityHandler<?>> handlers;
 
-    public WebhookFeature(Transactor transactor, WebhookRepository webhooks, Custody custody, WebhookSettings settings,
-            Clock clock, Ids ids, RandomGenerator random) {
+    public WebhookFeature(
+            Transactor transactor,
+            WebhookRepository webhooks,
+            Custody custody,
+            WebhookSettings settings,
+            Clock clock,
+            Ids ids,
+            RandomGenerator random) {
         this.transactor = transactor;
         this.webhooks = webhooks;
         this.clock = clock;

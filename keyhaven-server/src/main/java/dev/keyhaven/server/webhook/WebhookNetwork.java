@@ -17,8 +17,9 @@ import javax.net.ssl.SSLSocketFactory;
  */
 public record WebhookNetwork(Resolver resolver, Dialer dialer, Supplier<SSLSocketFactory> tls) {
 
-    public static final WebhookNetwork SYSTEM = new WebhookNetwork(host -> List.of(InetAddress.getAllByName(host)),
-            WebhookNetwork::connectDirectly, () -> (SSLSocketFactory) SSLSocketFactory.getDefault());
+    public static final WebhookNetwork SYSTEM =
+            new WebhookNetwork(host -> List.of(InetAddress.getAllByName(host)), WebhookNetwork::connectDirectly, () ->
+                    (SSLSocketFactory) SSLSocketFactory.getDefault());
 
     /** Looks up every address of a host name. */
     @FunctionalInterface

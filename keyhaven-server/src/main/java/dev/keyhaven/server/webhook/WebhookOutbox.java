@@ -32,6 +32,7 @@ import tools.jackson.databind.ObjectMapper;
 public final class WebhookOutbox implements ActivityEvents {
     /** How often a parent's remembered state is checked against the store. */
     static final Duration PARENT_RECHECK = Duration.ofSeconds(1);
+
     private static final int MAX_PARENTS_TRACKED = 10_000;
 
     private final Transactor transactor;
@@ -45,8 +46,15 @@ public final class WebhookOutbox implements ActivityEvents {
     private final ConcurrentHashMap<String, Long> parentCheckedAt = new ConcurrentHashMap<>();
 
     /** @param wake tells the deliverer that rows were written (it may look before its next poll) */
-    public WebhookOutbox(Transactor transactor, OrganizationStates states, WebhookRepository repository,
-            ActivityRenderer renderer, ObjectMapper json, Clock clock, Ids ids, Runnable wake) {
+    public WebhookOutbox(
+            Transactor transactor,
+            OrganizationStates states,
+            WebhookRepository repository,
+            ActivityRenderer renderer,
+            ObjectMapper json,
+            Clock clock,
+            Ids ids,
+            Runnable wake) {
         this.transactor = transactor;
         this.states = states;
         this.repository = repository;
@@ -58,11 +66,9 @@ public final class WebhookOutbox implements ActivityEvents {
     }
 
     /** The lookup of an organization's subscribed endpoints and its parent. */
-    record Subscribers(List<String> endpointIds, Optional<String> parentId) {
-    }
+    record Subscribers(List<String> endpointIds, Optional<String> parentId) {}
 
-    private record SubscribersKey() {
-    }
+    private record SubscribersKey() {}
 
     private static final SubscribersKey SUBSCRIBERS = new SubscribersKey();
 
@@ -81,9 +87,10 @@ public final class WebhookOutbox implements ActivityEvents {
         Subscribers own = subscribers(reads);
         List<String> endpointIds = new ArrayList<>(own.endpointIds());
         if (own.parentId().isPresent()) {
-            endpointIds.addAll(reads instanceof OrganizationState
-                    ? parentEndpoints(own.parentId().get())
-                    : load(tx, own.parentId().get()).endpointIds());
+            endpointIds.addAll(
+                    reads instanceof OrganizationState
+                            ? parentEndpoints(own.parentId().get())
+                            : load(tx, own.parentId().get()).endpointIds());
         }
         if (endpointIds.isEmpty()) {
             return;
@@ -91,9 +98,24 @@ public final class WebhookOutbox implements ActivityEvents {
         String body = json.writeValueAsString(renderer.render(activity));
         String eventId = ids.next();
         var now = clock.instant();
-        repository.insertDeliveries(tx, endpointIds.stream().map(endpointId -> new WebhookDelivery(ids.next(),
-                eventId, endpointId, activity.organizationId(), WebhookSubscription.ACTIVITY_UPDATES, body,
-                WebhookDelivery.Status.PENDING, 0, now, Optional.empty(), Optional.empty(), now, now)).toList());
+        repository.insertDeliveries(
+                tx,
+                endpointIds.stream()
+                        .map(endpointId -> new WebhookDelivery(
+                                ids.next(),
+                                eventId,
+                                endpointId,
+                                activity.organizationId(),
+                                WebhookSubscription.ACTIVITY_UPDATES,
+                                body,
+                                WebhookDelivery.Status.PENDING,
+                                0,
+                                now,
+                                Optional.empty(),
+                                Optional.empty(),
+                                now,
+                                now))
+                        .toList());
         wake.run();
     }
 
@@ -102,8 +124,11 @@ public final class WebhookOutbox implements ActivityEvents {
     }
 
     private Subscribers load(Tx tx, String organizationId) {
-        return new Subscribers(repository.endpoints(tx, organizationId).stream()
-                .filter(e -> e.receives(WebhookSubscription.ACTIVITY_UPDATES)).map(WebhookEndpoint::id).toList(),
+        return new Subscribers(
+                repository.endpoints(tx, organizationId).stream()
+                        .filter(e -> e.receives(WebhookSubscription.ACTIVITY_UPDATES))
+                        .map(WebhookEndpoint::id)
+                        .toList(),
                 repository.parentOrganization(tx, organizationId));
     }
 

@@ -46,7 +46,8 @@ final class WebhookPost implements AutoCloseable {
         this.network = network;
         this.timeout = timeout;
         this.maxAnswerBytes = maxAnswerBytes;
-        this.deadlines = new ScheduledThreadPoolExecutor(1,
+        this.deadlines = new ScheduledThreadPoolExecutor(
+                1,
                 Thread.ofPlatform().daemon().name("keyhaven-webhook-deadlines").factory());
         deadlines.setRemoveOnCancelPolicy(true);
     }
@@ -64,10 +65,13 @@ final class WebhookPost implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         Socket socket = connect(to, deadline);
         AtomicBoolean expired = new AtomicBoolean();
-        ScheduledFuture<?> guard = deadlines.schedule(() -> {
-            expired.set(true);
-            closeQuietly(socket);
-        }, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> guard = deadlines.schedule(
+                () -> {
+                    expired.set(true);
+                    closeQuietly(socket);
+                },
+                Math.max(0, deadline - System.nanoTime()),
+                TimeUnit.NANOSECONDS);
         try (Socket connection = to.tls() ? startTls(socket, to, deadline) : socket) {
             OutputStream out = new BufferedOutputStream(connection.getOutputStream());
             out.write(head);
@@ -133,8 +137,13 @@ final class WebhookPost implements AutoCloseable {
     }
 
     private static byte[] head(WebhookDestination to, SequencedMap<String, String> headers, int length) {
-        StringBuilder head = new StringBuilder(512).append("POST ").append(to.requestTarget()).append(" HTTP/1.1\r\n")
-                .append("Host: ").append(to.hostHeader()).append("\r\n");
+        StringBuilder head = new StringBuilder(512)
+                .append("POST ")
+                .append(to.requestTarget())
+                .append(" HTTP/1.1\r\n")
+                .append("Host: ")
+                .append(to.hostHeader())
+                .append("\r\n");
         headers.forEach((name, value) -> {
             if (!name.matches("[A-Za-z0-9-]+") || !value.matches("[\\x20-\\x7e]*")) {
                 throw new IllegalArgumentException("not a header a delivery may send: " + name);
@@ -183,8 +192,8 @@ final class WebhookPost implements AutoCloseable {
             StringBuilder line = new StringBuilder();
             while (true) {
                 if (read++ >= budget) {
-                    throw new ProtocolException("the receiver's answer exceeds " + budget + " bytes before its "
-                            + "status");
+                    throw new ProtocolException(
+                            "the receiver's answer exceeds " + budget + " bytes before its " + "status");
                 }
                 int b = in.read();
                 if (b == -1) {

@@ -27,8 +27,11 @@ public final class WebhookQueries {
 
     /** {@code list_webhook_endpoints {organizationId}} → {@code {webhookEndpoints}}. */
     public Map<String, Object> listWebhookEndpoints(Caller caller, Params body) {
-        return Map.of("webhookEndpoints", transactor.read(tx -> repository.endpoints(tx, caller.organizationId()))
-                .stream().map(WebhookViews::endpoint).toList());
+        return Map.of(
+                "webhookEndpoints",
+                transactor.read(tx -> repository.endpoints(tx, caller.organizationId())).stream()
+                        .map(WebhookViews::endpoint)
+                        .toList());
     }
 
     /** {@code list_webhook_deliveries {organizationId, endpointId, limit?}} → {@code {deliveries}}, newest first. */
@@ -38,12 +41,20 @@ public final class WebhookQueries {
         if (limit < 1 || limit > MAX_DELIVERIES) {
             throw ApiException.badField(body.pathOf("limit"), "must be between 1 and " + MAX_DELIVERIES);
         }
-        return Map.of("deliveries", transactor.read(tx -> {
-            if (repository.findEndpoint(tx, caller.organizationId(), endpointId).isEmpty()) {
-                throw ApiException.notFound("no webhook endpoint found with id " + endpointId);
-            }
-            return repository.deliveries(tx, endpointId, limit);
-        }).stream().map(WebhookViews::delivery).toList());
+        return Map.of(
+                "deliveries",
+                transactor
+                        .read(tx -> {
+                            if (repository
+                                    .findEndpoint(tx, caller.organizationId(), endpointId)
+                                    .isEmpty()) {
+                                throw ApiException.notFound("no webhook endpoint found with id " + endpointId);
+                            }
+                            return repository.deliveries(tx, endpointId, limit);
+                        })
+                        .stream()
+                        .map(WebhookViews::delivery)
+                        .toList());
     }
 
     /** The JWKS of {@code GET /public/v1/discovery/webhooks/jwks}. */

@@ -33,12 +33,18 @@ public interface WebhookRepository {
      * skipEndpoints}, that no other transaction holds (PostgreSQL: {@code FOR UPDATE SKIP LOCKED}) and moves their
      * next attempt to {@code leaseUntil}, so no other server takes them while they are being attempted.
      */
-    List<WebhookDelivery> claimDue(Tx tx, Instant now, Instant leaseUntil, int limit,
-            Collection<String> skipEndpoints);
+    List<WebhookDelivery> claimDue(Tx tx, Instant now, Instant leaseUntil, int limit, Collection<String> skipEndpoints);
 
     /** Records the outcome of an attempt (or the release of a claim without an attempt). */
-    void update(Tx tx, String deliveryId, WebhookDelivery.Status status, int attempts, Instant nextAttemptAt,
-            Optional<Integer> lastStatusCode, Optional<String> lastError, Instant now);
+    void update(
+            Tx tx,
+            String deliveryId,
+            WebhookDelivery.Status status,
+            int attempts,
+            Instant nextAttemptAt,
+            Optional<Integer> lastStatusCode,
+            Optional<String> lastError,
+            Instant now);
 
     /** The endpoint's deliveries, newest first. */
     List<WebhookDelivery> deliveries(Tx tx, String endpointId, int limit);

@@ -22,17 +22,36 @@ import java.util.Locale;
  * @param retiredKeyGrace how long a rotated-out signing key stays in the JWKS
  * @param network how receivers are looked up and connected to ({@link WebhookNetwork#SYSTEM} but in tests)
  */
-public record WebhookSettings(String headerPrefix, boolean allowInsecureUrls, int maxAttempts,
-        Duration firstRetryDelay, Duration maxRetryDelay, Duration requestTimeout, int maxResponseBytes,
-        int maxConcurrent, int maxConcurrentPerEndpoint, Duration pollInterval, Duration retiredKeyGrace,
+public record WebhookSettings(
+        String headerPrefix,
+        boolean allowInsecureUrls,
+        int maxAttempts,
+        Duration firstRetryDelay,
+        Duration maxRetryDelay,
+        Duration requestTimeout,
+        int maxResponseBytes,
+        int maxConcurrent,
+        int maxConcurrentPerEndpoint,
+        Duration pollInterval,
+        Duration retiredKeyGrace,
         WebhookNetwork network) {
 
     /** An answer's status line and its interim answers must fit; nothing shorter is a useful cap. */
     static final int MIN_RESPONSE_BYTES = 64;
 
-    public static final WebhookSettings DEFAULT = new WebhookSettings("Keyhaven", false, 10, Duration.ofSeconds(5),
-            Duration.ofHours(1), Duration.ofSeconds(10), 64 * 1024, 32, 4, Duration.ofMillis(500),
-            Duration.ofDays(8), WebhookNetwork.SYSTEM);
+    public static final WebhookSettings DEFAULT = new WebhookSettings(
+            "Keyhaven",
+            false,
+            10,
+            Duration.ofSeconds(5),
+            Duration.ofHours(1),
+            Duration.ofSeconds(10),
+            64 * 1024,
+            32,
+            4,
+            Duration.ofMillis(500),
+            Duration.ofDays(8),
+            WebhookNetwork.SYSTEM);
 
     public WebhookSettings {
         if (!headerPrefix.matches("[A-Za-z][A-Za-z0-9]{0,31}")) {
@@ -43,45 +62,107 @@ public record WebhookSettings(String headerPrefix, boolean allowInsecureUrls, in
             throw new IllegalArgumentException("webhook attempts and concurrency limits must be positive");
         }
         if (maxResponseBytes < MIN_RESPONSE_BYTES) {
-            throw new IllegalArgumentException("webhook answers must be read up to at least " + MIN_RESPONSE_BYTES
-                    + " bytes");
+            throw new IllegalArgumentException(
+                    "webhook answers must be read up to at least " + MIN_RESPONSE_BYTES + " bytes");
         }
     }
 
     public WebhookSettings withHeaderPrefix(String prefix) {
-        return new WebhookSettings(prefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
-                requestTimeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval,
-                retiredKeyGrace, network);
+        return new WebhookSettings(
+                prefix,
+                allowInsecureUrls,
+                maxAttempts,
+                firstRetryDelay,
+                maxRetryDelay,
+                requestTimeout,
+                maxResponseBytes,
+                maxConcurrent,
+                maxConcurrentPerEndpoint,
+                pollInterval,
+                retiredKeyGrace,
+                network);
     }
 
     public WebhookSettings withAllowInsecureUrls(boolean allow) {
-        return new WebhookSettings(headerPrefix, allow, maxAttempts, firstRetryDelay, maxRetryDelay, requestTimeout,
-                maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace, network);
+        return new WebhookSettings(
+                headerPrefix,
+                allow,
+                maxAttempts,
+                firstRetryDelay,
+                maxRetryDelay,
+                requestTimeout,
+                maxResponseBytes,
+                maxConcurrent,
+                maxConcurrentPerEndpoint,
+                pollInterval,
+                retiredKeyGrace,
+                network);
     }
 
     /** Retries: how many attempts, the first delay and the largest. */
     public WebhookSettings withRetries(int attempts, Duration first, Duration max) {
-        return new WebhookSettings(headerPrefix, allowInsecureUrls, attempts, first, max, requestTimeout,
-                maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace, network);
+        return new WebhookSettings(
+                headerPrefix,
+                allowInsecureUrls,
+                attempts,
+                first,
+                max,
+                requestTimeout,
+                maxResponseBytes,
+                maxConcurrent,
+                maxConcurrentPerEndpoint,
+                pollInterval,
+                retiredKeyGrace,
+                network);
     }
 
     public WebhookSettings withRequestTimeout(Duration timeout) {
-        return new WebhookSettings(headerPrefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
-                timeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval, retiredKeyGrace,
+        return new WebhookSettings(
+                headerPrefix,
+                allowInsecureUrls,
+                maxAttempts,
+                firstRetryDelay,
+                maxRetryDelay,
+                timeout,
+                maxResponseBytes,
+                maxConcurrent,
+                maxConcurrentPerEndpoint,
+                pollInterval,
+                retiredKeyGrace,
                 network);
     }
 
     public WebhookSettings withPollInterval(Duration interval) {
-        return new WebhookSettings(headerPrefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
-                requestTimeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, interval, retiredKeyGrace,
+        return new WebhookSettings(
+                headerPrefix,
+                allowInsecureUrls,
+                maxAttempts,
+                firstRetryDelay,
+                maxRetryDelay,
+                requestTimeout,
+                maxResponseBytes,
+                maxConcurrent,
+                maxConcurrentPerEndpoint,
+                interval,
+                retiredKeyGrace,
                 network);
     }
 
     /** These settings with another way of reaching receivers (tests: a resolver, a dialer, a trust store). */
     public WebhookSettings withNetwork(WebhookNetwork other) {
-        return new WebhookSettings(headerPrefix, allowInsecureUrls, maxAttempts, firstRetryDelay, maxRetryDelay,
-                requestTimeout, maxResponseBytes, maxConcurrent, maxConcurrentPerEndpoint, pollInterval,
-                retiredKeyGrace, other);
+        return new WebhookSettings(
+                headerPrefix,
+                allowInsecureUrls,
+                maxAttempts,
+                firstRetryDelay,
+                maxRetryDelay,
+                requestTimeout,
+                maxResponseBytes,
+                maxConcurrent,
+                maxConcurrentPerEndpoint,
+                pollInterval,
+                retiredKeyGrace,
+                other);
     }
 
     /** {@code X-<svc>-<name>}. */

@@ -5,6 +5,5 @@ import java.time.Instant;
 import java.util.Optional;
 
 /** A stored webhook signing key: its id ({@code kid}), Ed25519 public key (hex) and sealed private key. */
-public record WebhookSigningKey(String keyId, String publicKeyHex, SealedSecret sealedKey, Instant createdAt,
-        Optional<Instant> retiredAt) {
-}
+public record WebhookSigningKey(
+        String keyId, String publicKeyHex, SealedSecret sealedKey, Instant createdAt, Optional<Instant> retiredAt) {}

@@ -34,15 +34,18 @@ public final class WebhookSigningKeys {
     private final Ids ids;
     private volatile Loaded loaded;
 
-    private record Loaded(WebhookSigningKey key, Instant at) {
-    }
+    private record Loaded(WebhookSigningKey key, Instant at) {}
 
     /** A signature of one attempt: the key that made it and the hex of its 64 bytes. */
-    public record Signed(String keyId, String signatureHex) {
-    }
+    public record Signed(String keyId, String signatureHex) {}
 
-    public WebhookSigningKeys(Transactor transactor, WebhookRepository repository, Custody custody,
-            WebhookSettings settings, Clock clock, Ids ids) {
+    public WebhookSigningKeys(
+            Transactor transactor,
+            WebhookRepository repository,
+            Custody custody,
+            WebhookSettings settings,
+            Clock clock,
+            Ids ids) {
         this.transactor = transactor;
         this.repository = repository;
         this.custody = custody;
@@ -62,8 +65,8 @@ public final class WebhookSigningKeys {
         byte[] message = new byte[prefix.length + body.length];
         System.arraycopy(prefix, 0, message, 0, prefix.length);
         System.arraycopy(body, 0, message, prefix.length, body.length);
-        return new Signed(key.keyId(), HexFormat.of().formatHex(custody.signWebhook(key.keyId(), key.sealedKey(),
-                message)));
+        return new Signed(
+                key.keyId(), HexFormat.of().formatHex(custody.signWebhook(key.keyId(), key.sealedKey(), message)));
     }
 
     /** The key that signs now, creating the first one when the store has none. */
@@ -73,8 +76,8 @@ public final class WebhookSigningKeys {
         if (known != null && known.at().plus(RELOAD).isAfter(now)) {
             return known.key();
         }
-        WebhookSigningKey key = transactor.read(tx -> newestActive(repository.signingKeys(tx)))
-                .orElseGet(this::createFirst);
+        WebhookSigningKey key =
+                transactor.read(tx -> newestActive(repository.signingKeys(tx))).orElseGet(this::createFirst);
         loaded = new Loaded(key, now);
         return key;
     }
@@ -101,7 +104,8 @@ public final class WebhookSigningKeys {
         Instant cutoff = clock.instant().minus(settings.retiredKeyGrace());
         List<WebhookSigningKey> keys = transactor.read(repository::signingKeys).stream()
                 .filter(k -> k.retiredAt().map(r -> r.isAfter(cutoff)).orElse(true))
-                .sorted(Comparator.comparing(WebhookSigningKey::createdAt).reversed()).toList();
+                .sorted(Comparator.comparing(WebhookSigningKey::createdAt).reversed())
+                .toList();
         return Map.of("keys", keys.stream().map(this::jwk).toList());
     }
 
@@ -112,8 +116,11 @@ public final class WebhookSigningKeys {
         jwk.put("crv", "Ed25519");
         jwk.put("alg", "EdDSA");
         jwk.put("use", "sig");
-        jwk.put("x", Base64.getUrlEncoder().withoutPadding().encodeToString(HexFormat.of().parseHex(
-                key.publicKeyHex())));
+        jwk.put(
+                "x",
+                Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString(HexFormat.of().parseHex(key.publicKeyHex())));
         jwk.put(settings.jwksField("signature_algorithm"), "ed25519");
         jwk.put(settings.jwksField("signature_version"), "v1");
         return jwk;
@@ -135,12 +142,17 @@ public final class WebhookSigningKeys {
     private WebhookSigningKey newKey() {
         String keyId = ids.next();
         DerivedKey created = custody.createWebhookSigningKey(keyId);
-        return new WebhookSigningKey(keyId, HexFormat.of().formatHex(created.publicKey()), created.sealedKey(),
-                clock.instant(), Optional.empty());
+        return new WebhookSigningKey(
+                keyId,
+                HexFormat.of().formatHex(created.publicKey()),
+                created.sealedKey(),
+                clock.instant(),
+                Optional.empty());
     }
 
     private static Optional<WebhookSigningKey> newestActive(List<WebhookSigningKey> keys) {
-        return keys.stream().filter(k -> k.retiredAt().isEmpty())
+        return keys.stream()
+                .filter(k -> k.retiredAt().isEmpty())
                 .max(Comparator.comparing(WebhookSigningKey::createdAt).thenComparing(WebhookSigningKey::keyId));
     }
 }

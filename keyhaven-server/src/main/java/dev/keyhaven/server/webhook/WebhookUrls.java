@@ -20,8 +20,8 @@ public final class WebhookUrls {
     static final int MAX_URL_LENGTH = 2048;
     private static final int HTTPS_PORT = 443;
     private static final int HTTP_PORT = 80;
-    private static final String NON_PUBLIC_ADDRESS = "must not point to a loopback, private, link-local or metadata "
-            + "address";
+    private static final String NON_PUBLIC_ADDRESS =
+            "must not point to a loopback, private, link-local or metadata " + "address";
 
     private final boolean allowInsecure;
 
@@ -36,8 +36,8 @@ public final class WebhookUrls {
      */
     public URI parse(String field, String url) {
         if (url.isBlank() || url.length() > MAX_URL_LENGTH) {
-            throw ApiException.badField(field, "must be an absolute https URL of at most " + MAX_URL_LENGTH
-                    + " characters");
+            throw ApiException.badField(
+                    field, "must be an absolute https URL of at most " + MAX_URL_LENGTH + " characters");
         }
         URI uri;
         try {
@@ -101,7 +101,8 @@ public final class WebhookUrls {
         if (!allowInsecure && !addresses.stream().allMatch(PublicAddresses::isPublic)) {
             throw new RefusedDestination("the host resolves to a non-public address");
         }
-        int port = url.getPort() != -1 ? url.getPort()
+        int port = url.getPort() != -1
+                ? url.getPort()
                 : url.getScheme().equalsIgnoreCase("https") ? HTTPS_PORT : HTTP_PORT;
         return new WebhookDestination(url, bare, port, addresses);
     }
@@ -113,13 +114,17 @@ public final class WebhookUrls {
             name = name.substring(0, name.length() - 1);
         }
         if (name.startsWith("[")) {
-            return byAddress(name, "must name its host by a name, an IPv4 address or an IPv6 address without a "
-                    + "zone");
+            return byAddress(
+                    name, "must name its host by a name, an IPv4 address or an IPv6 address without a " + "zone");
         }
-        if (name.equals("localhost") || name.endsWith(".localhost") || name.endsWith(".local")
-                || name.endsWith(".internal") || name.equals("metadata") || !name.contains(".")) {
-            return Optional.of("must name a public host (not localhost, a local or internal name, or a metadata "
-                    + "service)");
+        if (name.equals("localhost")
+                || name.endsWith(".localhost")
+                || name.endsWith(".local")
+                || name.endsWith(".internal")
+                || name.equals("metadata")
+                || !name.contains(".")) {
+            return Optional.of(
+                    "must name a public host (not localhost, a local or internal name, or a metadata " + "service)");
         }
         String lastLabel = name.substring(name.lastIndexOf('.') + 1);
         if (lastLabel.matches("[0-9]+|0x[0-9a-f]*")) {
@@ -144,7 +149,8 @@ public final class WebhookUrls {
      * without a zone; parsed, never looked up ({@link InetAddress#ofLiteral}).
      */
     private static Optional<InetAddress> exactLiteral(String host) {
-        boolean ipv6 = host.startsWith("[") && host.endsWith("]")
+        boolean ipv6 = host.startsWith("[")
+                && host.endsWith("]")
                 && host.substring(1, host.length() - 1).matches("[0-9a-f:.]*:[0-9a-f:.]*");
         boolean ipv4 = host.matches("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
         if (!ipv6 && !ipv4) {

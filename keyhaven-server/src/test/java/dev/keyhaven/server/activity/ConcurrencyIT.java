@@ -21,9 +21,10 @@ class ConcurrencyIT extends OnBothStores {
 
     @Override
     protected KeyhavenConfig configure(KeyhavenConfig defaults) {
-        return defaults.withLimits(dev.keyhaven.server.user.UserLimits.builder().usersPerOrganization(1000).build());
+        return defaults.withLimits(dev.keyhaven.server.user.UserLimits.builder()
+                .usersPerOrganization(1000)
+                .build());
     }
-
 
     @Test
     void concurrentCreateUsersAllCompleteAndAllUsersExist() throws Exception {
@@ -31,22 +32,27 @@ class ConcurrencyIT extends OnBothStores {
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < CLIENTS * 4; i++) {
                 String name = "concurrent-" + i;
-                results.add(executor.submit(() -> root.createUsers(List.of(new UserParams(name,
-                        name + "@example.com", null, List.of(), List.of(), List.of(), List.of())))));
+                results.add(executor.submit(() -> root.createUsers(List.of(new UserParams(
+                        name, name + "@example.com", null, List.of(), List.of(), List.of(), List.of())))));
             }
             for (Future<Activity> result : results) {
                 assertThat(result.get().status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
             }
         }
-        assertThat(root.listUsers()).filteredOn(u -> u.path("userName").asString().startsWith("concurrent-"))
+        assertThat(root.listUsers())
+                .filteredOn(u -> u.path("userName").asString().startsWith("concurrent-"))
                 .hasSize(CLIENTS * 4);
     }
 
     @Test
     void concurrentCreationsNeverExceedTheUserLimit() throws Exception {
         int limit = 5;
-        TestServer small = TestServer.start(store, c -> c.withLimits(dev.keyhaven.server.user.UserLimits.builder()
-                .usersPerOrganization(limit).build()), java.time.Clock.systemUTC());
+        TestServer small = TestServer.start(
+                store,
+                c -> c.withLimits(dev.keyhaven.server.user.UserLimits.builder()
+                        .usersPerOrganization(limit)
+                        .build()),
+                java.time.Clock.systemUTC());
         try {
             KeyhavenClient client = small.rootClient();
             List<Future<Integer>> outcomes = new ArrayList<>();
@@ -55,8 +61,8 @@ class ConcurrencyIT extends OnBothStores {
                     String name = "capped-" + i;
                     outcomes.add(executor.submit(() -> {
                         try {
-                            client.createUsers(List.of(new UserParams(name, name + "@example.com", null, List.of(),
-                                    List.of(), List.of(), List.of())));
+                            client.createUsers(List.of(new UserParams(
+                                    name, name + "@example.com", null, List.of(), List.of(), List.of(), List.of())));
                             return 200;
                         } catch (dev.keyhaven.client.KeyhavenApiException e) {
                             return e.httpStatus();
@@ -78,8 +84,8 @@ class ConcurrencyIT extends OnBothStores {
 
     @Test
     void concurrentIdenticalSubmissionsYieldOneActivityAndOneEffect() throws Exception {
-        byte[] body = root.submitBody("ACTIVITY_TYPE_CREATE_USER_TAG", java.util.Map.of("userTagName", "raced",
-                "userIds", List.of()));
+        byte[] body = root.submitBody(
+                "ACTIVITY_TYPE_CREATE_USER_TAG", java.util.Map.of("userTagName", "raced", "userIds", List.of()));
         List<Future<Activity>> results = new ArrayList<>();
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < CLIENTS; i++) {
@@ -91,6 +97,8 @@ class ConcurrencyIT extends OnBothStores {
                 assertThat(result.get().status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
             }
         }
-        assertThat(root.listUserTags()).filteredOn(t -> t.path("tagName").asString().equals("raced")).hasSize(1);
+        assertThat(root.listUserTags())
+                .filteredOn(t -> t.path("tagName").asString().equals("raced"))
+                .hasSize(1);
     }
 }

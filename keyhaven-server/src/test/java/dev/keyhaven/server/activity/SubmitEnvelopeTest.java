@@ -1,5 +1,6 @@
 package dev.keyhaven.server.activity;
 
+import static dev.keyhaven.server.testing.ApiErrors.isError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import static dev.keyhaven.server.testing.ApiErrors.isError;
 
 class SubmitEnvelopeTest {
     private static final Instant NOW = Instant.parse("2026-11-21T12:00:00Z");
@@ -19,7 +19,10 @@ class SubmitEnvelopeTest {
     private static final ActivityHandler<Object> HANDLER = new ActivityHandler<>() {
         @Override
         public ActivitySpec spec() {
-            return ActivitySpec.of("create_users", ActivityResource.USER, ActivityAction.CREATE,
+            return ActivitySpec.of(
+                    "create_users",
+                    ActivityResource.USER,
+                    ActivityAction.CREATE,
                     new ActivityVersion(ActivityType.CREATE_USERS_V4, "createUsersIntentV4", "createUsersResult"),
                     new ActivityVersion(ActivityType.CREATE_USERS_V3, "createUsersIntentV3", "createUsersResult"));
         }
@@ -43,8 +46,10 @@ class SubmitEnvelopeTest {
 
     @Test
     void acceptsEveryVersionTheHandlerDeclares() {
-        assertThat(read("ACTIVITY_TYPE_CREATE_USERS_V4", NOW).version().intentKey()).isEqualTo("createUsersIntentV4");
-        assertThat(read("ACTIVITY_TYPE_CREATE_USERS_V3", NOW).version().intentKey()).isEqualTo("createUsersIntentV3");
+        assertThat(read("ACTIVITY_TYPE_CREATE_USERS_V4", NOW).version().intentKey())
+                .isEqualTo("createUsersIntentV4");
+        assertThat(read("ACTIVITY_TYPE_CREATE_USERS_V3", NOW).version().intentKey())
+                .isEqualTo("createUsersIntentV3");
     }
 
     @Test
@@ -57,14 +62,18 @@ class SubmitEnvelopeTest {
 
     @Test
     void theLivenessWindowIsOneHourBackAndFiveMinutesAhead() {
-        assertThat(read("ACTIVITY_TYPE_CREATE_USERS_V4", NOW.minus(Duration.ofHours(1))).timestamp())
+        assertThat(read("ACTIVITY_TYPE_CREATE_USERS_V4", NOW.minus(Duration.ofHours(1)))
+                        .timestamp())
                 .isEqualTo(NOW.minus(Duration.ofHours(1)));
-        assertThat(read("ACTIVITY_TYPE_CREATE_USERS_V4", NOW.plus(Duration.ofMinutes(5))).timestamp())
+        assertThat(read("ACTIVITY_TYPE_CREATE_USERS_V4", NOW.plus(Duration.ofMinutes(5)))
+                        .timestamp())
                 .isEqualTo(NOW.plus(Duration.ofMinutes(5)));
-        for (Instant outside : List.of(NOW.minus(Duration.ofHours(1)).minusMillis(1),
+        for (Instant outside : List.of(
+                NOW.minus(Duration.ofHours(1)).minusMillis(1),
                 NOW.plus(Duration.ofMinutes(5)).plusMillis(1))) {
             assertThatThrownBy(() -> read("ACTIVITY_TYPE_CREATE_USERS_V4", outside))
-                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_TIME));
+                    .isInstanceOfSatisfying(
+                            ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_TIME));
         }
     }
 }

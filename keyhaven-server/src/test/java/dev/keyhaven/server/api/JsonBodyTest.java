@@ -28,22 +28,28 @@ class JsonBodyTest {
     @Test
     void utf8WithAnyCharacterOutsideTheBasicPlaneIsRead() {
         assertThat(JsonBody.parse(JSON, utf8("{\"name\":\"caf\u00e9 \u20ac \uD83D\uDD11\",\"esc\":\"\\ud83d\\udd11\"}"))
-                .path("esc").stringValue()).isEqualTo("\uD83D\uDD11");
+                        .path("esc")
+                        .stringValue())
+                .isEqualTo("\uD83D\uDD11");
     }
 
     @Test
     void aUtf32LittleEndianMarkIsNotTakenForUtf16() {
         byte[] body = new byte[] {(byte) 0xFF, (byte) 0xFE, 0, 0, '{', 0, 0, 0, '}', 0, 0, 0};
-        assertRefused(body, "bad request body: not UTF-8 but UTF-32LE (by its byte order mark); send JSON as UTF-8",
-                null);
+        assertRefused(
+                body, "bad request body: not UTF-8 but UTF-32LE (by its byte order mark); send JSON as UTF-8", null);
     }
 
     @Test
     void aOneCharacterBodyInUtf16IsNamedToo() {
-        assertRefused("7".getBytes(StandardCharsets.UTF_16BE), "bad request body: not UTF-8 but UTF-16BE; send "
-                + "JSON as UTF-8", null);
-        assertRefused("7".getBytes(Charset.forName("UTF-32LE")), "bad request body: not UTF-8 but UTF-32LE; send "
-                + "JSON as UTF-8", null);
+        assertRefused(
+                "7".getBytes(StandardCharsets.UTF_16BE),
+                "bad request body: not UTF-8 but UTF-16BE; send " + "JSON as UTF-8",
+                null);
+        assertRefused(
+                "7".getBytes(Charset.forName("UTF-32LE")),
+                "bad request body: not UTF-8 but UTF-32LE; send " + "JSON as UTF-8",
+                null);
     }
 
     @Test
@@ -55,35 +61,44 @@ class JsonBodyTest {
 
     @Test
     void aNulInsideAnArrayOfTheRootIsNamedByIndex() {
-        assertRefused(utf8("[\"a\",[\"\\u0000\"]]"), "bad request body: [1][0] contains a NUL character (U+0000)",
-                "[1][0]");
+        assertRefused(
+                utf8("[\"a\",[\"\\u0000\"]]"), "bad request body: [1][0] contains a NUL character (U+0000)", "[1][0]");
     }
 
     @Test
     void aLongMemberNameIsShortenedInThePath() {
         String name = "n".repeat(100);
-        assertRefused(utf8("{\"" + name + "\":\"\\u0000\"}"), "bad request body: " + "n".repeat(64)
-                + "… contains a NUL character (U+0000)", "n".repeat(64) + "…");
+        assertRefused(
+                utf8("{\"" + name + "\":\"\\u0000\"}"),
+                "bad request body: " + "n".repeat(64) + "… contains a NUL character (U+0000)",
+                "n".repeat(64) + "…");
     }
 
     @Test
     void malformedJsonKeepsItsLocation() {
-        assertRefused(utf8("{\"a\":}"), "bad request body: malformed JSON at line 1, column 6: Unexpected character "
-                + "('}' (code 125)): expected a value", null);
+        assertRefused(
+                utf8("{\"a\":}"),
+                "bad request body: malformed JSON at line 1, column 6: Unexpected character "
+                        + "('}' (code 125)): expected a value",
+                null);
     }
 
     @Test
     void aNumberBeyondADoublesRangeIsNamedByItsPath() {
         // Found by SubmitEnvelopeGuidedFuzzTest: 17731E54800000 read as infinity and wrote back as "Infinity".
-        assertRefused(utf8("{\"timestampMs\":17731E54800000}"),
-                "bad request body: timestampMs is a number beyond the range of a double", "timestampMs");
+        assertRefused(
+                utf8("{\"timestampMs\":17731E54800000}"),
+                "bad request body: timestampMs is a number beyond the range of a double",
+                "timestampMs");
         assertRefused(utf8("[-1e400]"), "bad request body: [0] is a number beyond the range of a double", "[0]");
         assertRefused(utf8("1e999"), "bad request body: a number beyond the range of a double", null);
     }
 
     @Test
     void aLargeButFiniteNumberIsRead() {
-        assertThat(JsonBody.parse(JSON, utf8("{\"n\":1.7976931348623157e308}")).get("n").doubleValue())
+        assertThat(JsonBody.parse(JSON, utf8("{\"n\":1.7976931348623157e308}"))
+                        .get("n")
+                        .doubleValue())
                 .isEqualTo(Double.MAX_VALUE);
     }
 }

@@ -65,7 +65,9 @@ class ParamsTest {
     void enumsNameTheAllowedValues() {
         assertThat(params("{\"s\":\"VOTE_SELECTION_APPROVED\"}").requiredEnum("s", TestSelection.class))
                 .isEqualTo(TestSelection.APPROVED);
-        assertBad(() -> params("{\"s\":\"APPROVED\"}").requiredEnum("s", TestSelection.class), "parameters.s",
+        assertBad(
+                () -> params("{\"s\":\"APPROVED\"}").requiredEnum("s", TestSelection.class),
+                "parameters.s",
                 "unknown value 'APPROVED' (expected one of VOTE_SELECTION_APPROVED, VOTE_SELECTION_REJECTED)");
     }
 
@@ -81,9 +83,12 @@ class ParamsTest {
 
     @Test
     void idListsAreDeduplicatedInOrderAndMayBeRequiredNonEmpty() {
-        assertThat(params("{\"ids\":[\"b\",\"a\",\"b\"]}").requiredIds("ids", "user")).containsExactly("b", "a");
+        assertThat(params("{\"ids\":[\"b\",\"a\",\"b\"]}").requiredIds("ids", "user"))
+                .containsExactly("b", "a");
         assertThat(params("{\"ids\":[]}").requiredIdsOrNone("ids")).isEmpty();
-        assertBad(() -> params("{\"ids\":[]}").requiredIds("ids", "user"), "parameters.ids",
+        assertBad(
+                () -> params("{\"ids\":[]}").requiredIds("ids", "user"),
+                "parameters.ids",
                 "must name at least one user");
         assertBad(() -> params("{}").requiredIdsOrNone("ids"), "parameters.ids", "is required");
     }
@@ -93,11 +98,15 @@ class ParamsTest {
         Params p = params("{\"users\":[{\"name\":\"a\"},{\"keys\":[{}]}]}");
         List<Optional<String>> names = p.requiredObjects("users", u -> u.optionalString("name"));
         assertThat(names).containsExactly(Optional.of("a"), Optional.empty());
-        assertBad(() -> p.requiredObjects("users", u -> u.requiredObjects("keys", k -> k.requiredString("publicKey"))),
-                "parameters.users[0].keys", "is required");
-        assertBad(() -> params("{\"users\":[{\"keys\":[{}]}]}").requiredObjects("users",
-                u -> u.requiredObjects("keys", k -> k.requiredString("publicKey"))),
-                "parameters.users[0].keys[0].publicKey", "is required");
+        assertBad(
+                () -> p.requiredObjects("users", u -> u.requiredObjects("keys", k -> k.requiredString("publicKey"))),
+                "parameters.users[0].keys",
+                "is required");
+        assertBad(
+                () -> params("{\"users\":[{\"keys\":[{}]}]}")
+                        .requiredObjects("users", u -> u.requiredObjects("keys", k -> k.requiredString("publicKey"))),
+                "parameters.users[0].keys[0].publicKey",
+                "is required");
         assertBad(() -> params("{\"o\":[]}").requiredObject("o"), "parameters.o", "must be a JSON object");
     }
 
@@ -112,7 +121,8 @@ class ParamsTest {
     void longInputIsAbbreviatedInMessages() {
         String huge = "X".repeat(10_000);
         assertThatThrownBy(() -> params("{\"s\":\"" + huge + "\"}").requiredEnum("s", TestSelection.class))
-                .hasMessageNotContaining(huge).hasMessageContaining("…");
+                .hasMessageNotContaining(huge)
+                .hasMessageContaining("…");
     }
 
     enum TestSelection implements WireEnum {

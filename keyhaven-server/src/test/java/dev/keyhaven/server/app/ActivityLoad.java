@@ -26,8 +26,7 @@ final class ActivityLoad {
     private static final Duration WAIT = Duration.ofSeconds(120);
 
     /** A request answered 200 with a COMPLETED activity that created these users. */
-    record Acknowledged(String activityId, List<String> userIds, List<String> userNames, long answeredNanos) {
-    }
+    record Acknowledged(String activityId, List<String> userIds, List<String> userNames, long answeredNanos) {}
 
     /** A request that got no complete response. */
     record Unanswered(List<String> userNames, long startedNanos, Outcome outcome) {
@@ -58,10 +57,14 @@ final class ActivityLoad {
     }
 
     /** Starts {@code workerCount} workers submitting as {@code stamper} to the organization. */
-    static ActivityLoad start(String host, int port, Stamper stamper, String organizationId, String runName,
-            int workerCount) {
-        ActivityLoad load = new ActivityLoad(new KeyhavenClient("http://" + host + ":" + port, stamper,
-                organizationId), stamper, host, port, runName);
+    static ActivityLoad start(
+            String host, int port, Stamper stamper, String organizationId, String runName, int workerCount) {
+        ActivityLoad load = new ActivityLoad(
+                new KeyhavenClient("http://" + host + ":" + port, stamper, organizationId),
+                stamper,
+                host,
+                port,
+                runName);
         for (int w = 0; w < workerCount; w++) {
             int worker = w;
             load.workers.add(Thread.ofVirtual().name("load-" + w).start(() -> load.work(worker)));
@@ -71,9 +74,14 @@ final class ActivityLoad {
 
     /** The body of a create_users activity creating a user for each name, with an email as its credential. */
     static byte[] createUsersBody(KeyhavenClient client, List<String> userNames) {
-        return client.submitBody("ACTIVITY_TYPE_CREATE_USERS_V4", Map.of("users", userNames.stream()
-                .map(name -> new UserParams(name, name + "@example.com", null, List.of(), List.of(), List.of(),
-                        List.of())).toList()));
+        return client.submitBody(
+                "ACTIVITY_TYPE_CREATE_USERS_V4",
+                Map.of(
+                        "users",
+                        userNames.stream()
+                                .map(name -> new UserParams(
+                                        name, name + "@example.com", null, List.of(), List.of(), List.of(), List.of()))
+                                .toList()));
     }
 
     /** The acknowledgement in {@code outcome}, if it is a 200 with a COMPLETED activity. */
@@ -87,8 +95,8 @@ final class ActivityLoad {
         }
         List<String> userIds = new ArrayList<>();
         activity.path("result").path("createUsersResult").path("userIds").forEach(id -> userIds.add(id.asString()));
-        return Optional.of(new Acknowledged(activity.path("id").asString(), List.copyOf(userIds), userNames,
-                System.nanoTime()));
+        return Optional.of(
+                new Acknowledged(activity.path("id").asString(), List.copyOf(userIds), userNames, System.nanoTime()));
     }
 
     private void work(int worker) {
@@ -118,7 +126,8 @@ final class ActivityLoad {
     /** Records what became of one request; false when the worker should stop. */
     private boolean record(Outcome outcome, List<String> names, long started) {
         switch (outcome) {
-            case Outcome.Response response when response.status() == 200 -> {
+            case Outcome.Response response
+            when response.status() == 200 -> {
                 Optional<Acknowledged> ack = acknowledgement(client, response, names);
                 if (ack.isEmpty()) {
                     unexpected.add("200 without a COMPLETED activity: " + response.bodyText());
@@ -127,7 +136,8 @@ final class ActivityLoad {
                 acknowledged.add(ack.get());
                 return true;
             }
-            case Outcome.Response response when response.status() == 503 -> {
+            case Outcome.Response response
+            when response.status() == 503 -> {
                 refused.add(names);
                 return true;
             }
@@ -159,10 +169,9 @@ final class ActivityLoad {
     private void awaitUntil(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
-            if (workers.stream().noneMatch(Thread::isAlive) || !unexpected.isEmpty()
-                    || System.nanoTime() > deadline) {
-                throw new IllegalStateException("gave up waiting for " + what + "; acknowledged " + acknowledged
-                        .size() + ", unanswered " + unanswered.size() + ", unexpected " + unexpected);
+            if (workers.stream().noneMatch(Thread::isAlive) || !unexpected.isEmpty() || System.nanoTime() > deadline) {
+                throw new IllegalStateException("gave up waiting for " + what + "; acknowledged " + acknowledged.size()
+                        + ", unanswered " + unanswered.size() + ", unexpected " + unexpected);
             }
             try {
                 Thread.sleep(1);

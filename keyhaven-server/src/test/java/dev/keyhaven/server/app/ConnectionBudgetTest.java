@@ -14,8 +14,9 @@ class ConnectionBudgetTest {
     void theReserveCoversTheDatabasePoolWebhooksAndHeadroom() {
         // 64 headroom + 3 descriptors for each of SQLite's 4 pooled connections + 32 webhook attempts in flight.
         assertThat(ConnectionBudget.reserved(SQLITE)).isEqualTo(64 + 3 * 4 + 32);
-        assertThat(ConnectionBudget.reserved(SQLITE.withDatabaseUrl(Optional.of(
-                "jdbc:postgresql://127.0.0.1:5432/keyhaven")))).isEqualTo(64 + 3 * 16 + 32);
+        assertThat(ConnectionBudget.reserved(
+                        SQLITE.withDatabaseUrl(Optional.of("jdbc:postgresql://127.0.0.1:5432/keyhaven"))))
+                .isEqualTo(64 + 3 * 16 + 32);
     }
 
     @Test
@@ -28,7 +29,9 @@ class ConnectionBudgetTest {
 
     @Test
     void theDerivedCapStaysBetweenOneAndTheMostPerListener() {
-        assertThat(ConnectionBudget.perListener(new Descriptors(1_048_576, 30), 2, 144)).isEqualTo(4096);
-        assertThat(ConnectionBudget.perListener(new Descriptors(64, 40), 2, 144)).isEqualTo(1);
+        assertThat(ConnectionBudget.perListener(new Descriptors(1_048_576, 30), 2, 144))
+                .isEqualTo(4096);
+        assertThat(ConnectionBudget.perListener(new Descriptors(64, 40), 2, 144))
+                .isEqualTo(1);
     }
 }

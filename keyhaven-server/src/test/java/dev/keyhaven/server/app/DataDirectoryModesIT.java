@@ -49,8 +49,10 @@ class DataDirectoryModesIT {
             paths.forEach(path -> {
                 try {
                     String name = data.relativize(path).toString();
-                    modes.put(name.isEmpty() ? "." : name, PosixFilePermissions.toString(
-                            Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS)));
+                    modes.put(
+                            name.isEmpty() ? "." : name,
+                            PosixFilePermissions.toString(
+                                    Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS)));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -64,15 +66,16 @@ class DataDirectoryModesIT {
     private static void assertOwnerOnly(Path data, List<String> expected) {
         Map<String, String> modes = modes(data);
         assertThat(modes).as("what the data directory holds").containsKeys(expected.toArray(String[]::new));
-        modes.forEach((name, mode) -> assertThat(mode).as(name).isEqualTo(
-                Files.isDirectory(data.resolve(name), LinkOption.NOFOLLOW_LINKS) ? DIRECTORY : FILE));
+        modes.forEach((name, mode) -> assertThat(mode)
+                .as(name)
+                .isEqualTo(Files.isDirectory(data.resolve(name), LinkOption.NOFOLLOW_LINKS) ? DIRECTORY : FILE));
     }
 
     private static void loosen(Path data) throws IOException {
         try (Stream<Path> paths = Files.walk(data)) {
             for (Path path : paths.toList()) {
-                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(Files.isDirectory(path)
-                        ? "rwxr-xr-x" : "rw-r--r--"));
+                Files.setPosixFilePermissions(
+                        path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
             }
         }
     }
@@ -86,12 +89,16 @@ class DataDirectoryModesIT {
     /** Sends an SMS code (to sms.log) and an email code (to the Maildir) through the auth proxy. */
     private static void sendCodes(int proxyPort, String configId) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        for (String body : List.of("{\"otpType\":\"OTP_TYPE_SMS\",\"contact\":\"+15557654321\"}",
+        for (String body : List.of(
+                "{\"otpType\":\"OTP_TYPE_SMS\",\"contact\":\"+15557654321\"}",
                 "{\"otpType\":\"OTP_TYPE_EMAIL\",\"contact\":\"someone@example.com\"}")) {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                    + proxyPort + "/v1/otp_init_v2")).timeout(Duration.ofSeconds(30))
-                    .header("X-Auth-Proxy-Config-Id", configId).POST(HttpRequest.BodyPublishers.ofString(body))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + proxyPort + "/v1/otp_init_v2"))
+                            .timeout(Duration.ofSeconds(30))
+                            .header("X-Auth-Proxy-Config-Id", configId)
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         }
     }
@@ -107,8 +114,8 @@ class DataDirectoryModesIT {
     }
 
     private static List<String> written(StoreKind store, Path data, String... more) throws IOException {
-        List<String> expected = new ArrayList<>(List.of(".", "master.key", "sms.log", "maildir", "maildir/new",
-                "maildir/tmp", "maildir/cur"));
+        List<String> expected = new ArrayList<>(
+                List.of(".", "master.key", "sms.log", "maildir", "maildir/new", "maildir/tmp", "maildir/cur"));
         try (Stream<Path> messages = Files.list(data.resolve("maildir/new"))) {
             assertThat(messages.count()).as("messages in the Maildir").isEqualTo(1);
         }
@@ -125,10 +132,12 @@ class DataDirectoryModesIT {
         Path data = directory.resolve("data");
         int proxyPort = freePort();
         try (ServedJar jar = ServedJar.in(store, data);
-                KeyhavenProcess server = KeyhavenProcess.serve(jar.serveArguments("--auth-proxy-port",
-                        Integer.toString(proxyPort), "--sms-provider", "file"), Map.of())) {
-            String configId = server.awaitStdout(line -> line.startsWith("auth proxy config id: "),
-                    Duration.ofSeconds(10)).split(" ")[4];
+                KeyhavenProcess server = KeyhavenProcess.serve(
+                        jar.serveArguments("--auth-proxy-port", Integer.toString(proxyPort), "--sms-provider", "file"),
+                        Map.of())) {
+            String configId = server.awaitStdout(
+                            line -> line.startsWith("auth proxy config id: "), Duration.ofSeconds(10))
+                    .split(" ")[4];
             run(jar, "auth-proxy-config", "--config-id", configId, "--sms-enabled", "true");
             sendCodes(proxyPort, configId);
             server.explainingFailures(() -> {
@@ -147,10 +156,19 @@ class DataDirectoryModesIT {
         Path data = Files.createDirectory(directory.resolve("data"));
         Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwxr-xr-x"));
         try (ServedJar jar = ServedJar.in(store, data)) {
-            Result created = run(jar, "init", "--organization-name", "Acme", "--user-name", "ops",
-                    "--api-public-key", ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, new SecureRandom())
+            Result created = run(
+                    jar,
+                    "init",
+                    "--organization-name",
+                    "Acme",
+                    "--user-name",
+                    "ops",
+                    "--api-public-key",
+                    ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, new SecureRandom())
                             .publicKey());
-            String configId = Json.parse(Json.bytes(created.stdout().strip())).path("authProxyConfigId").asString();
+            String configId = Json.parse(Json.bytes(created.stdout().strip()))
+                    .path("authProxyConfigId")
+                    .asString();
             run(jar, "auth-proxy-config", "--config-id", configId, "--sms-enabled", "true");
             // As a restore from a backup, a copy by hand or an older Keyhaven may leave them.
             Files.writeString(data.resolve("sms.log"), "2020-01-01T00:00:00Z +15550000000 an older line\n");
@@ -158,8 +176,9 @@ class DataDirectoryModesIT {
             loosen(data);
 
             int proxyPort = freePort();
-            try (KeyhavenProcess server = KeyhavenProcess.serve(jar.serveArguments("--auth-proxy-port",
-                    Integer.toString(proxyPort), "--sms-provider", "file"), Map.of())) {
+            try (KeyhavenProcess server = KeyhavenProcess.serve(
+                    jar.serveArguments("--auth-proxy-port", Integer.toString(proxyPort), "--sms-provider", "file"),
+                    Map.of())) {
                 sendCodes(proxyPort, configId);
                 server.explainingFailures(() -> {
                     try {
@@ -168,8 +187,9 @@ class DataDirectoryModesIT {
                         throw new UncheckedIOException(e);
                     }
                 });
-                assertThat(server.stderr()).contains("tightened the permissions of the data directory to its owner "
-                        + "only path=\"" + data + "\" was=\"rwxr-xr-x\" now=\"rwx------\"")
+                assertThat(server.stderr())
+                        .contains("tightened the permissions of the data directory to its owner " + "only path=\""
+                                + data + "\" was=\"rwxr-xr-x\" now=\"rwx------\"")
                         .contains("path=\"" + data.resolve("master.key") + "\" was=\"rw-r--r--\" now=\"rw-------\"")
                         .contains("path=\"" + data.resolve("sms.log") + "\" was=\"rw-r--r--\" now=\"rw-------\"");
             }

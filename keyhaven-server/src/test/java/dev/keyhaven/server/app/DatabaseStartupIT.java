@@ -39,27 +39,39 @@ class DatabaseStartupIT {
     @Test
     void aRefusedConnectionStopsServeWithOneLine() throws IOException {
         int port = closedPort();
-        Result serve = KeyhavenProcess.run(List.of("serve", "--data-dir", directory.toString(), "--port", "0",
-                "--db-url", "jdbc:postgresql://127.0.0.1:" + port + "/keyhaven?user=postgres&password=hunter2"),
+        Result serve = KeyhavenProcess.run(
+                List.of(
+                        "serve",
+                        "--data-dir",
+                        directory.toString(),
+                        "--port",
+                        "0",
+                        "--db-url",
+                        "jdbc:postgresql://127.0.0.1:" + port + "/keyhaven?user=postgres&password=hunter2"),
                 Map.of());
-        assertOneLine(serve, "keyhaven: cannot open the database: PostgreSQL at 127.0.0.1:" + port
-                + " refused the connection");
+        assertOneLine(
+                serve,
+                "keyhaven: cannot open the database: PostgreSQL at 127.0.0.1:" + port + " refused the connection");
     }
 
     @Test
     void aMissingDatabaseStopsServeWithOneLine() {
-        String name = "keyhaven_missing_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String name = "keyhaven_missing_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         String url = StoreKind.POSTGRES.freshDatabase(directory);
         try {
             String missing = url.substring(0, url.lastIndexOf('/') + 1) + name + url.substring(url.indexOf('?'));
-            Result serve = KeyhavenProcess.run(List.of("serve", "--data-dir", directory.toString(), "--port", "0"),
+            Result serve = KeyhavenProcess.run(
+                    List.of("serve", "--data-dir", directory.toString(), "--port", "0"),
                     Map.of("KEYHAVEN_DB_URL", missing));
             String host = missing.replaceFirst("^jdbc:postgresql://([^:/]+):(\\d+)/.*$", "$1");
             String port = missing.replaceFirst("^jdbc:postgresql://([^:/]+):(\\d+)/.*$", "$2");
             String user = missing.replaceFirst("^.*[?&]user=([^&]+).*$", "$1");
-            assertOneLine(serve, "keyhaven: cannot open the database: PostgreSQL at " + host + ":" + port
-                    + " has no database \"" + name + "\"; create it with: createdb -h " + host + " -p " + port
-                    + " -U " + user + " " + name);
+            assertOneLine(
+                    serve,
+                    "keyhaven: cannot open the database: PostgreSQL at " + host + ":" + port
+                            + " has no database \"" + name + "\"; create it with: createdb -h " + host + " -p " + port
+                            + " -U " + user + " " + name);
         } finally {
             StoreKind.POSTGRES.drop(url);
         }
@@ -69,14 +81,28 @@ class DatabaseStartupIT {
     void everyCommandThatOpensTheStoreSaysTheSame() throws IOException {
         int port = closedPort();
         String url = "jdbc:postgresql://127.0.0.1:" + port + "/keyhaven?user=postgres";
-        Result init = KeyhavenProcess.run(List.of("init", "--data-dir", directory.toString(), "--db-url", url,
-                "--organization-name", "Acme", "--user-name", "ops", "--api-public-key",
-                ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, new SecureRandom()).publicKey()), Map.of());
-        assertOneLine(init, "keyhaven: cannot open the database: PostgreSQL at 127.0.0.1:" + port
-                + " refused the connection");
-        Result signerKey = KeyhavenProcess.run(List.of("signer-key", "--data-dir", directory.toString(), "--db-url",
-                url), Map.of());
-        assertOneLine(signerKey, "keyhaven: cannot open the database: PostgreSQL at 127.0.0.1:" + port
-                + " refused the connection");
+        Result init = KeyhavenProcess.run(
+                List.of(
+                        "init",
+                        "--data-dir",
+                        directory.toString(),
+                        "--db-url",
+                        url,
+                        "--organization-name",
+                        "Acme",
+                        "--user-name",
+                        "ops",
+                        "--api-public-key",
+                        ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, new SecureRandom())
+                                .publicKey()),
+                Map.of());
+        assertOneLine(
+                init,
+                "keyhaven: cannot open the database: PostgreSQL at 127.0.0.1:" + port + " refused the connection");
+        Result signerKey = KeyhavenProcess.run(
+                List.of("signer-key", "--data-dir", directory.toString(), "--db-url", url), Map.of());
+        assertOneLine(
+                signerKey,
+                "keyhaven: cannot open the database: PostgreSQL at 127.0.0.1:" + port + " refused the connection");
     }
 }

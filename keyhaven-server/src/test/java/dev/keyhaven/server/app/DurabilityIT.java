@@ -88,8 +88,8 @@ class DurabilityIT {
         int exitStatus;
         try (KeyhavenProcess server = KeyhavenProcess.serve(serveArguments(), Map.of())) {
             organizationId = server.organizationId();
-            ActivityLoad running = ActivityLoad.start("127.0.0.1", server.port(), rootStamper(), organizationId,
-                    "kill", 16);
+            ActivityLoad running =
+                    ActivityLoad.start("127.0.0.1", server.port(), rootStamper(), organizationId, "kill", 16);
             load = running;
             server.explainingFailures(() -> {
                 running.awaitAcknowledged(300);
@@ -100,25 +100,35 @@ class DurabilityIT {
             load.stop();
         }
 
-        assertThat(exitStatus).as("exit status of a JVM ended by SIGKILL (128 + 9): destroyForcibly() sent "
-                + "SIGKILL, so no shutdown hook or drain ran").isEqualTo(137);
-        assertThat(load.unexpected()).as("answers other than 200 COMPLETED before the kill").isEmpty();
-        List<Unanswered> inFlightAtKill = load.unanswered().stream().filter(u -> u.startedNanos() < killedAt)
+        assertThat(exitStatus)
+                .as("exit status of a JVM ended by SIGKILL (128 + 9): destroyForcibly() sent "
+                        + "SIGKILL, so no shutdown hook or drain ran")
+                .isEqualTo(137);
+        assertThat(load.unexpected())
+                .as("answers other than 200 COMPLETED before the kill")
+                .isEmpty();
+        List<Unanswered> inFlightAtKill = load.unanswered().stream()
+                .filter(u -> u.startedNanos() < killedAt)
                 .toList();
-        assertThat(inFlightAtKill).as("requests sent before the kill and never answered").isNotEmpty();
+        assertThat(inFlightAtKill)
+                .as("requests sent before the kill and never answered")
+                .isNotEmpty();
 
         try (KeyhavenProcess restarted = KeyhavenProcess.serve(serveArguments(), Map.of())) {
             assertThat(restarted.organizationId()).isEqualTo(organizationId);
             KeyhavenClient client = new KeyhavenClient(restarted.baseUrl(), rootStamper(), organizationId);
             int found = assertAllFoundWithTheirEffects(client, load.acknowledged());
             Stored stored = Stored.read(client);
-            List<JsonNode> unacknowledged = assertNothingHalfWritten(stored, client.whoami().userId(),
-                    load.acknowledged(), load.unanswered());
-            report("kill -9", "acknowledged=" + load.acknowledged().size() + ", in flight at kill="
-                    + inFlightAtKill.size() + " (of which committed anyway: " + unacknowledged.size()
-                    + "), sent after kill=" + (load.unanswered().size() - inFlightAtKill.size())
-                    + ", found after restart=" + found + ", activities stored=" + stored.activities().size()
-                    + ", users stored=" + (stored.userNames().size() - 1));
+            List<JsonNode> unacknowledged =
+                    assertNothingHalfWritten(stored, client.whoami().userId(), load.acknowledged(), load.unanswered());
+            report(
+                    "kill -9",
+                    "acknowledged=" + load.acknowledged().size() + ", in flight at kill="
+                            + inFlightAtKill.size() + " (of which committed anyway: " + unacknowledged.size()
+                            + "), sent after kill=" + (load.unanswered().size() - inFlightAtKill.size())
+                            + ", found after restart=" + found + ", activities stored="
+                            + stored.activities().size()
+                            + ", users stored=" + (stored.userNames().size() - 1));
         }
     }
 
@@ -130,8 +140,8 @@ class DurabilityIT {
         long terminatedAt;
         int exitStatus;
         String log;
-        try (KeyhavenProcess server = KeyhavenProcess.serve(serveArguments("--shutdown-grace-seconds",
-                Integer.toString(GRACE_SECONDS)), Map.of())) {
+        try (KeyhavenProcess server = KeyhavenProcess.serve(
+                serveArguments("--shutdown-grace-seconds", Integer.toString(GRACE_SECONDS)), Map.of())) {
             organizationId = server.organizationId();
             ApiKeyStamper root = rootStamper();
             KeyhavenClient client = new KeyhavenClient(server.baseUrl(), root, organizationId);
@@ -144,14 +154,15 @@ class DurabilityIT {
                 List<String> names = List.of("term-slow-a", "term-slow-b");
                 byte[] body = ActivityLoad.createUsersBody(client, names);
                 Stamper.Stamp stamp = root.stamp(body);
-                connection.startExpectingContinue(ActivityLoad.PATH, body.length,
-                        Map.of(stamp.headerName(), stamp.headerValue()));
+                connection.startExpectingContinue(
+                        ActivityLoad.PATH, body.length, Map.of(stamp.headerName(), stamp.headerValue()));
                 terminatedAt = System.nanoTime();
                 server.terminate();
                 awaitListenerClosed(server.port());
                 Outcome outcome = connection.sendBodyAndRead(body);
-                slowRequest = ActivityLoad.acknowledgement(client, outcome, names).orElseThrow(
-                        () -> new AssertionError("the request in flight at SIGTERM was not completed: " + outcome));
+                slowRequest = ActivityLoad.acknowledgement(client, outcome, names)
+                        .orElseThrow(() ->
+                                new AssertionError("the request in flight at SIGTERM was not completed: " + outcome));
             }
             exitStatus = server.awaitExit(EXIT_WAIT);
             log = server.stderr();
@@ -159,35 +170,49 @@ class DurabilityIT {
         }
 
         assertThat(exitStatus).as("exit status after SIGTERM").isZero();
-        assertThat(log).as("server log: every request finished within the grace period")
-                .contains("listener stopped with no request in flight").doesNotContain("grace period ran out");
-        assertThat(load.unexpected()).as("answers other than 200 COMPLETED or 503").isEmpty();
+        assertThat(log)
+                .as("server log: every request finished within the grace period")
+                .contains("listener stopped with no request in flight")
+                .doesNotContain("grace period ran out");
+        assertThat(load.unexpected())
+                .as("answers other than 200 COMPLETED or 503")
+                .isEmpty();
         assertThat(load.unanswered()).as("requests whose response was cut off").noneMatch(Unanswered::truncated);
 
         List<Acknowledged> acknowledged = new ArrayList<>(load.acknowledged());
         acknowledged.add(slowRequest);
-        long finishedAfterSigterm = acknowledged.stream().filter(a -> a.answeredNanos() > terminatedAt).count();
+        long finishedAfterSigterm = acknowledged.stream()
+                .filter(a -> a.answeredNanos() > terminatedAt)
+                .count();
         try (KeyhavenProcess restarted = KeyhavenProcess.serve(serveArguments(), Map.of())) {
             assertThat(restarted.organizationId()).isEqualTo(organizationId);
             KeyhavenClient client = new KeyhavenClient(restarted.baseUrl(), rootStamper(), organizationId);
             int found = assertAllFoundWithTheirEffects(client, acknowledged);
             Stored stored = Stored.read(client);
-            List<JsonNode> unacknowledged = assertNothingHalfWritten(stored, client.whoami().userId(), acknowledged,
-                    load.unanswered());
-            Set<String> refusedNames = load.refused().stream().flatMap(List::stream).collect(Collectors.toSet());
-            assertThat(stored.userNames().values().stream().filter(refusedNames::contains).toList())
-                    .as("users of requests answered 503").isEmpty();
-            report("SIGTERM", "acknowledged=" + acknowledged.size() + " (answered after SIGTERM: "
-                    + finishedAfterSigterm + ", including the request held open across the shutdown), refused with "
-                    + "503=" + load.refused().size() + ", connection errors=" + load.unanswered().size()
-                    + " (committed anyway: " + unacknowledged.size() + "), exit status=" + exitStatus
-                    + ", found after restart=" + found);
+            List<JsonNode> unacknowledged =
+                    assertNothingHalfWritten(stored, client.whoami().userId(), acknowledged, load.unanswered());
+            Set<String> refusedNames =
+                    load.refused().stream().flatMap(List::stream).collect(Collectors.toSet());
+            assertThat(stored.userNames().values().stream()
+                            .filter(refusedNames::contains)
+                            .toList())
+                    .as("users of requests answered 503")
+                    .isEmpty();
+            report(
+                    "SIGTERM",
+                    "acknowledged=" + acknowledged.size() + " (answered after SIGTERM: "
+                            + finishedAfterSigterm
+                            + ", including the request held open across the shutdown), refused with "
+                            + "503=" + load.refused().size() + ", connection errors="
+                            + load.unanswered().size()
+                            + " (committed anyway: " + unacknowledged.size() + "), exit status=" + exitStatus
+                            + ", found after restart=" + found);
         }
     }
 
     private List<String> serveArguments(String... more) {
-        List<String> arguments = new ArrayList<>(List.of("--data-dir", dataDirectory.toString(), "--port", "0",
-                "--max-users-per-organization", "1000000"));
+        List<String> arguments = new ArrayList<>(List.of(
+                "--data-dir", dataDirectory.toString(), "--port", "0", "--max-users-per-organization", "1000000"));
         if (databaseUrl != null) {
             arguments.addAll(List.of("--db-url", databaseUrl));
         }
@@ -198,8 +223,8 @@ class DurabilityIT {
     /** The root key pair serve generated into the empty data directory. */
     private ApiKeyStamper rootStamper() {
         try {
-            return ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
-                    Files.readString(dataDirectory.resolve("root-api-key.private")));
+            return ApiKeyStamper.fromPrivateKey(
+                    ApiKeyStamper.Curve.P256, Files.readString(dataDirectory.resolve("root-api-key.private")));
         } catch (IOException e) {
             throw new AssertionError("serve did not leave the root key in the data directory", e);
         }
@@ -213,7 +238,8 @@ class DurabilityIT {
      */
     private static int assertAllFoundWithTheirEffects(KeyhavenClient client, List<Acknowledged> acknowledged) {
         Map<Acknowledged, String> problems = new LinkedHashMap<>();
-        ExecutorService executor = Executors.newFixedThreadPool(8, Thread.ofVirtual().factory());
+        ExecutorService executor =
+                Executors.newFixedThreadPool(8, Thread.ofVirtual().factory());
         try {
             Map<Acknowledged, Future<String>> checks = new LinkedHashMap<>();
             for (Acknowledged ack : acknowledged) {
@@ -233,7 +259,9 @@ class DurabilityIT {
         } finally {
             executor.shutdownNow();
         }
-        assertThat(problems).as("acknowledged activities missing or incomplete after the restart").isEmpty();
+        assertThat(problems)
+                .as("acknowledged activities missing or incomplete after the restart")
+                .isEmpty();
         return acknowledged.size() - problems.size();
     }
 
@@ -253,7 +281,8 @@ class DurabilityIT {
         }
         for (int i = 0; i < ack.userIds().size(); i++) {
             try {
-                String name = client.getUser(ack.userIds().get(i)).path("userName").asString();
+                String name =
+                        client.getUser(ack.userIds().get(i)).path("userName").asString();
                 if (!name.equals(ack.userNames().get(i))) {
                     return "user " + ack.userIds().get(i) + " is named " + name;
                 }
@@ -271,21 +300,23 @@ class DurabilityIT {
      *
      * @return the activities that committed without their acknowledgement reaching the client
      */
-    private static List<JsonNode> assertNothingHalfWritten(Stored stored, String rootUserId,
-            List<Acknowledged> acknowledged, List<Unanswered> unanswered) {
+    private static List<JsonNode> assertNothingHalfWritten(
+            Stored stored, String rootUserId, List<Acknowledged> acknowledged, List<Unanswered> unanswered) {
         Map<String, Integer> creatorsPerUser = new HashMap<>();
         List<String> problems = new ArrayList<>();
         for (JsonNode activity : stored.activities()) {
             String id = activity.path("id").asString();
             if (!"ACTIVITY_TYPE_CREATE_USERS_V4".equals(activity.path("type").asString())
-                    || !"ACTIVITY_STATUS_COMPLETED".equals(activity.path("status").asString())) {
-                problems.add(id + " is " + activity.path("type").asString() + " " + activity.path("status")
-                        .asString());
+                    || !"ACTIVITY_STATUS_COMPLETED"
+                            .equals(activity.path("status").asString())) {
+                problems.add(id + " is " + activity.path("type").asString() + " "
+                        + activity.path("status").asString());
                 continue;
             }
             List<String> userIds = userIds(activity);
             List<String> names = intendedNames(activity);
-            List<String> storedNames = userIds.stream().map(u -> stored.userNames().getOrDefault(u, "(missing)"))
+            List<String> storedNames = userIds.stream()
+                    .map(u -> stored.userNames().getOrDefault(u, "(missing)"))
                     .toList();
             if (!storedNames.equals(names)) {
                 problems.add(id + " asked for users " + names + " but " + userIds + " are " + storedNames);
@@ -295,19 +326,22 @@ class DurabilityIT {
         for (String userId : stored.userNames().keySet()) {
             int creators = creatorsPerUser.getOrDefault(userId, 0);
             if (!userId.equals(rootUserId) && creators != 1) {
-                problems.add("user " + userId + " (" + stored.userNames().get(userId) + ") was created by "
-                        + creators + " activities");
+                problems.add("user " + userId + " (" + stored.userNames().get(userId) + ") was created by " + creators
+                        + " activities");
             }
         }
         assertThat(problems).as("half-written or orphaned records").isEmpty();
 
-        Set<String> acknowledgedIds = acknowledged.stream().map(Acknowledged::activityId).collect(Collectors.toSet());
-        Set<List<String>> unansweredNames = unanswered.stream().map(Unanswered::userNames)
-                .collect(Collectors.toCollection(HashSet::new));
+        Set<String> acknowledgedIds =
+                acknowledged.stream().map(Acknowledged::activityId).collect(Collectors.toSet());
+        Set<List<String>> unansweredNames =
+                unanswered.stream().map(Unanswered::userNames).collect(Collectors.toCollection(HashSet::new));
         List<JsonNode> unacknowledged = stored.activities().stream()
-                .filter(a -> !acknowledgedIds.contains(a.path("id").asString())).toList();
-        assertThat(unacknowledged).as("stored activities that were not acknowledged must be requests that got no "
-                + "answer").allMatch(a -> unansweredNames.contains(intendedNames(a)));
+                .filter(a -> !acknowledgedIds.contains(a.path("id").asString()))
+                .toList();
+        assertThat(unacknowledged)
+                .as("stored activities that were not acknowledged must be requests that got no " + "answer")
+                .allMatch(a -> unansweredNames.contains(intendedNames(a)));
         return unacknowledged;
     }
 
@@ -319,7 +353,9 @@ class DurabilityIT {
 
     private static List<String> intendedNames(JsonNode activity) {
         List<String> names = new ArrayList<>();
-        activity.path("intent").path("createUsersIntentV4").path("users")
+        activity.path("intent")
+                .path("createUsersIntentV4")
+                .path("users")
                 .forEach(user -> names.add(user.path("userName").asString()));
         return names;
     }
@@ -342,8 +378,7 @@ class DurabilityIT {
                 throw new IllegalStateException("interrupted", e);
             }
         }
-        throw new IllegalStateException("port " + port + " still accepts connections " + EXIT_WAIT
-                + " after SIGTERM");
+        throw new IllegalStateException("port " + port + " still accepts connections " + EXIT_WAIT + " after SIGTERM");
     }
 
     private void report(String scenario, String counts) {
@@ -355,7 +390,9 @@ class DurabilityIT {
 
         static Stored read(KeyhavenClient client) {
             Map<String, String> names = new LinkedHashMap<>();
-            client.listUsers().forEach(u -> names.put(u.path("userId").asString(), u.path("userName").asString()));
+            client.listUsers()
+                    .forEach(u -> names.put(
+                            u.path("userId").asString(), u.path("userName").asString()));
             List<JsonNode> activities = new ArrayList<>();
             String after = null;
             while (true) {

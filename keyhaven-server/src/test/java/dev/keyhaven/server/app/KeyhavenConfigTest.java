@@ -27,7 +27,8 @@ class KeyhavenConfigTest {
     @Test
     void aBadValueIsRefusedAtOnceNamingTheOption() {
         KeyhavenConfig.Builder builder = KeyhavenConfig.builder(DATA);
-        assertThatThrownBy(() -> builder.port(65536)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> builder.port(65536))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("port must be 0 to 65535: 65536");
         assertThatThrownBy(() -> builder.port(-1)).hasMessage("port must be 0 to 65535: -1");
         assertThatThrownBy(() -> builder.maxBodyBytes(0)).hasMessage("maxBodyBytes must be at least 1: 0");
@@ -36,12 +37,15 @@ class KeyhavenConfigTest {
         assertThatThrownBy(() -> builder.host(" ")).hasMessage("host must not be blank");
         assertThatThrownBy(() -> builder.shutdownGrace(Duration.ofSeconds(-1)))
                 .hasMessage("shutdownGrace must not be negative: PT-1S");
-        assertThatThrownBy(() -> builder.mail(null)).isInstanceOf(NullPointerException.class).hasMessage("mail");
+        assertThatThrownBy(() -> builder.mail(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("mail");
     }
 
     @Test
     void withChangesOneOptionAndKeepsTheRest() {
-        KeyhavenConfig original = KeyhavenConfig.builder(DATA).port(9000).host("0.0.0.0").build();
+        KeyhavenConfig original =
+                KeyhavenConfig.builder(DATA).port(9000).host("0.0.0.0").build();
         KeyhavenConfig changed = original.withMaxBodyBytes(2048);
         assertThat(changed.maxBodyBytes()).isEqualTo(2048);
         assertThat(changed.port()).isEqualTo(9000);
@@ -53,7 +57,8 @@ class KeyhavenConfigTest {
     @Test
     void listsAreCopiedSoTheCallerCannotChangeThemLater() {
         List<String> origins = new ArrayList<>(List.of("https://a.example"));
-        KeyhavenConfig config = KeyhavenConfig.builder(DATA).webAuthnOrigins(origins).build();
+        KeyhavenConfig config =
+                KeyhavenConfig.builder(DATA).webAuthnOrigins(origins).build();
         origins.add("https://b.example");
         assertThat(config.webAuthnOrigins()).containsExactly("https://a.example");
     }
@@ -61,11 +66,13 @@ class KeyhavenConfigTest {
     @Test
     void userLimitsNameTheLimitBelowOne() {
         UserLimits.Builder builder = UserLimits.builder();
-        assertThatThrownBy(() -> builder.usersPerOrganization(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> builder.usersPerOrganization(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("usersPerOrganization must be at least 1: 0");
         assertThatThrownBy(() -> builder.tagsPerSubOrganization(-3))
                 .hasMessage("tagsPerSubOrganization must be at least 1: -3");
-        UserLimits limits = UserLimits.DEFAULT.toBuilder().usersPerOrganization(7).build();
+        UserLimits limits =
+                UserLimits.DEFAULT.toBuilder().usersPerOrganization(7).build();
         assertThat(limits.usersPerOrganization()).isEqualTo(7);
         assertThat(limits.tagsPerOrganization()).isEqualTo(UserLimits.DEFAULT.tagsPerOrganization());
     }

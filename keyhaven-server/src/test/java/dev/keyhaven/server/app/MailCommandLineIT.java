@@ -55,23 +55,49 @@ class MailCommandLineIT {
     }
 
     private List<String> serveArgs(Path data, String passwordFile) {
-        return new ArrayList<>(List.of("--data-dir", data.toString(), "--port", "0",
-                "--smtp-host", "127.0.0.1", "--smtp-port", Integer.toString(smtp.getSmtp().getPort()),
-                "--smtp-security", "none", "--smtp-username", "mailer", "--smtp-password-file", passwordFile,
-                "--mail-from", "ops@acme.example"));
+        return new ArrayList<>(List.of(
+                "--data-dir",
+                data.toString(),
+                "--port",
+                "0",
+                "--smtp-host",
+                "127.0.0.1",
+                "--smtp-port",
+                Integer.toString(smtp.getSmtp().getPort()),
+                "--smtp-security",
+                "none",
+                "--smtp-username",
+                "mailer",
+                "--smtp-password-file",
+                passwordFile,
+                "--mail-from",
+                "ops@acme.example"));
     }
 
     private static KeyhavenClient rootOf(KeyhavenProcess server, Path data) throws IOException {
-        ApiKeyStamper root = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
-                Files.readString(data.resolve("root-api-key.private"), StandardCharsets.US_ASCII).trim());
+        ApiKeyStamper root = ApiKeyStamper.fromPrivateKey(
+                ApiKeyStamper.Curve.P256,
+                Files.readString(data.resolve("root-api-key.private"), StandardCharsets.US_ASCII)
+                        .trim());
         return new KeyhavenClient(server.baseUrl(), root, server.organizationId());
     }
 
     private static Map<String, Object> recoveryOf(KeyhavenClient root, String email) {
-        root.createUsers(List.of(new Requests.UserParams("u", email, null, List.of(Requests.ApiKeyParams.of("k",
-                TestServer.newKey(ApiKeyStamper.Curve.P256))), List.of(), List.of(), List.of())));
-        return Map.of("email", email, "targetPublicKey", TargetKey.generate().compressed(),
-                "emailCustomization", Map.of("appName", "Acme"));
+        root.createUsers(List.of(new Requests.UserParams(
+                "u",
+                email,
+                null,
+                List.of(Requests.ApiKeyParams.of("k", TestServer.newKey(ApiKeyStamper.Curve.P256))),
+                List.of(),
+                List.of(),
+                List.of())));
+        return Map.of(
+                "email",
+                email,
+                "targetPublicKey",
+                TargetKey.generate().compressed(),
+                "emailCustomization",
+                Map.of("appName", "Acme"));
     }
 
     @Test
@@ -81,15 +107,20 @@ class MailCommandLineIT {
         Path data = directory.resolve("data");
         try (KeyhavenProcess server = KeyhavenProcess.serve(serveArgs(data, passwordFile.toString()), Map.of())) {
             KeyhavenClient root = rootOf(server, data);
-            root.submit("init_user_email_recovery", "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
-                    recoveryOf(root, "alice@example.com"), "initUserEmailRecoveryResult");
+            root.submit(
+                    "init_user_email_recovery",
+                    "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
+                    recoveryOf(root, "alice@example.com"),
+                    "initUserEmailRecoveryResult");
             assertThat(smtp.waitForIncomingEmail(5_000, 1)).isTrue();
             MimeMessage message = smtp.getReceivedMessages()[0];
             InternetAddress from = (InternetAddress) message.getFrom()[0];
             assertThat(from.getAddress()).isEqualTo("ops@acme.example");
             assertThat(message.getAllRecipients()[0].toString()).isEqualTo("alice@example.com");
-            assertThat(server.stderr()).contains("SMTP 127.0.0.1:" + smtp.getSmtp().getPort())
-                    .contains("as mailer").doesNotContain(PASSWORD);
+            assertThat(server.stderr())
+                    .contains("SMTP 127.0.0.1:" + smtp.getSmtp().getPort())
+                    .contains("as mailer")
+                    .doesNotContain(PASSWORD);
         }
     }
 
@@ -101,8 +132,11 @@ class MailCommandLineIT {
         try (KeyhavenProcess server = KeyhavenProcess.serve(serveArgs(data, passwordFile.toString()), Map.of())) {
             KeyhavenClient root = rootOf(server, data);
             Map<String, Object> request = recoveryOf(root, "bob@example.com");
-            KeyhavenApiException failed = apiError(() -> root.submit("init_user_email_recovery",
-                    "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2", request, "initUserEmailRecoveryResult"));
+            KeyhavenApiException failed = apiError(() -> root.submit(
+                    "init_user_email_recovery",
+                    "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
+                    request,
+                    "initUserEmailRecoveryResult"));
             assertThat(failed.httpStatus()).isEqualTo(503);
             assertThat(smtp.getReceivedMessages()).isEmpty();
         }
@@ -119,10 +153,16 @@ class MailCommandLineIT {
         try (KeyhavenProcess server = KeyhavenProcess.serve(args, Map.of())) {
             KeyhavenClient root = rootOf(server, data);
             Map<String, Object> request = recoveryOf(root, "carol@example.com");
-            KeyhavenApiException failed = apiError(ErrorCode.UNAVAILABLE, null, () -> root.submit(
-                    "init_user_email_recovery", "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2", request,
-                    "initUserEmailRecoveryResult"));
-            assertThat(failed.serverMessage()).startsWith("the recovery email could not be sent: ")
+            KeyhavenApiException failed = apiError(
+                    ErrorCode.UNAVAILABLE,
+                    null,
+                    () -> root.submit(
+                            "init_user_email_recovery",
+                            "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
+                            request,
+                            "initUserEmailRecoveryResult"));
+            assertThat(failed.serverMessage())
+                    .startsWith("the recovery email could not be sent: ")
                     .containsIgnoringCase("STARTTLS");
             assertThat(smtp.getReceivedMessages()).isEmpty();
         }
@@ -131,8 +171,8 @@ class MailCommandLineIT {
     @Test
     void withoutSmtpTheLogNamesTheMaildir() throws Exception {
         Path data = directory.resolve("data");
-        try (KeyhavenProcess server = KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0"),
-                Map.of())) {
+        try (KeyhavenProcess server =
+                KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0"), Map.of())) {
             assertThat(server.stderr()).contains("the Maildir " + data.resolve("maildir"));
         }
     }
@@ -140,16 +180,27 @@ class MailCommandLineIT {
     @Test
     void badMailOptionsAreUsageErrors() {
         Path data = directory.resolve("data");
-        Result badFrom = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
-                "--mail-from", "not an address"), Map.of());
+        Result badFrom = KeyhavenProcess.run(
+                List.of("serve", "--data-dir", data.toString(), "--port", "0", "--mail-from", "not an address"),
+                Map.of());
         assertThat(badFrom.exitCode()).isEqualTo(2);
         assertThat(badFrom.stderr()).contains("--mail-from");
-        Result loneUser = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
-                "--smtp-host", "127.0.0.1", "--smtp-username", "mailer"), Map.of());
+        Result loneUser = KeyhavenProcess.run(
+                List.of(
+                        "serve",
+                        "--data-dir",
+                        data.toString(),
+                        "--port",
+                        "0",
+                        "--smtp-host",
+                        "127.0.0.1",
+                        "--smtp-username",
+                        "mailer"),
+                Map.of());
         assertThat(loneUser.exitCode()).isEqualTo(2);
         assertThat(loneUser.stderr()).contains("--smtp-password-file");
-        Result badSecurity = KeyhavenProcess.run(List.of("serve", "--data-dir", data.toString(), "--port", "0",
-                "--smtp-security", "ssl3"), Map.of());
+        Result badSecurity = KeyhavenProcess.run(
+                List.of("serve", "--data-dir", data.toString(), "--port", "0", "--smtp-security", "ssl3"), Map.of());
         assertThat(badSecurity.exitCode()).isEqualTo(2);
     }
 }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * Before the Java-8 launcher it died with an {@code UnsupportedClassVersionError} and its stack trace.
  */
 class OlderJavaIT {
-    private static final Path OLD_JAVA = Path.of(System.getenv().getOrDefault("KEYHAVEN_TEST_OLD_JAVA",
-            "/usr/bin/java"));
+    private static final Path OLD_JAVA =
+            Path.of(System.getenv().getOrDefault("KEYHAVEN_TEST_OLD_JAVA", "/usr/bin/java"));
 
     private static String specificationVersion;
     private static String javaHome;
@@ -37,8 +37,7 @@ class OlderJavaIT {
         specificationVersion = property(settings.stderr(), "java.specification.version");
         javaHome = property(settings.stderr(), "java.home");
         if (Launcher.featureVersion(specificationVersion) >= Launcher.REQUIRED_JAVA) {
-            skipLoudly(OLD_JAVA + " is Java " + specificationVersion + ", not older than "
-                    + Launcher.REQUIRED_JAVA);
+            skipLoudly(OLD_JAVA + " is Java " + specificationVersion + ", not older than " + Launcher.REQUIRED_JAVA);
         }
     }
 
@@ -47,12 +46,14 @@ class OlderJavaIT {
         String jar = KeyhavenProcess.jar().toString();
         String line = "keyhaven: needs Java 25 or newer; this is Java " + specificationVersion + " at " + javaHome
                 + " (set JAVA_HOME to a JDK 25 or newer and run \"$JAVA_HOME/bin/java -jar " + jar + "\")";
-        for (List<String> arguments : List.of(List.of("--version"), List.of("serve", "--port", "0"),
-                List.<String>of())) {
+        for (List<String> arguments :
+                List.of(List.of("--version"), List.of("serve", "--port", "0"), List.<String>of())) {
             List<String> command = new ArrayList<>(List.of(OLD_JAVA.toString(), "-jar", jar));
             command.addAll(arguments);
             Result result = run(command);
-            assertThat(result.stderr().lines().toList()).as("stderr of %s", arguments).containsExactly(line);
+            assertThat(result.stderr().lines().toList())
+                    .as("stderr of %s", arguments)
+                    .containsExactly(line);
             assertThat(result.stdout()).as("stdout of %s", arguments).isEmpty();
             assertThat(result.exitCode()).as("exit status of %s", arguments).isEqualTo(1);
         }
@@ -61,7 +62,9 @@ class OlderJavaIT {
     @Test
     void theSameJarRunsOnThisJava() throws Exception {
         Result version = KeyhavenProcess.run(List.of("--version"), Map.of());
-        assertThat(version.exitCode()).as("exit status; stderr: %s", version.stderr()).isZero();
+        assertThat(version.exitCode())
+                .as("exit status; stderr: %s", version.stderr())
+                .isZero();
         assertThat(version.stdout()).startsWith("keyhaven ");
         assertThat(version.stderr()).isEmpty();
     }
@@ -72,7 +75,10 @@ class OlderJavaIT {
     }
 
     private static String property(String settings, String name) {
-        return settings.lines().map(String::strip).filter(l -> l.startsWith(name + " = ")).findFirst()
+        return settings.lines()
+                .map(String::strip)
+                .filter(l -> l.startsWith(name + " = "))
+                .findFirst()
                 .map(l -> l.substring(name.length() + 3))
                 .orElseThrow(() -> new IllegalStateException("no " + name + " in:\n" + settings));
     }
@@ -81,15 +87,18 @@ class OlderJavaIT {
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
         // JAVA_TOOL_OPTIONS would add a "Picked up" line to stderr.
-        builder.environment().keySet().removeIf(name -> name.startsWith("KEYHAVEN_")
-                || name.equals("JAVA_TOOL_OPTIONS"));
+        builder.environment()
+                .keySet()
+                .removeIf(name -> name.startsWith("KEYHAVEN_") || name.equals("JAVA_TOOL_OPTIONS"));
         Process process = builder.start();
         // Both outputs are short: read them after the exit, with a deadline on the exit.
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new IllegalStateException(command + " did not finish within 60 s");
         }
-        return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes(),
-                StandardCharsets.UTF_8), new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        return new Result(
+                process.exitValue(),
+                new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+                new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 }

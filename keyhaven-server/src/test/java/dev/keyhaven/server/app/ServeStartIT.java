@@ -55,8 +55,10 @@ class ServeStartIT {
             List<String> arguments = jar.storeArguments();
             arguments.addAll(List.of("--port", Integer.toString(port)));
             Result result = KeyhavenProcess.run(prefixed(arguments), Map.of());
-            assertRefusedWith(result, "keyhaven: cannot listen on 127.0.0.1:" + port + " for the API (--bind, "
-                    + "--port): Address already in use");
+            assertRefusedWith(
+                    result,
+                    "keyhaven: cannot listen on 127.0.0.1:" + port + " for the API (--bind, "
+                            + "--port): Address already in use");
         }
     }
 
@@ -64,18 +66,20 @@ class ServeStartIT {
     void anAuthProxyPortInUseStopsServeWithOneLine() throws IOException {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
-            Result result = KeyhavenProcess.run(prefixed(jar.serveArguments()), Map.of("KEYHAVEN_AUTH_PROXY_PORT",
-                    Integer.toString(port)));
-            assertRefusedWith(result, "keyhaven: cannot listen on 127.0.0.1:" + port + " for the auth proxy "
-                    + "(--bind, --auth-proxy-port): Address already in use");
+            Result result = KeyhavenProcess.run(
+                    prefixed(jar.serveArguments()), Map.of("KEYHAVEN_AUTH_PROXY_PORT", Integer.toString(port)));
+            assertRefusedWith(
+                    result,
+                    "keyhaven: cannot listen on 127.0.0.1:" + port + " for the auth proxy "
+                            + "(--bind, --auth-proxy-port): Address already in use");
         }
     }
 
     @Test
     void badConnectionAndRateOptionsAreUsageErrorsNamingTheOption() {
         Map<String, String> cases = Map.of(
-                "KEYHAVEN_MAX_CONNECTIONS", "--max-connections must be 0 (derived from the file-descriptor limit) "
-                        + "or more: -1",
+                "KEYHAVEN_MAX_CONNECTIONS",
+                        "--max-connections must be 0 (derived from the file-descriptor limit) " + "or more: -1",
                 "KEYHAVEN_IDLE_TIMEOUT_SECONDS", "--idle-timeout-seconds must be 1 to 86400: -1",
                 "KEYHAVEN_HEADER_TIMEOUT_SECONDS", "--header-timeout-seconds must be 1 to 86400: -1",
                 "KEYHAVEN_BODY_TIMEOUT_SECONDS", "--body-timeout-seconds must be 1 to 86400: -1",
@@ -85,7 +89,9 @@ class ServeStartIT {
         cases.forEach((variable, message) -> {
             Result result = KeyhavenProcess.run(prefixed(jar.serveArguments()), Map.of(variable, "-1"));
             assertThat(result.exitCode()).as("exit status with %s=-1", variable).isEqualTo(2);
-            assertThat(result.stderr().lines().findFirst()).as("first line with %s=-1", variable).contains(message);
+            assertThat(result.stderr().lines().findFirst())
+                    .as("first line with %s=-1", variable)
+                    .contains(message);
         });
         Result zero = KeyhavenProcess.run(prefixed(jar.serveArguments("--body-timeout-seconds", "0")), Map.of());
         assertThat(zero.exitCode()).isEqualTo(2);
@@ -93,10 +99,16 @@ class ServeStartIT {
     }
 
     private static void assertRefusedWith(Result result, String line) {
-        assertThat(result.exitCode()).as("exit status; stderr: %s", result.stderr()).isEqualTo(1);
+        assertThat(result.exitCode())
+                .as("exit status; stderr: %s", result.stderr())
+                .isEqualTo(1);
         assertThat(result.stdout()).doesNotContain("Keyhaven is serving on");
-        List<String> mentions = result.stderr().lines().filter(l -> l.contains("cannot listen")
-                || l.contains("BindException") || l.contains("Address already in use")).toList();
+        List<String> mentions = result.stderr()
+                .lines()
+                .filter(l -> l.contains("cannot listen")
+                        || l.contains("BindException")
+                        || l.contains("Address already in use"))
+                .toList();
         assertThat(mentions).containsExactly(line);
         assertThat(result.stderr().lines().toList()).as("stderr").last().isEqualTo(line);
         assertThat(result.stderr() + result.stdout()).doesNotContain("\tat ").doesNotContain("Exception");

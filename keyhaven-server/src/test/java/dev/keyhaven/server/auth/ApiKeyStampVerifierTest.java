@@ -25,7 +25,8 @@ class ApiKeyStampVerifierTest {
             VerifiedStamp stamp = verifier.verify(stamper.stamp(BODY).headerValue(), BODY);
             assertThat(stamp.kind()).isEqualTo(VerifiedStamp.Kind.API_KEY);
             assertThat(stamp.credentialKey()).isEqualTo(stamper.publicKey());
-            assertThat(stamp.apiKeyScheme()).hasValueSatisfying(s -> assertThat(s.wireName()).isEqualTo(curve.scheme()));
+            assertThat(stamp.apiKeyScheme())
+                    .hasValueSatisfying(s -> assertThat(s.wireName()).isEqualTo(curve.scheme()));
             assertThat(stamp.record().message()).isEqualTo(new String(BODY, StandardCharsets.UTF_8));
         }
     }
@@ -44,8 +45,9 @@ class ApiKeyStampVerifierTest {
         try (ApiKeyStamper stamper = ApiKeyStamper.generate(ApiKeyStamper.Curve.ED25519, new SecureRandom())) {
             String stamp = stamper.stamp(BODY).headerValue();
             byte[] other = "{\"organizationId\":\"p\"}".getBytes(StandardCharsets.UTF_8);
-            assertThatThrownBy(() -> verifier.verify(stamp, other)).isInstanceOfSatisfying(ApiException.class,
-                    e -> assertThat(e.code()).isEqualTo(ErrorCode.SIGNATURE_INVALID));
+            assertThatThrownBy(() -> verifier.verify(stamp, other))
+                    .isInstanceOfSatisfying(
+                            ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SIGNATURE_INVALID));
         }
     }
 
@@ -53,7 +55,8 @@ class ApiKeyStampVerifierTest {
     void theKeyCacheStaysBoundedAndCorrectBeyondItsCapacity() {
         for (int i = 0; i < 5; i++) {
             try (ApiKeyStamper stamper = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, new SecureRandom())) {
-                assertThat(verifier.verify(stamper.stamp(BODY).headerValue(), BODY).credentialKey())
+                assertThat(verifier.verify(stamper.stamp(BODY).headerValue(), BODY)
+                                .credentialKey())
                         .isEqualTo(stamper.publicKey());
             }
         }
@@ -61,9 +64,10 @@ class ApiKeyStampVerifierTest {
 
     @Test
     void malformedStampsNameTheProblemWithoutEchoingTheHeader() {
-        String secretLooking = Base64.getUrlEncoder().encodeToString(
-                "{\"publicKey\":\"deadbeef\",\"scheme\":\"SIGNATURE_SCHEME_TK_API_P256\",\"signature\":\"3006\"}"
-                        .getBytes(StandardCharsets.UTF_8));
+        String secretLooking = Base64.getUrlEncoder()
+                .encodeToString(
+                        "{\"publicKey\":\"deadbeef\",\"scheme\":\"SIGNATURE_SCHEME_TK_API_P256\",\"signature\":\"3006\"}"
+                                .getBytes(StandardCharsets.UTF_8));
         assertThatThrownBy(() -> verifier.verify(secretLooking, BODY)).isInstanceOfSatisfying(ApiException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_STAMP);
             assertThat(e.getMessage()).doesNotContain("deadbeef").contains("not a valid");

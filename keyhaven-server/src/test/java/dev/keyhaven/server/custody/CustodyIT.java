@@ -44,32 +44,41 @@ class CustodyIT {
         try {
             Keyhaven.open(config(directory, url), Clock.systemUTC()).close();
             Path kek = directory.resolve("master.key");
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kek))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kek)))
+                    .isEqualTo("rw-------");
             String first = Files.readString(kek);
             Keyhaven.open(config(directory, url), Clock.systemUTC()).close();
             assertThat(Files.readString(kek)).isEqualTo(first);
 
             Path other = directory.resolve("other.key");
             Files.writeString(other, "11".repeat(32) + "\n");
-            assertThatThrownBy(() -> Keyhaven.open(config(directory, url).withMasterKeyFile(Optional.of(other)),
-                    Clock.systemUTC())).isInstanceOf(CustodyException.class)
+            assertThatThrownBy(() -> Keyhaven.open(
+                            config(directory, url).withMasterKeyFile(Optional.of(other)), Clock.systemUTC()))
+                    .isInstanceOf(CustodyException.class)
                     .hasMessageContaining("not the one this database's keys were sealed with");
 
             Files.move(kek, directory.resolve("moved.key"));
             assertThatThrownBy(() -> Keyhaven.open(config(directory, url), Clock.systemUTC()))
-                    .isInstanceOf(CustodyException.class).hasMessageContaining("refusing to create a new one");
+                    .isInstanceOf(CustodyException.class)
+                    .hasMessageContaining("refusing to create a new one");
             assertThat(kek).doesNotExist();
 
-            assertThatThrownBy(() -> Keyhaven.open(config(directory, url).withMasterKeyFile(
-                    Optional.of(directory.resolve("absent.key"))), Clock.systemUTC()))
-                    .isInstanceOf(CustodyException.class).hasMessageContaining("does not exist");
+            assertThatThrownBy(() -> Keyhaven.open(
+                            config(directory, url).withMasterKeyFile(Optional.of(directory.resolve("absent.key"))),
+                            Clock.systemUTC()))
+                    .isInstanceOf(CustodyException.class)
+                    .hasMessageContaining("does not exist");
 
             Files.writeString(other, "not hex");
-            assertThatThrownBy(() -> Keyhaven.open(config(directory, url).withMasterKeyFile(Optional.of(other)),
-                    Clock.systemUTC())).isInstanceOf(CustodyException.class).hasMessageContaining("hex digits");
+            assertThatThrownBy(() -> Keyhaven.open(
+                            config(directory, url).withMasterKeyFile(Optional.of(other)), Clock.systemUTC()))
+                    .isInstanceOf(CustodyException.class)
+                    .hasMessageContaining("hex digits");
 
-            Keyhaven.open(config(directory, url).withMasterKeyFile(Optional.of(directory.resolve("moved.key"))),
-                    Clock.systemUTC()).close();
+            Keyhaven.open(
+                            config(directory, url).withMasterKeyFile(Optional.of(directory.resolve("moved.key"))),
+                            Clock.systemUTC())
+                    .close();
         } finally {
             store.drop(url);
         }
@@ -81,15 +90,17 @@ class CustodyIT {
         try (TestServer server = TestServer.start(store)) {
             KeyhavenClient root = server.rootClient();
             var created = root.createPrivateKeys(List.of(
-                    new PrivateKeyParams("first", "CURVE_SECP256K1", List.of(), List.of()),
-                    new PrivateKeyParams("second", "CURVE_SECP256K1", List.of(), List.of()))).result()
+                            new PrivateKeyParams("first", "CURVE_SECP256K1", List.of(), List.of()),
+                            new PrivateKeyParams("second", "CURVE_SECP256K1", List.of(), List.of())))
+                    .result()
                     .path("privateKeys");
             String first = created.get(0).path("privateKeyId").asString();
             String second = created.get(1).path("privateKeyId").asString();
             root.createWallet("sealed", List.of(WalletAccountParams.ethereum(0)));
             String digest = "42".repeat(32);
             assertThat(root.signRawPayload(first, digest, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP")
-                    .isCompleted()).isTrue();
+                            .isCompleted())
+                    .isTrue();
 
             String secondSealed;
             try (Connection db = DriverManager.getConnection(server.databaseUrl())) {
@@ -97,12 +108,15 @@ class CustodyIT {
                 sealed.addAll(column(db, "SELECT key_sealed FROM wallet_accounts"));
                 sealed.addAll(column(db, "SELECT mnemonic_sealed FROM wallets"));
                 // 1 version byte + 12 nonce + 32 key + 16 tag, base64: nothing stored is a bare 32-byte key.
-                assertThat(sealed).hasSizeGreaterThanOrEqualTo(4).allSatisfy(s -> assertThat(
-                        java.util.Base64.getDecoder().decode(s).length).isGreaterThan(32 + 16));
+                assertThat(sealed)
+                        .hasSizeGreaterThanOrEqualTo(4)
+                        .allSatisfy(
+                                s -> assertThat(java.util.Base64.getDecoder().decode(s).length)
+                                        .isGreaterThan(32 + 16));
                 secondSealed = column(db, "SELECT key_sealed FROM private_keys WHERE id = '" + second + "'")
                         .getFirst();
-                try (PreparedStatement move = db.prepareStatement("UPDATE private_keys SET key_sealed = ? "
-                        + "WHERE id = ?")) {
+                try (PreparedStatement move =
+                        db.prepareStatement("UPDATE private_keys SET key_sealed = ? " + "WHERE id = ?")) {
                     move.setString(1, secondSealed);
                     move.setString(2, first);
                     move.executeUpdate();
@@ -113,18 +127,20 @@ class CustodyIT {
                     advance.executeUpdate("UPDATE organizations SET state_version = state_version + 1");
                 }
             }
-            var moved = apiError(() -> root.signRawPayload(first, digest, "PAYLOAD_ENCODING_HEXADECIMAL",
-                    "HASH_FUNCTION_NO_OP"));
+            var moved = apiError(
+                    () -> root.signRawPayload(first, digest, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP"));
             assertThat(moved.httpStatus()).isEqualTo(500);
             assertThat(moved.getMessage()).doesNotContain(secondSealed).doesNotContain(first);
             assertThat(root.signRawPayload(second, digest, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP")
-                    .isCompleted()).isTrue();
+                            .isCompleted())
+                    .isTrue();
         }
     }
 
     private static List<String> column(Connection db, String sql) throws Exception {
         List<String> out = new ArrayList<>();
-        try (PreparedStatement statement = db.prepareStatement(sql); ResultSet rs = statement.executeQuery()) {
+        try (PreparedStatement statement = db.prepareStatement(sql);
+                ResultSet rs = statement.executeQuery()) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }

@@ -30,9 +30,11 @@ class EphemeralKeyTest {
             BigInteger s = new BigInteger(1, Arrays.copyOfRange(signature, 32, 64));
             assertThat(s).isLessThanOrEqualTo(EcCurve.P256.order().shiftRight(1));
             VerifyingKey signing = VerifyingKey.ecdsaSha256(EcCurve.P256, Arrays.copyOfRange(publicKey, 65, 130));
-            assertThat(signing.verify(message, VerifyingKey.derFromRaw(EcCurve.P256, signature))).isTrue();
+            assertThat(signing.verify(message, VerifyingKey.derFromRaw(EcCurve.P256, signature)))
+                    .isTrue();
             VerifyingKey encryption = VerifyingKey.ecdsaSha256(EcCurve.P256, Arrays.copyOfRange(publicKey, 0, 65));
-            assertThat(encryption.verify(message, VerifyingKey.derFromRaw(EcCurve.P256, signature))).isFalse();
+            assertThat(encryption.verify(message, VerifyingKey.derFromRaw(EcCurve.P256, signature)))
+                    .isFalse();
             assertThat(key.toString()).isEqualTo("EphemeralKey[" + key.publicKeyHex() + "]");
         }
     }

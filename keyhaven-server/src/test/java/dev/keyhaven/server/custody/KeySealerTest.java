@@ -34,7 +34,8 @@ class KeySealerTest {
     void aSealedSecretOpensForItsOwnResource() {
         KeySealer sealer = sealer("kek");
         SealedSecret sealed = sealer.seal(SealPurpose.PRIVATE_KEY, "org", "key-1", SecretBytes.copyOf(KEY));
-        assertThat(opened(sealer, SealPurpose.PRIVATE_KEY, "org", "key-1", sealed)).isEqualTo(KEY);
+        assertThat(opened(sealer, SealPurpose.PRIVATE_KEY, "org", "key-1", sealed))
+                .isEqualTo(KEY);
         assertThat(Base64.getDecoder().decode(sealed.base64())).hasSize(1 + 12 + KEY.length + 16);
         assertThat(sealed.toString()).doesNotContain(sealed.base64());
     }
@@ -51,7 +52,8 @@ class KeySealerTest {
         KeySealer sealer = sealer("kek");
         SealedSecret sealed = sealer.seal(SealPurpose.WALLET_ACCOUNT_KEY, "org", "acct", SecretBytes.copyOf(KEY));
         assertThatThrownBy(() -> sealer.open(SealPurpose.WALLET_ACCOUNT_KEY, "org", "other", sealed))
-                .isInstanceOf(CustodyException.class).hasMessageContaining("does not open");
+                .isInstanceOf(CustodyException.class)
+                .hasMessageContaining("does not open");
         assertThatThrownBy(() -> sealer.open(SealPurpose.WALLET_ACCOUNT_KEY, "other-org", "acct", sealed))
                 .isInstanceOf(CustodyException.class);
         assertThatThrownBy(() -> sealer.open(SealPurpose.PRIVATE_KEY, "org", "acct", sealed))
@@ -74,7 +76,8 @@ class KeySealerTest {
         assertThatThrownBy(() -> sealer.open(SealPurpose.PRIVATE_KEY, "org", "k", tampered))
                 .isInstanceOf(CustodyException.class);
         assertThatThrownBy(() -> sealer.open(SealPurpose.PRIVATE_KEY, "org", "k", new SealedSecret("AAAA")))
-                .isInstanceOf(CustodyException.class).hasMessageContaining("malformed");
+                .isInstanceOf(CustodyException.class)
+                .hasMessageContaining("malformed");
     }
 
     @Test
@@ -85,6 +88,7 @@ class KeySealerTest {
         SealedSecret sealed = first.seal(SealPurpose.PRIVATE_KEY, "org", "k", SecretBytes.copyOf(KEY));
         assertThat(opened(new KeySealer(MasterKey.load(file), RANDOM), SealPurpose.PRIVATE_KEY, "org", "k", sealed))
                 .isEqualTo(KEY);
-        assertThat(MasterKey.load(file).toString()).doesNotContain(Files.readString(file).strip());
+        assertThat(MasterKey.load(file).toString())
+                .doesNotContain(Files.readString(file).strip());
     }
 }

@@ -42,8 +42,7 @@ class Oauth2ClientSecretsTest {
         }
 
         @Override
-        public void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt) {
-        }
+        public void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt) {}
 
         @Override
         public Optional<StoredSigner> signer(Tx tx, String role) {
@@ -57,8 +56,7 @@ class Oauth2ClientSecretsTest {
     }
 
     private static final Transactor DIRECT = new Transactor() {
-        private final Tx tx = new Tx() {
-        };
+        private final Tx tx = new Tx() {};
 
         @Override
         public <T> T write(dev.keyhaven.server.tx.TxWork<T> work) {
@@ -73,8 +71,7 @@ class Oauth2ClientSecretsTest {
 
     private static String envelope(String publicKeyHex, String secret) {
         try (SecretBytes plain = SecretBytes.copyOf(secret.getBytes(StandardCharsets.UTF_8))) {
-            return HexFormat.of().formatHex(QuorumEnvelope.seal(HexFormat.of().parseHex(publicKeyHex), plain,
-                    RANDOM));
+            return HexFormat.of().formatHex(QuorumEnvelope.seal(HexFormat.of().parseHex(publicKeyHex), plain, RANDOM));
         }
     }
 
@@ -84,13 +81,17 @@ class Oauth2ClientSecretsTest {
         Rows rows = new Rows();
         Oauth2ClientSecrets secrets = Oauth2ClientSecrets.load(DIRECT, rows, sealer, RANDOM, Clock.systemUTC());
         assertThat(secrets.encryptionPublicKey()).matches("04[0-9a-f]{128}");
-        assertThat(Oauth2ClientSecrets.load(DIRECT, rows, sealer, RANDOM, Clock.systemUTC()).encryptionPublicKey())
-                .as("loaded again, not generated again").isEqualTo(secrets.encryptionPublicKey());
+        assertThat(Oauth2ClientSecrets.load(DIRECT, rows, sealer, RANDOM, Clock.systemUTC())
+                        .encryptionPublicKey())
+                .as("loaded again, not generated again")
+                .isEqualTo(secrets.encryptionPublicKey());
 
-        SealedSecret sealed = secrets.reseal("org-1", "cred-1", envelope(secrets.encryptionPublicKey(), "s3cr:t é"),
-                FIELD);
-        assertThat(secrets.basicAuthorization("org-1", "cred-1", sealed, "client id")).isEqualTo("Basic "
-                + Base64.getEncoder().encodeToString("client+id:s3cr%3At+%C3%A9".getBytes(StandardCharsets.UTF_8)));
+        SealedSecret sealed =
+                secrets.reseal("org-1", "cred-1", envelope(secrets.encryptionPublicKey(), "s3cr:t é"), FIELD);
+        assertThat(secrets.basicAuthorization("org-1", "cred-1", sealed, "client id"))
+                .isEqualTo("Basic "
+                        + Base64.getEncoder()
+                                .encodeToString("client+id:s3cr%3At+%C3%A9".getBytes(StandardCharsets.UTF_8)));
         assertThatThrownBy(() -> secrets.basicAuthorization("org-1", "cred-2", sealed, "client id"))
                 .isInstanceOf(CustodyException.class);
         assertThatThrownBy(() -> secrets.basicAuthorization("org-2", "cred-1", sealed, "client id"))
@@ -100,14 +101,13 @@ class Oauth2ClientSecretsTest {
     @Test
     void envelopesThatDoNotOpenAreRefusedNamingTheFieldWithoutQuotingThem() {
         KeySealer sealer = new KeySealer(MasterKey.generate(directory.resolve("kek"), RANDOM), RANDOM);
-        Oauth2ClientSecrets secrets = Oauth2ClientSecrets.load(DIRECT, new Rows(), sealer, RANDOM,
-                Clock.systemUTC());
+        Oauth2ClientSecrets secrets = Oauth2ClientSecrets.load(DIRECT, new Rows(), sealer, RANDOM, Clock.systemUTC());
         Oauth2ClientSecrets other = Oauth2ClientSecrets.load(DIRECT, new Rows(), sealer, RANDOM, Clock.systemUTC());
         String foreign = envelope(other.encryptionPublicKey(), "secret");
-        for (String bad : new String[] {foreign, "xyz", "00".repeat(40), "ab".repeat(Oauth2ClientSecrets
-                .MAX_ENVELOPE_HEX)}) {
-            assertThatThrownBy(() -> secrets.reseal("org", "cred", bad, FIELD)).isInstanceOfSatisfying(
-                    ApiException.class, e -> {
+        for (String bad :
+                new String[] {foreign, "xyz", "00".repeat(40), "ab".repeat(Oauth2ClientSecrets.MAX_ENVELOPE_HEX)}) {
+            assertThatThrownBy(() -> secrets.reseal("org", "cred", bad, FIELD))
+                    .isInstanceOfSatisfying(ApiException.class, e -> {
                         assertThat(e.field()).contains(FIELD);
                         assertThat(e.getMessage()).doesNotContain(bad);
                     });

@@ -32,19 +32,28 @@ final class DocExamples {
     private static final Pattern EXPECT = Pattern.compile("^\\s*<!--\\s*expect:\\s*(\\S.*?)\\s*-->\\s*$");
     private static final Pattern COMMENT = Pattern.compile("^\\s*<!--.*-->\\s*$");
 
-    private DocExamples() {
-    }
+    private DocExamples() {}
 
     /** How a block is checked. */
     enum Kind {
-        TYPESCRIPT, JAVA, SHELL, NOT_RUN, UNMARKED
+        TYPESCRIPT,
+        JAVA,
+        SHELL,
+        NOT_RUN,
+        UNMARKED
     }
 
     /**
      * One fenced block: where it is ({@code page:line} of its opening fence), its info string, its text (without the
      * fence's indentation), and what the comments right above it say.
      */
-    record Block(String page, int line, String language, String text, Kind kind, Optional<String> notRunReason,
+    record Block(
+            String page,
+            int line,
+            String language,
+            String text,
+            Kind kind,
+            Optional<String> notRunReason,
             List<String> expectations) {
 
         String where() {

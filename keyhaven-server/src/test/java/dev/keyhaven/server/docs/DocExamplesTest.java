@@ -37,10 +37,12 @@ class DocExamplesTest {
                 ```
                 """);
 
-        assertThat(blocks).extracting(Block::kind).containsExactly(Kind.TYPESCRIPT, Kind.JAVA, Kind.SHELL,
-                Kind.UNMARKED, Kind.UNMARKED);
-        assertThat(blocks).extracting(Block::where).containsExactly("page.md:3", "page.md:7", "page.md:11",
-                "page.md:15", "page.md:19");
+        assertThat(blocks)
+                .extracting(Block::kind)
+                .containsExactly(Kind.TYPESCRIPT, Kind.JAVA, Kind.SHELL, Kind.UNMARKED, Kind.UNMARKED);
+        assertThat(blocks)
+                .extracting(Block::where)
+                .containsExactly("page.md:3", "page.md:7", "page.md:11", "page.md:15", "page.md:19");
         assertThat(blocks.getFirst().text()).isEqualTo("console.log(1);\n");
     }
 
@@ -74,8 +76,12 @@ class DocExamplesTest {
         assertThat(blocks.get(0).notRunReason()).contains("output");
         assertThat(blocks.get(1).kind()).isEqualTo(Kind.SHELL);
         assertThat(blocks.get(1).expectations()).containsExactly("hello", "world");
-        assertThat(blocks.get(2).kind()).as("a runnable language may be exempted").isEqualTo(Kind.NOT_RUN);
-        assertThat(blocks.get(3).expectations()).as("a comment separated from the fence by prose").isEmpty();
+        assertThat(blocks.get(2).kind())
+                .as("a runnable language may be exempted")
+                .isEqualTo(Kind.NOT_RUN);
+        assertThat(blocks.get(3).expectations())
+                .as("a comment separated from the fence by prose")
+                .isEmpty();
         assertThat(blocks.get(3).notRunReason()).isEqualTo(Optional.empty());
     }
 
@@ -100,6 +106,7 @@ class DocExamplesTest {
     @Test
     void anUnclosedBlockIsRefusedWithItsPlace() {
         assertThatThrownBy(() -> DocExamples.parse("page.md", "intro\n```ts\nnever closed\n"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("page.md:2: a code block that is never closed");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("page.md:2: a code block that is never closed");
     }
 }

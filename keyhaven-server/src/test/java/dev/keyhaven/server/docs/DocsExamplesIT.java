@@ -66,8 +66,8 @@ class DocsExamplesIT {
     private static final Pattern IDENTITY_KEY = Pattern.compile("identity key:\\s+(04[0-9a-fA-F]+)");
     private static final Pattern NPM_INSTALL = Pattern.compile("^// npm install (.+)$", Pattern.MULTILINE);
     private static final Pattern TSX = Pattern.compile("^// npx tsx ([A-Za-z0-9-]+\\.mts)\\b", Pattern.MULTILINE);
-    private static final Pattern JAVA_FILE = Pattern.compile("^// java -cp \\S+ ([A-Za-z0-9]+)\\.java\\b",
-            Pattern.MULTILINE);
+    private static final Pattern JAVA_FILE =
+            Pattern.compile("^// java -cp \\S+ ([A-Za-z0-9]+)\\.java\\b", Pattern.MULTILINE);
     private static final Pattern PINNED = Pattern.compile("^(@?[a-z0-9][a-z0-9._/-]*)@(\\d[^\\s]*)$");
 
     private static Path root;
@@ -85,7 +85,9 @@ class DocsExamplesIT {
         root = repositoryRoot();
         examples = root.resolve("docs/examples");
         Path jar = root.resolve("keyhaven-server/target/keyhaven.jar");
-        assertThat(jar).as("the packaged server (the package phase builds it before integration tests)").exists();
+        assertThat(jar)
+                .as("the packaged server (the package phase builds it before integration tests)")
+                .exists();
         work = Files.createTempDirectory("keyhaven-docs");
         // The shell examples name the jar by its path in a checkout.
         Files.createDirectories(work.resolve("keyhaven-server/target"));
@@ -97,9 +99,19 @@ class DocsExamplesIT {
             authProxyPort = free.getLocalPort();
         }
         Path log = work.resolve("server.log");
-        ProcessBuilder builder = new ProcessBuilder(java(), "-jar", jar.toString(), "serve", "--data-dir",
-                work.resolve("data").toString(), "--port", "0", "--auth-proxy-port", Integer.toString(authProxyPort))
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(
+                        java(),
+                        "-jar",
+                        jar.toString(),
+                        "serve",
+                        "--data-dir",
+                        work.resolve("data").toString(),
+                        "--port",
+                        "0",
+                        "--auth-proxy-port",
+                        Integer.toString(authProxyPort))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         builder.environment().remove("KEYHAVEN_DB_URL");
         builder.environment().remove("KEYHAVEN_DATA_DIR");
         server = builder.start();
@@ -135,25 +147,28 @@ class DocsExamplesIT {
     @TestFactory
     Stream<DynamicTest> everyExampleRuns() throws IOException {
         List<Block> blocks = blocks();
-        List<String> unmarked = blocks.stream().filter(b -> b.kind() == Kind.UNMARKED)
-                .map(b -> b.where() + " (```" + b.language() + ")").toList();
-        assertThat(unmarked).as("code blocks that neither run (ts, java, sh) nor say <!-- not run: reason -->")
+        List<String> unmarked = blocks.stream()
+                .filter(b -> b.kind() == Kind.UNMARKED)
+                .map(b -> b.where() + " (```" + b.language() + ")")
+                .toList();
+        assertThat(unmarked)
+                .as("code blocks that neither run (ts, java, sh) nor say <!-- not run: reason -->")
                 .isEmpty();
         Map<Block, Path> typescript = typescriptFiles(blocks);
         List<DynamicTest> tests = new ArrayList<>();
         if (!typescript.isEmpty()) {
-            tests.add(DynamicTest.dynamicTest("tsc --strict over " + typescript.size() + " TypeScript examples",
+            tests.add(DynamicTest.dynamicTest(
+                    "tsc --strict over " + typescript.size() + " TypeScript examples",
                     () -> typeCheck(typescript.values())));
         }
         for (Block block : blocks) {
             String name = block.where() + " (" + block.language() + ")";
             switch (block.kind()) {
-                case TYPESCRIPT -> tests.add(DynamicTest.dynamicTest(name, () -> runTypescript(block,
-                        typescript.get(block))));
+                case TYPESCRIPT ->
+                    tests.add(DynamicTest.dynamicTest(name, () -> runTypescript(block, typescript.get(block))));
                 case JAVA -> tests.add(DynamicTest.dynamicTest(name, () -> runJava(block)));
                 case SHELL -> tests.add(DynamicTest.dynamicTest(name, () -> runShell(block)));
-                default -> {
-                }
+                default -> {}
             }
         }
         return tests.stream();
@@ -165,7 +180,9 @@ class DocsExamplesIT {
     private static List<Block> blocks() throws IOException {
         List<Block> blocks = new ArrayList<>(DocExamples.read(root.resolve("README.md"), "README.md"));
         try (Stream<Path> pages = Files.list(root.resolve("docs"))) {
-            for (Path page : pages.filter(p -> p.getFileName().toString().endsWith(".md")).sorted().toList()) {
+            for (Path page : pages.filter(p -> p.getFileName().toString().endsWith(".md"))
+                    .sorted()
+                    .toList()) {
                 blocks.addAll(DocExamples.read(page, "docs/" + page.getFileName()));
             }
         }
@@ -179,19 +196,29 @@ class DocsExamplesIT {
         Map<String, String> pinned = pinnedPackages();
         Map<Block, Path> files = new LinkedHashMap<>();
         Set<String> names = new HashSet<>();
-        for (Block block : blocks.stream().filter(b -> b.kind() == Kind.TYPESCRIPT).toList()) {
+        for (Block block :
+                blocks.stream().filter(b -> b.kind() == Kind.TYPESCRIPT).toList()) {
             String install = find(NPM_INSTALL, block.text());
-            assertThat(install).as(block.where() + ": a TypeScript example says `// npm install name@version …`")
+            assertThat(install)
+                    .as(block.where() + ": a TypeScript example says `// npm install name@version …`")
                     .isNotNull();
             for (String spec : install.trim().split("\\s+")) {
                 Matcher m = PINNED.matcher(spec);
-                assertThat(m.matches()).as(block.where() + ": '" + spec + "' is name@version").isTrue();
-                assertThat(m.group(2)).as(block.where() + ": the version of " + m.group(1)
-                        + " is the one docs/examples/package.json pins").isEqualTo(pinned.get(m.group(1)));
+                assertThat(m.matches())
+                        .as(block.where() + ": '" + spec + "' is name@version")
+                        .isTrue();
+                assertThat(m.group(2))
+                        .as(block.where() + ": the version of " + m.group(1)
+                                + " is the one docs/examples/package.json pins")
+                        .isEqualTo(pinned.get(m.group(1)));
             }
             String file = find(TSX, block.text());
-            assertThat(file).as(block.where() + ": a TypeScript example says `// npx tsx name.mts`").isNotNull();
-            assertThat(names.add(file)).as(block.where() + ": " + file + " is named by one example only").isTrue();
+            assertThat(file)
+                    .as(block.where() + ": a TypeScript example says `// npx tsx name.mts`")
+                    .isNotNull();
+            assertThat(names.add(file))
+                    .as(block.where() + ": " + file + " is named by one example only")
+                    .isTrue();
             Path path = work.resolve(file);
             Files.writeString(path, block.text(), StandardCharsets.UTF_8);
             files.put(block, path);
@@ -200,27 +227,46 @@ class DocsExamplesIT {
     }
 
     private static Map<String, String> pinnedPackages() throws IOException {
-        JsonNode dependencies = new ObjectMapper().readTree(examples.resolve("package.json").toFile())
+        JsonNode dependencies = new ObjectMapper()
+                .readTree(examples.resolve("package.json").toFile())
                 .path("dependencies");
         Map<String, String> pinned = new LinkedHashMap<>();
-        dependencies.properties().forEach(e -> pinned.put(e.getKey(), e.getValue().asString()));
+        dependencies
+                .properties()
+                .forEach(e -> pinned.put(e.getKey(), e.getValue().asString()));
         return pinned;
     }
 
     private static void typeCheck(java.util.Collection<Path> files) throws Exception {
         requireNode();
-        List<String> command = new ArrayList<>(List.of(examples.resolve("node_modules/.bin/tsc").toString(),
-                "--strict", "--noEmit", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext",
-                "--target", "es2022", "--types", "node"));
+        List<String> command = new ArrayList<>(List.of(
+                examples.resolve("node_modules/.bin/tsc").toString(),
+                "--strict",
+                "--noEmit",
+                "--skipLibCheck",
+                "--module",
+                "nodenext",
+                "--moduleResolution",
+                "nodenext",
+                "--target",
+                "es2022",
+                "--types",
+                "node"));
         files.forEach(f -> command.add(f.getFileName().toString()));
         Result result = run(new ProcessBuilder(command), "[tsc] ", TSC);
-        assertThat(result.exitCode()).as("exit code of tsc --strict (its output is above)").isZero();
+        assertThat(result.exitCode())
+                .as("exit code of tsc --strict (its output is above)")
+                .isZero();
     }
 
     private static void runTypescript(Block block, Path file) throws Exception {
         requireNode();
-        Result result = run(new ProcessBuilder(examples.resolve("node_modules/.bin/tsx").toString(),
-                file.getFileName().toString()), "[" + file.getFileName() + "] ", EXAMPLE);
+        Result result = run(
+                new ProcessBuilder(
+                        examples.resolve("node_modules/.bin/tsx").toString(),
+                        file.getFileName().toString()),
+                "[" + file.getFileName() + "] ",
+                EXAMPLE);
         check(block, result);
     }
 
@@ -228,12 +274,20 @@ class DocsExamplesIT {
 
     private static void runJava(Block block) throws Exception {
         String name = find(JAVA_FILE, block.text());
-        assertThat(name).as(block.where() + ": a Java example says `// java -cp … Name.java`").isNotNull();
+        assertThat(name)
+                .as(block.where() + ": a Java example says `// java -cp … Name.java`")
+                .isNotNull();
         Path file = work.resolve(name + ".java");
         Files.writeString(file, block.text(), StandardCharsets.UTF_8);
         // The class path of this test holds keyhaven-client and everything it needs (and more).
-        Result result = run(new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"),
-                file.getFileName().toString()), "[" + name + ".java] ", EXAMPLE);
+        Result result = run(
+                new ProcessBuilder(
+                        java(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        file.getFileName().toString()),
+                "[" + name + ".java] ",
+                EXAMPLE);
         check(block, result);
     }
 
@@ -247,16 +301,19 @@ class DocsExamplesIT {
     }
 
     private static void check(Block block, Result result) {
-        assertThat(result.exitCode()).as(block.where() + ": the example's exit code (its output is above)").isZero();
+        assertThat(result.exitCode())
+                .as(block.where() + ": the example's exit code (its output is above)")
+                .isZero();
         for (String expected : block.expectations()) {
-            assertThat(result.output()).as(block.where() + ": the example's output").contains(expected);
+            assertThat(result.output())
+                    .as(block.where() + ": the example's output")
+                    .contains(expected);
         }
     }
 
     // --- processes ----------------------------------------------------------------------------------------------
 
-    private record Result(int exitCode, String output) {
-    }
+    private record Result(int exitCode, String output) {}
 
     /** Runs a child in the work directory with the listeners in its environment; prints its output. */
     private static Result run(ProcessBuilder builder, String prefix, Duration timeout) throws Exception {
@@ -288,7 +345,9 @@ class DocsExamplesIT {
         if (node.isEmpty() || npm.isEmpty()) {
             return Optional.of("'node' or 'npm' is not on the PATH");
         }
-        Process version = new ProcessBuilder(node.get().toString(), "--version").redirectErrorStream(true).start();
+        Process version = new ProcessBuilder(node.get().toString(), "--version")
+                .redirectErrorStream(true)
+                .start();
         String text = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         version.waitFor(30, TimeUnit.SECONDS);
         Matcher major = Pattern.compile("^v(\\d+)\\.").matcher(text);
@@ -297,16 +356,23 @@ class DocsExamplesIT {
         }
         // npm writes node_modules/.package-lock.json at the end of every install, so its age is the installation's.
         Path installed = examples.resolve("node_modules/.package-lock.json");
-        if (!Files.exists(installed) || Files.getLastModifiedTime(installed).toInstant()
-                .isBefore(Files.getLastModifiedTime(examples.resolve("package-lock.json")).toInstant())) {
+        if (!Files.exists(installed)
+                || Files.getLastModifiedTime(installed)
+                        .toInstant()
+                        .isBefore(Files.getLastModifiedTime(examples.resolve("package-lock.json"))
+                                .toInstant())) {
             System.out.println("[docs] docs/examples/node_modules is missing or stale: running npm ci");
             Process ci = new ProcessBuilder(npm.get().toString(), "ci", "--no-audit", "--no-fund")
-                    .directory(examples.toFile()).inheritIO().start();
+                    .directory(examples.toFile())
+                    .inheritIO()
+                    .start();
             if (!ci.waitFor(NPM_CI.toSeconds(), TimeUnit.SECONDS)) {
                 ci.destroyForcibly();
                 fail("npm ci in docs/examples did not finish within " + NPM_CI);
             }
-            assertThat(ci.exitValue()).as("exit code of npm ci in docs/examples").isZero();
+            assertThat(ci.exitValue())
+                    .as("exit code of npm ci in docs/examples")
+                    .isZero();
         }
         // The examples import their packages from the directory they run in, as a reader's project would.
         Files.createSymbolicLink(work.resolve("node_modules"), examples.resolve("node_modules"));
@@ -329,13 +395,17 @@ class DocsExamplesIT {
 
     private static Optional<Path> tool(String name) {
         String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        return Arrays.stream(path.split(File.pathSeparator)).filter(d -> !d.isBlank())
-                .map(d -> Path.of(d, name)).filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
+        return Arrays.stream(path.split(File.pathSeparator))
+                .filter(d -> !d.isBlank())
+                .map(d -> Path.of(d, name))
+                .filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
                 .findFirst();
     }
 
     private static String java() {
-        return ProcessHandle.current().info().command()
+        return ProcessHandle.current()
+                .info()
+                .command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
     }
 
@@ -350,7 +420,8 @@ class DocsExamplesIT {
                 return dir;
             }
         }
-        throw new IllegalStateException("no docs/examples/package.json above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no docs/examples/package.json above " + Path.of("").toAbsolutePath());
     }
 
     private static void deleteRecursively(Path directory) throws IOException {

@@ -30,12 +30,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 class StampGuidedFuzzTest {
     private static final StampVerifiers VERIFIERS = new StampVerifiers();
     private static final byte[] BODY = ("{\"type\":\"ACTIVITY_TYPE_CREATE_WALLET\",\"timestampMs\":\"1773154800000\","
-            + "\"organizationId\":\"00000000-0000-0000-0000-000000000000\",\"parameters\":{\"walletName\":\"w\","
-            + "\"accounts\":[]}}").getBytes(StandardCharsets.UTF_8);
+                    + "\"organizationId\":\"00000000-0000-0000-0000-000000000000\",\"parameters\":{\"walletName\":\"w\","
+                    + "\"accounts\":[]}}")
+            .getBytes(StandardCharsets.UTF_8);
 
     static Stream<Arguments> seeds() {
-        return Stream.concat(FuzzSeeds.of("stamp"), VERIFIERS.validStamps(BODY).stream()
-                .map(input -> Arguments.of(Named.of("valid stamp made now", input))));
+        return Stream.concat(
+                FuzzSeeds.of("stamp"),
+                VERIFIERS.validStamps(BODY).stream()
+                        .map(input -> Arguments.of(Named.of("valid stamp made now", input))));
     }
 
     @MethodSource("seeds")
@@ -72,11 +75,12 @@ class StampGuidedFuzzTest {
         }
         String text = new String(input, StandardCharsets.UTF_8);
         int bodyStart = text.indexOf("\n\n\n") + 3;
-        StampHeaders stamps = new StampHeaders(Optional.of(text.substring(0, bodyStart - 3)), Optional.empty(),
-                Optional.empty());
+        StampHeaders stamps =
+                new StampHeaders(Optional.of(text.substring(0, bodyStart - 3)), Optional.empty(), Optional.empty());
 
-        VerifiedStamp verified = VERIFIERS.authenticator().verify(stamps, text.substring(bodyStart)
-                .getBytes(StandardCharsets.UTF_8));
+        VerifiedStamp verified = VERIFIERS
+                .authenticator()
+                .verify(stamps, text.substring(bodyStart).getBytes(StandardCharsets.UTF_8));
 
         assertThat(verified.kind()).isEqualTo(VerifiedStamp.Kind.API_KEY);
     }

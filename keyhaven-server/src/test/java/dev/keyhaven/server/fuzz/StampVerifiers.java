@@ -73,8 +73,8 @@ final class StampVerifiers {
     StampVerifiers() {
         Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
         Transactor memory = new InMemoryTransactor();
-        StoredPasskey stored = new StoredPasskey(passkey.credentialId(), passkey.publicKeyHex(),
-                passkey.publicKeyCoseHex(), "wallet.keyhaven.test");
+        StoredPasskey stored = new StoredPasskey(
+                passkey.credentialId(), passkey.publicKeyHex(), passkey.publicKeyCoseHex(), "wallet.keyhaven.test");
         PasskeyRepository passkeys = new PasskeyRepository() {
             @Override
             public Optional<StoredPasskey> findByCredentialId(Tx tx, String credentialId) {
@@ -92,14 +92,17 @@ final class StampVerifiers {
             throw new IllegalStateException(e);
         }
         KeySealer sealer = new KeySealer(MasterKey.generate(temporaryKeyFile(), RANDOM), RANDOM);
-        otpKeys = new OtpKeys(sealer, BundleSigner.load(BundleSigner.Role.OTP, memory, new InMemorySigners(),
-                sealer, RANDOM, clock), RANDOM);
+        otpKeys = new OtpKeys(
+                sealer,
+                BundleSigner.load(BundleSigner.Role.OTP, memory, new InMemorySigners(), sealer, RANDOM, clock),
+                RANDOM);
         var json = JsonMappers.strict();
         ApiKeyStampVerifier apiKeys = new ApiKeyStampVerifier(json, 64);
-        OidcVerifier oidc = new OidcVerifier(List.of(TrustedIssuer.inProcess(ISSUER,
-                new JWKSet(issuerKey.toPublicJWK()))), clock);
+        OidcVerifier oidc =
+                new OidcVerifier(List.of(TrustedIssuer.inProcess(ISSUER, new JWKSet(issuerKey.toPublicJWK()))), clock);
         OtpService otps = new OtpService(null, otpKeys, null, null, null, null, null, null, memory, RANDOM);
-        authenticator = new RequestAuthenticator(apiKeys,
+        authenticator = new RequestAuthenticator(
+                apiKeys,
                 new PasskeyStampVerifier(memory, passkeys, AllowedOrigins.of(List.of(ORIGIN)), json),
                 new AttestedStampVerifier(apiKeys, oidc, otps, json, clock));
     }
@@ -120,20 +123,41 @@ final class StampVerifiers {
         claims.put("public_key", attestedKey.compressed());
         claims.put("exp", Long.toString(NOW.plus(Duration.ofMinutes(10)).toEpochMilli()));
         return List.of(
-                StampInput.of(ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, RANDOM).stamp(body), body),
-                StampInput.of(ApiKeyStamper.generate(ApiKeyStamper.Curve.SECP256K1, RANDOM).stamp(body), body),
-                StampInput.of(ApiKeyStamper.generate(ApiKeyStamper.Curve.ED25519, RANDOM).stamp(body), body),
+                StampInput.of(
+                        ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, RANDOM).stamp(body), body),
+                StampInput.of(
+                        ApiKeyStamper.generate(ApiKeyStamper.Curve.SECP256K1, RANDOM)
+                                .stamp(body),
+                        body),
+                StampInput.of(
+                        ApiKeyStamper.generate(ApiKeyStamper.Curve.ED25519, RANDOM)
+                                .stamp(body),
+                        body),
                 StampInput.of(passkey.stamp(body), body),
-                StampInput.of(AttestedStamps.attested(attestedKey, token, AttestedStamps.OIDC).stamp(body), body),
-                StampInput.of(AttestedStamps.attested(attestedKey, otpKeys.verificationToken(claims),
-                        AttestedStamps.VERIFICATION_TOKEN).stamp(body), body));
+                StampInput.of(
+                        AttestedStamps.attested(attestedKey, token, AttestedStamps.OIDC)
+                                .stamp(body),
+                        body),
+                StampInput.of(
+                        AttestedStamps.attested(
+                                        attestedKey,
+                                        otpKeys.verificationToken(claims),
+                                        AttestedStamps.VERIFICATION_TOKEN)
+                                .stamp(body),
+                        body));
     }
 
     private String oidcToken(String nonce) {
-        JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(ISSUER).audience("fuzz-client").subject("user-1")
-                .issueTime(Date.from(NOW)).expirationTime(Date.from(NOW.plus(Duration.ofHours(1))))
-                .claim("nonce", nonce).build();
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("fuzz").build(), claims);
+        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+                .issuer(ISSUER)
+                .audience("fuzz-client")
+                .subject("user-1")
+                .issueTime(Date.from(NOW))
+                .expirationTime(Date.from(NOW.plus(Duration.ofHours(1))))
+                .claim("nonce", nonce)
+                .build();
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("fuzz").build(), claims);
         try {
             jwt.sign(new ECDSASigner(issuerKey));
         } catch (JOSEException e) {
@@ -156,8 +180,7 @@ final class StampVerifiers {
 
     /** The stamp input format of {@link StampGuidedFuzzTest}: three header lines, then the body. */
     static final class StampInput {
-        private StampInput() {
-        }
+        private StampInput() {}
 
         static byte[] of(Stamper.Stamp stamp, byte[] body) {
             String name = stamp.headerName().toLowerCase(Locale.ROOT);
@@ -173,8 +196,7 @@ final class StampVerifiers {
 
     /** Runs every unit of work at once, with no transaction: the verifiers' repositories here are in memory. */
     private static final class InMemoryTransactor implements Transactor {
-        private static final Tx NONE = new Tx() {
-        };
+        private static final Tx NONE = new Tx() {};
 
         @Override
         public <T> T write(TxWork<T> work) {
@@ -197,8 +219,7 @@ final class StampVerifiers {
         }
 
         @Override
-        public void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt) {
-        }
+        public void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt) {}
 
         @Override
         public Optional<StoredSigner> signer(Tx tx, String role) {

@@ -46,12 +46,14 @@ import tools.jackson.databind.json.JsonMapper;
 class SubmitEnvelopeGuidedFuzzTest {
     /** The seeds' {@code timestampMs}: requests are read at that instant, so they are within the window. */
     private static final Instant NOW = Instant.ofEpochMilli(1_773_154_800_000L);
+
     private static final ObjectMapper STRICT = JsonMappers.strict();
     /** The same JSON without duplicate detection, to find duplicates independently of the strict mapper. */
     private static final ObjectMapper LENIENT = JsonMapper.builder().build();
+
     private static final OidcVerifier NO_ISSUERS = new OidcVerifier(List.of(), Clock.systemUTC());
-    private static final PasskeyRegistrar PASSKEYS = new PasskeyRegistrar(AllowedOrigins.of(
-            List.of(StampVerifiers.ORIGIN)));
+    private static final PasskeyRegistrar PASSKEYS =
+            new PasskeyRegistrar(AllowedOrigins.of(List.of(StampVerifiers.ORIGIN)));
     private static final List<ActivityHandler<?>> HANDLERS = List.of(
             new CreateWalletHandler(null),
             new CreateUsersHandler(null, PASSKEYS, NO_ISSUERS),
@@ -75,7 +77,9 @@ class SubmitEnvelopeGuidedFuzzTest {
             assertThat(refused.code().httpStatus()).as(refused.getMessage()).isEqualTo(400);
             return;
         }
-        assertThat(duplicateKey(body)).as("a key the strict mapper let through twice").isFalse();
+        assertThat(duplicateKey(body))
+                .as("a key the strict mapper let through twice")
+                .isFalse();
         if (tree == null || tree.isMissingNode()) {
             // No JSON value at all: the HTTP layer refuses it (400) before reading it.
             return;
@@ -123,8 +127,7 @@ class SubmitEnvelopeGuidedFuzzTest {
                             return true;
                         }
                     }
-                    default -> {
-                    }
+                    default -> {}
                 }
                 depth += token.isStructStart() ? 1 : token.isStructEnd() ? -1 : 0;
                 if (depth == 0) {

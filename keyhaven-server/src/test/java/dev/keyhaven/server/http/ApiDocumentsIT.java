@@ -44,16 +44,18 @@ class ApiDocumentsIT {
     private static final boolean WRITE = Boolean.getBoolean("keyhaven.docs.write");
     private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static final Set<String> METHODS = Set.of("get", "head", "post", "options", "put", "delete", "patch",
-            "trace");
+    private static final Set<String> METHODS =
+            Set.of("get", "head", "post", "options", "put", "delete", "patch", "trace");
     private static TestServer server;
     private static ApiServer api;
     private static AuthProxyServer authProxy;
 
     @BeforeAll
     static void start() {
-        server = TestServer.start(StoreKind.SQLITE,
-                c -> c.withOtp(OtpSettings.defaults().withAuthProxyPort(OptionalInt.of(0))), Clock.systemUTC());
+        server = TestServer.start(
+                StoreKind.SQLITE,
+                c -> c.withOtp(OtpSettings.defaults().withAuthProxyPort(OptionalInt.of(0))),
+                Clock.systemUTC());
         api = server.apiServer();
         authProxy = server.keyhaven().authProxyServer().orElseThrow();
     }
@@ -100,7 +102,9 @@ class ApiDocumentsIT {
         int count = 0;
         while (links.find()) {
             count++;
-            assertThat(docs().resolveSibling(links.group(1))).as("linked from docs/operations.md").isRegularFile();
+            assertThat(docs().resolveSibling(links.group(1)))
+                    .as("linked from docs/operations.md")
+                    .isRegularFile();
         }
         assertThat(count).isGreaterThan(api.description().operations().size());
     }
@@ -112,13 +116,15 @@ class ApiDocumentsIT {
         Set<ServedRoutes.Route> onAuthProxy = new HashSet<>();
         for (Map.Entry<String, JsonNode> path : document.path("paths").properties()) {
             Set<String> servers = new HashSet<>();
-            path.getValue().path("servers").forEach(s -> servers.add(s.path("url").asString()));
+            path.getValue()
+                    .path("servers")
+                    .forEach(s -> servers.add(s.path("url").asString()));
             for (Map.Entry<String, JsonNode> member : path.getValue().properties()) {
                 if (!METHODS.contains(member.getKey())) {
                     continue;
                 }
-                ServedRoutes.Route route = new ServedRoutes.Route(member.getKey().toUpperCase(java.util.Locale.ROOT),
-                        path.getKey());
+                ServedRoutes.Route route =
+                        new ServedRoutes.Route(member.getKey().toUpperCase(java.util.Locale.ROOT), path.getKey());
                 if (servers.isEmpty() || servers.contains("/")) {
                     onApi.add(route);
                 }
@@ -142,33 +148,66 @@ class ApiDocumentsIT {
     void submitsListTheActivityTypesTheirHandlersAccept() throws IOException {
         JsonNode paths = document().path("paths");
         JsonNode signRaw = paths.path("/public/v1/submit/sign_raw_payload").path("post");
-        assertThat(signRaw.path("requestBody").path("content").path("application/json").path("schema")
-                .path("allOf").get(1).path("properties").path("type").path("enum").toString())
+        assertThat(signRaw.path("requestBody")
+                        .path("content")
+                        .path("application/json")
+                        .path("schema")
+                        .path("allOf")
+                        .get(1)
+                        .path("properties")
+                        .path("type")
+                        .path("enum")
+                        .toString())
                 .isEqualTo("[\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\"]");
-        assertThat(signRaw.path("x-keyhaven-activity-versions").get(0).path("intentKey").asString())
+        assertThat(signRaw.path("x-keyhaven-activity-versions")
+                        .get(0)
+                        .path("intentKey")
+                        .asString())
                 .isEqualTo("signRawPayloadIntentV2");
         JsonNode createUsers = paths.path("/public/v1/submit/create_users").path("post");
         assertThat(createUsers.path("description").asString()).contains("ACTIVITY_TYPE_CREATE_USERS_V4");
-        assertThat(paths.path("/public/v1/query/get_user").path("post").path("requestBody").path("content")
-                .path("application/json").path("schema").path("$ref").asString())
+        assertThat(paths.path("/public/v1/query/get_user")
+                        .path("post")
+                        .path("requestBody")
+                        .path("content")
+                        .path("application/json")
+                        .path("schema")
+                        .path("$ref")
+                        .asString())
                 .isEqualTo("#/components/schemas/QueryRequest");
         JsonNode components = document().path("components");
-        assertThat(components.path("schemas").path("SubmitEnvelope").path("required").toString())
+        assertThat(components
+                        .path("schemas")
+                        .path("SubmitEnvelope")
+                        .path("required")
+                        .toString())
                 .isEqualTo("[\"type\",\"timestampMs\",\"organizationId\",\"parameters\"]");
         assertThat(components.path("schemas").path("Error").path("required").toString())
                 .isEqualTo("[\"code\",\"message\",\"details\"]");
-        assertThat(components.path("securitySchemes").path("apiKeyStamp").path("name").asString())
+        assertThat(components
+                        .path("securitySchemes")
+                        .path("apiKeyStamp")
+                        .path("name")
+                        .asString())
                 .isEqualTo("X-Stamp");
-        assertThat(components.path("securitySchemes").path("webAuthnStamp").path("name").asString())
+        assertThat(components
+                        .path("securitySchemes")
+                        .path("webAuthnStamp")
+                        .path("name")
+                        .asString())
                 .isEqualTo("X-Stamp-WebAuthn");
-        assertThat(paths.path("/v1/otp_init_v2").path("servers").get(0).path("url").asString())
+        assertThat(paths.path("/v1/otp_init_v2")
+                        .path("servers")
+                        .get(0)
+                        .path("url")
+                        .asString())
                 .isEqualTo("{authProxy}");
     }
 
     @Test
     void theDocumentIsValidOpenApi31() throws IOException {
-        String text = new String(send("GET", server.baseUrl() + ApiDescription.OPENAPI_PATH).body(),
-                StandardCharsets.UTF_8);
+        String text = new String(
+                send("GET", server.baseUrl() + ApiDescription.OPENAPI_PATH).body(), StandardCharsets.UTF_8);
         ParseOptions options = new ParseOptions();
         options.setResolve(true);
         options.setValidateInternalRefs(true);
@@ -184,7 +223,8 @@ class ApiDocumentsIT {
             for (Map.Entry<String, JsonNode> member : item.properties()) {
                 if (METHODS.contains(member.getKey())) {
                     assertThat(ids.add(member.getValue().path("operationId").asString()))
-                            .as("operationId " + member.getValue().path("operationId")).isTrue();
+                            .as("operationId " + member.getValue().path("operationId"))
+                            .isTrue();
                     assertThat(member.getValue().path("responses").isEmpty()).isFalse();
                 }
             }
@@ -193,15 +233,20 @@ class ApiDocumentsIT {
         int count = 0;
         while (refs.find()) {
             count++;
-            assertThat(document.at("/" + refs.group(1)).isMissingNode()).as(refs.group(1)).isFalse();
+            assertThat(document.at("/" + refs.group(1)).isMissingNode())
+                    .as(refs.group(1))
+                    .isFalse();
         }
         assertThat(count).isGreaterThan(100);
         Set<String> schemes = new HashSet<>();
         document.path("components").path("securitySchemes").properties().forEach(e -> schemes.add(e.getKey()));
         for (JsonNode item : document.path("paths")) {
             for (JsonNode operation : item) {
-                operation.path("security").forEach(requirement -> requirement.properties()
-                        .forEach(e -> assertThat(schemes).contains(e.getKey())));
+                operation
+                        .path("security")
+                        .forEach(requirement -> requirement
+                                .properties()
+                                .forEach(e -> assertThat(schemes).contains(e.getKey())));
             }
         }
     }
@@ -231,14 +276,20 @@ class ApiDocumentsIT {
             case "OPTIONS" -> 204;
             default -> 200;
         };
-        assertThat(response.statusCode()).as(route.method() + " " + route.path()).isEqualTo(expected);
+        assertThat(response.statusCode())
+                .as(route.method() + " " + route.path())
+                .isEqualTo(expected);
     }
 
     private static HttpResponse<byte[]> send(String method, String url) throws IOException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url))
-                .method(method, method.equals("POST") ? HttpRequest.BodyPublishers.ofString("{}")
-                        : HttpRequest.BodyPublishers.noBody())
-                .header("Content-Type", "application/json").build();
+                .method(
+                        method,
+                        method.equals("POST")
+                                ? HttpRequest.BodyPublishers.ofString("{}")
+                                : HttpRequest.BodyPublishers.noBody())
+                .header("Content-Type", "application/json")
+                .build();
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (InterruptedException e) {
@@ -248,7 +299,8 @@ class ApiDocumentsIT {
     }
 
     private static JsonNode document() throws IOException {
-        return JSON.readTree(send("GET", server.baseUrl() + ApiDescription.OPENAPI_PATH).body());
+        return JSON.readTree(
+                send("GET", server.baseUrl() + ApiDescription.OPENAPI_PATH).body());
     }
 
     private static List<String> names(Set<ServedRoutes.Route> routes) {

@@ -38,6 +38,7 @@ import tools.jackson.databind.JsonNode;
 class ConnectionsIT {
     /** Sent in request bodies that must never be logged. */
     private static final String SECRET = "body-secret-6a1f0c";
+
     private static final int BODY_LIMIT = 4096;
     /** What {@code ConnectionGuard} lets a body's raw bytes (chunk framing included) reach: twice the limit, 64 KiB. */
     private static final int RAW_BODY_LIMIT = 2 * BODY_LIMIT + 64 * 1024;
@@ -68,14 +69,16 @@ class ConnectionsIT {
         directory = TemporaryDirectory.create("keyhaven-connections");
         jar = ServedJar.in(store, directory);
         authProxyPort = freePort();
-        server = KeyhavenProcess.serve(jar.serveArguments(), Map.of(
-                "KEYHAVEN_AUTH_PROXY_PORT", Integer.toString(authProxyPort),
-                "KEYHAVEN_MAX_BODY_BYTES", Integer.toString(BODY_LIMIT),
-                "KEYHAVEN_IDLE_TIMEOUT_SECONDS", "3",
-                "KEYHAVEN_HEADER_TIMEOUT_SECONDS", "2",
-                "KEYHAVEN_BODY_TIMEOUT_SECONDS", "2"));
-        String configLine = server.awaitStdout(line -> line.startsWith("auth proxy config id: "),
-                Duration.ofSeconds(30));
+        server = KeyhavenProcess.serve(
+                jar.serveArguments(),
+                Map.of(
+                        "KEYHAVEN_AUTH_PROXY_PORT", Integer.toString(authProxyPort),
+                        "KEYHAVEN_MAX_BODY_BYTES", Integer.toString(BODY_LIMIT),
+                        "KEYHAVEN_IDLE_TIMEOUT_SECONDS", "3",
+                        "KEYHAVEN_HEADER_TIMEOUT_SECONDS", "2",
+                        "KEYHAVEN_BODY_TIMEOUT_SECONDS", "2"));
+        String configLine =
+                server.awaitStdout(line -> line.startsWith("auth proxy config id: "), Duration.ofSeconds(30));
         authProxyConfigId = configLine.split(" ")[4];
     }
 
@@ -94,7 +97,10 @@ class ConnectionsIT {
     @AfterEach
     void nothingLeaked() {
         String log = server.stderr();
-        assertThat(log).as("server log").doesNotContain(SECRET).doesNotContain(" ERROR ")
+        assertThat(log)
+                .as("server log")
+                .doesNotContain(SECRET)
+                .doesNotContain(" ERROR ")
                 .doesNotContain("status=\"500\"");
     }
 
@@ -111,7 +117,8 @@ class ConnectionsIT {
     void aKeptAliveConnectionServesRequestsThenClosesWhenIdle(Listener listener) {
         try (RawExchange exchange = RawExchange.open(port(listener))) {
             for (int i = 0; i < 2; i++) {
-                Response health = exchange.write("GET /health HTTP/1.1\r\nHost: keyhaven\r\n\r\n").read();
+                Response health = exchange.write("GET /health HTTP/1.1\r\nHost: keyhaven\r\n\r\n")
+                        .read();
                 assertThat(health.status()).isEqualTo(200);
                 assertThat(health.headers()).containsEntry("connection", "keep-alive");
             }
@@ -122,37 +129,48 @@ class ConnectionsIT {
     @ParameterizedTest
     @EnumSource(Listener.class)
     void halfARequestLineGets408(Listener listener) {
-        assertTimedOut(listener, "POST " + listener.bodyRoute.substring(0, 5),
-                "request headers not received within 2 s");
+        assertTimedOut(
+                listener, "POST " + listener.bodyRoute.substring(0, 5), "request headers not received within 2 s");
     }
 
     @ParameterizedTest
     @EnumSource(Listener.class)
     void halfTheHeadersGet408(Listener listener) {
-        assertTimedOut(listener, "POST " + listener.bodyRoute + " HTTP/1.1\r\nHost: keyhaven\r\nX-Partial: 1\r\n",
+        assertTimedOut(
+                listener,
+                "POST " + listener.bodyRoute + " HTTP/1.1\r\nHost: keyhaven\r\nX-Partial: 1\r\n",
                 "request headers not received within 2 s");
     }
 
     @ParameterizedTest
     @EnumSource(Listener.class)
     void halfABodyGets408(Listener listener) {
-        assertTimedOut(listener, head(listener, "Content-Length: 100") + "{\"organizationId\":",
+        assertTimedOut(
+                listener,
+                head(listener, "Content-Length: 100") + "{\"organizationId\":",
                 "request body not received within 2 s");
     }
 
     @ParameterizedTest
     @EnumSource(Listener.class)
     void aChunkedBodyWithoutItsLastChunkGets408WhileTheClientWaits(Listener listener) {
-        assertTimedOut(listener, head(listener, "Transfer-Encoding: chunked") + "5\r\n" + SECRET.substring(0, 5)
-                + "\r\n", "request body not received within 2 s");
+        assertTimedOut(
+                listener,
+                head(listener, "Transfer-Encoding: chunked") + "5\r\n" + SECRET.substring(0, 5) + "\r\n",
+                "request body not received within 2 s");
     }
 
     @ParameterizedTest
     @EnumSource(Listener.class)
     void aChunkedBodyCutShortGets400(Listener listener) {
         try (RawExchange exchange = RawExchange.open(port(listener))) {
-            exchange.write(head(listener, "Transfer-Encoding: chunked") + "20\r\n" + SECRET).halfClose();
-            assertRefused(exchange.read(), 400, 3, "REQUEST_INVALID",
+            exchange.write(head(listener, "Transfer-Encoding: chunked") + "20\r\n" + SECRET)
+                    .halfClose();
+            assertRefused(
+                    exchange.read(),
+                    400,
+                    3,
+                    "REQUEST_INVALID",
                     "bad request body: the connection ended before the body did");
             assertThat(exchange.closedByServer()).isTrue();
         }
@@ -168,9 +186,15 @@ class ConnectionsIT {
                 "-5\r\n" + SECRET + "\r\n0\r\n\r\n")) {
             try (RawExchange exchange = RawExchange.open(port(listener))) {
                 exchange.write(head(listener, "Transfer-Encoding: chunked") + chunks);
-                assertRefused(exchange.read(), 400, 3, "REQUEST_INVALID",
+                assertRefused(
+                        exchange.read(),
+                        400,
+                        3,
+                        "REQUEST_INVALID",
                         "bad request body: malformed chunked transfer coding");
-                assertThat(exchange.closedByServer()).as("connection after %s", chunks).isTrue();
+                assertThat(exchange.closedByServer())
+                        .as("connection after %s", chunks)
+                        .isTrue();
             }
         }
     }
@@ -189,8 +213,8 @@ class ConnectionsIT {
             assertThat(exchange.read().status()).isEqualTo(100);
             String sizeLine = "7fffffff\r\n";
             exchange.write(sizeLine + "a".repeat(RAW_BODY_LIMIT + 1 - sizeLine.length()));
-            assertRefused(exchange.read(), 413, 8, "REQUEST_INVALID",
-                    "request body is larger than " + BODY_LIMIT + " bytes");
+            assertRefused(
+                    exchange.read(), 413, 8, "REQUEST_INVALID", "request body is larger than " + BODY_LIMIT + " bytes");
             assertThat(exchange.closedByServer()).isTrue();
         }
     }
@@ -199,9 +223,13 @@ class ConnectionsIT {
     @EnumSource(Listener.class)
     void contentLengthBesideTransferEncodingGets400(Listener listener) {
         try (RawExchange exchange = RawExchange.open(port(listener))) {
-            exchange.write(head(listener, "Transfer-Encoding: chunked\r\nContent-Length: 5")
-                    + "5\r\nhello\r\n0\r\n\r\n");
-            assertRefused(exchange.read(), 400, 3, "REQUEST_INVALID",
+            exchange.write(
+                    head(listener, "Transfer-Encoding: chunked\r\nContent-Length: 5") + "5\r\nhello\r\n0\r\n\r\n");
+            assertRefused(
+                    exchange.read(),
+                    400,
+                    3,
+                    "REQUEST_INVALID",
                     "malformed HTTP request: Content-Length and Transfer-Encoding must not be combined");
             assertThat(exchange.closedByServer()).isTrue();
         }
@@ -213,9 +241,15 @@ class ConnectionsIT {
         for (String coding : List.of("gzip", "gzip, chunked", "chunked, chunked", "identity")) {
             try (RawExchange exchange = RawExchange.open(port(listener))) {
                 exchange.write(head(listener, "Transfer-Encoding: " + coding) + "5\r\nhello\r\n0\r\n\r\n");
-                assertRefused(exchange.read(), 400, 3, "REQUEST_INVALID",
+                assertRefused(
+                        exchange.read(),
+                        400,
+                        3,
+                        "REQUEST_INVALID",
                         "unsupported transfer coding: a request body is sent as it is or chunked");
-                assertThat(exchange.closedByServer()).as("connection after %s", coding).isTrue();
+                assertThat(exchange.closedByServer())
+                        .as("connection after %s", coding)
+                        .isTrue();
             }
         }
     }
@@ -244,11 +278,14 @@ class ConnectionsIT {
     @EnumSource(Listener.class)
     void headOnAGetRouteAnswersLikeGetWithoutABody(Listener listener) {
         try (RawExchange exchange = RawExchange.open(port(listener))) {
-            Response head = exchange.write("HEAD /health HTTP/1.1\r\nHost: keyhaven\r\n\r\n").read(true);
-            Response get = exchange.write("GET /health HTTP/1.1\r\nHost: keyhaven\r\n\r\n").read();
+            Response head = exchange.write("HEAD /health HTTP/1.1\r\nHost: keyhaven\r\n\r\n")
+                    .read(true);
+            Response get = exchange.write("GET /health HTTP/1.1\r\nHost: keyhaven\r\n\r\n")
+                    .read();
             assertThat(head.status()).isEqualTo(200);
             assertThat(get.status()).isEqualTo(200);
-            assertThat(head.headers()).containsEntry("content-type", "application/json")
+            assertThat(head.headers())
+                    .containsEntry("content-type", "application/json")
                     .containsEntry("content-length", Integer.toString(get.body().length));
             assertThat(Json.parse(get.body()).path("status").asString()).isEqualTo("ok");
         }
@@ -260,7 +297,8 @@ class ConnectionsIT {
         try (RawExchange exchange = RawExchange.open(port(listener))) {
             Response head = exchange.write("HEAD " + listener.bodyRoute + " HTTP/1.1\r\nHost: keyhaven\r\n\r\n")
                     .read(true);
-            Response get = exchange.write("GET /health HTTP/1.1\r\nHost: keyhaven\r\n\r\n").read();
+            Response get = exchange.write("GET /health HTTP/1.1\r\nHost: keyhaven\r\n\r\n")
+                    .read();
             assertThat(head.status()).isEqualTo(listener == Listener.API ? 405 : 404);
             assertThat(head.headers()).containsEntry("content-type", "application/json");
             assertThat(get.status()).isEqualTo(200);
@@ -287,8 +325,8 @@ class ConnectionsIT {
         try (RawExchange exchange = RawExchange.open(port(listener))) {
             exchange.write(head(listener, "Transfer-Encoding: chunked") + "zz\r\n"
                     + "GET /health HTTP/1.1\r\nHost: keyhaven\r\n\r\n");
-            assertRefused(exchange.read(), 400, 3, "REQUEST_INVALID",
-                    "bad request body: malformed chunked transfer coding");
+            assertRefused(
+                    exchange.read(), 400, 3, "REQUEST_INVALID", "bad request body: malformed chunked transfer coding");
             assertThat(exchange.closedByServer()).isTrue();
         }
     }
@@ -302,22 +340,24 @@ class ConnectionsIT {
         }
     }
 
-    private static void assertRefused(Response response, int status, int code, String turnkeyErrorCode,
-            String message) {
+    private static void assertRefused(
+            Response response, int status, int code, String turnkeyErrorCode, String message) {
         assertThat(response.status()).as(response.bodyText()).isEqualTo(status);
-        assertThat(response.headers()).containsEntry("content-type", "application/json")
+        assertThat(response.headers())
+                .containsEntry("content-type", "application/json")
                 .containsEntry("connection", "close");
         JsonNode body = Json.parse(response.body());
         assertThat(body.path("code").asInt()).isEqualTo(code);
         assertThat(body.path("message").asString()).isEqualTo(message);
         assertThat(body.path("turnkeyErrorCode").asString()).isEqualTo(turnkeyErrorCode);
-        assertThat(body.path("details").get(0).path("turnkeyErrorCode").asString()).isEqualTo(turnkeyErrorCode);
+        assertThat(body.path("details").get(0).path("turnkeyErrorCode").asString())
+                .isEqualTo(turnkeyErrorCode);
     }
 
     /** The head of a POST to the listener's body route, with {@code framing} and what the route needs to read it. */
     private String head(Listener listener, String framing) {
-        String proxyConfig = listener == Listener.AUTH_PROXY
-                ? "X-Auth-Proxy-Config-Id: " + authProxyConfigId + "\r\n" : "";
+        String proxyConfig =
+                listener == Listener.AUTH_PROXY ? "X-Auth-Proxy-Config-Id: " + authProxyConfigId + "\r\n" : "";
         return "POST " + listener.bodyRoute + " HTTP/1.1\r\nHost: keyhaven\r\nContent-Type: application/json\r\n"
                 + proxyConfig + framing + "\r\n\r\n";
     }

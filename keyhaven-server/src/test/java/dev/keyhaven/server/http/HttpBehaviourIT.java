@@ -48,15 +48,16 @@ class HttpBehaviourIT {
         return Json.bytes("{\"organizationId\":\"" + server.organizationId() + "\"}");
     }
 
-    private static void assertError(RawResponse response, int status, int code, String turnkeyErrorCode,
-            String messagePart) {
+    private static void assertError(
+            RawResponse response, int status, int code, String turnkeyErrorCode, String messagePart) {
         assertThat(response.status()).isEqualTo(status);
         assertThat(response.contentType()).isEqualTo("application/json");
         JsonNode body = Json.parse(response);
         assertThat(body.path("code").asInt()).isEqualTo(code);
         assertThat(body.path("message").asString()).contains(messagePart);
         assertThat(body.path("turnkeyErrorCode").asString()).isEqualTo(turnkeyErrorCode);
-        assertThat(body.path("details").get(0).path("turnkeyErrorCode").asString()).isEqualTo(turnkeyErrorCode);
+        assertThat(body.path("details").get(0).path("turnkeyErrorCode").asString())
+                .isEqualTo(turnkeyErrorCode);
         assertThat(body.path("details").get(0).path("@type").asString())
                 .isEqualTo("type.googleapis.com/errors.v1.TurnkeyErrorDetail");
     }
@@ -76,11 +77,18 @@ class HttpBehaviourIT {
 
     @Test
     void malformedStampsAre401() {
-        for (String stamp : List.of("%%%not-base64%%%", b64("not json"), b64("[1,2]"),
+        for (String stamp : List.of(
+                "%%%not-base64%%%",
+                b64("not json"),
+                b64("[1,2]"),
                 b64("{\"publicKey\":\"02aa\",\"scheme\":\"SIGNATURE_SCHEME_TK_API_P256\"}"),
                 b64("{\"publicKey\":\"02aa\",\"scheme\":\"SIGNATURE_SCHEME_UNKNOWN\",\"signature\":\"00\"}"),
                 b64("{\"publicKey\":\"zz\",\"scheme\":\"SIGNATURE_SCHEME_TK_API_P256\",\"signature\":\"3006\"}"))) {
-            assertError(whoami(whoamiBody(), false, Map.of("X-Stamp", stamp)), 401, 16, "UNAUTHENTICATED",
+            assertError(
+                    whoami(whoamiBody(), false, Map.of("X-Stamp", stamp)),
+                    401,
+                    16,
+                    "UNAUTHENTICATED",
                     "malformed activity stamp");
         }
     }
@@ -90,59 +98,108 @@ class HttpBehaviourIT {
         byte[] signed = whoamiBody();
         String stamp = server.rootStamper().stamp(signed).headerValue();
         byte[] sent = Json.bytes("{\"organizationId\": \"" + server.organizationId() + "\"}");
-        assertError(whoami(sent, false, Map.of("X-Stamp", stamp)), 401, 16, "SIGNATURE_INVALID",
+        assertError(
+                whoami(sent, false, Map.of("X-Stamp", stamp)),
+                401,
+                16,
+                "SIGNATURE_INVALID",
                 "could not verify api key signature");
     }
 
     @Test
     void anUnknownKeyIs401PublicKeyNotFound() {
         KeyhavenClient stranger = root.withStamper(TestServer.newKey(dev.keyhaven.client.ApiKeyStamper.Curve.P256));
-        assertError(stranger.post("/public/v1/query/whoami", whoamiBody(), Map.of(), true), 401, 16,
-                "PUBLIC_KEY_NOT_FOUND", "public key could not be found");
+        assertError(
+                stranger.post("/public/v1/query/whoami", whoamiBody(), Map.of(), true),
+                401,
+                16,
+                "PUBLIC_KEY_NOT_FOUND",
+                "public key could not be found");
     }
 
     @Test
     void twoStampHeadersAre401() {
         String stamp = server.rootStamper().stamp(whoamiBody()).headerValue();
-        assertError(whoami(whoamiBody(), false, Map.of("X-Stamp", stamp, "X-Stamp-WebAuthn", "{}")), 401, 16,
-                "UNAUTHENTICATED", "exactly one");
+        assertError(
+                whoami(whoamiBody(), false, Map.of("X-Stamp", stamp, "X-Stamp-WebAuthn", "{}")),
+                401,
+                16,
+                "UNAUTHENTICATED",
+                "exactly one");
     }
 
     @Test
     void malformedBodiesAre400() {
-        assertError(whoami(Json.bytes("{\"organizationId\":"), true, Map.of()), 400, 3, "REQUEST_INVALID",
+        assertError(
+                whoami(Json.bytes("{\"organizationId\":"), true, Map.of()),
+                400,
+                3,
+                "REQUEST_INVALID",
                 "malformed JSON");
         assertError(whoami(Json.bytes("[]"), true, Map.of()), 400, 3, "REQUEST_INVALID", "must be a JSON object");
         assertError(whoami(new byte[0], true, Map.of()), 400, 3, "REQUEST_INVALID", "empty");
-        assertError(whoami(Json.bytes("{\"organizationId\":\"a\",\"organizationId\":\"b\"}"), true, Map.of()), 400,
-                3, "REQUEST_INVALID", "organizationId");
-        assertError(whoami(Json.bytes("{\"organizationId\":\"x\"} trailing"), true, Map.of()), 400, 3,
-                "REQUEST_INVALID", "malformed JSON");
+        assertError(
+                whoami(Json.bytes("{\"organizationId\":\"a\",\"organizationId\":\"b\"}"), true, Map.of()),
+                400,
+                3,
+                "REQUEST_INVALID",
+                "organizationId");
+        assertError(
+                whoami(Json.bytes("{\"organizationId\":\"x\"} trailing"), true, Map.of()),
+                400,
+                3,
+                "REQUEST_INVALID",
+                "malformed JSON");
     }
 
     @Test
     void organizationIdIsRequiredWellFormedAndKnown() {
         assertError(whoami(Json.bytes("{}"), true, Map.of()), 400, 3, "REQUEST_INVALID", "organizationId is required");
-        assertError(whoami(Json.bytes("{\"organizationId\":42}"), true, Map.of()), 400, 3, "REQUEST_INVALID",
+        assertError(
+                whoami(Json.bytes("{\"organizationId\":42}"), true, Map.of()),
+                400,
+                3,
+                "REQUEST_INVALID",
                 "organizationId must be a string");
-        assertError(whoami(Json.bytes("{\"organizationId\":\"not-a-uuid\"}"), true, Map.of()), 400, 3,
-                "INVALID_ORGANIZATION_ID", "malformed organization ID provided");
-        assertError(whoami(Json.bytes("{\"organizationId\":\"00000000-0000-4000-8000-000000000000\"}"), true,
-                Map.of()), 404, 5, "ORGANIZATION_NOT_FOUND", "no organization found");
+        assertError(
+                whoami(Json.bytes("{\"organizationId\":\"not-a-uuid\"}"), true, Map.of()),
+                400,
+                3,
+                "INVALID_ORGANIZATION_ID",
+                "malformed organization ID provided");
+        assertError(
+                whoami(Json.bytes("{\"organizationId\":\"00000000-0000-4000-8000-000000000000\"}"), true, Map.of()),
+                404,
+                5,
+                "ORGANIZATION_NOT_FOUND",
+                "no organization found");
     }
 
     @Test
     void unknownOperationsAndWrongMethodsGetJsonErrors() throws Exception {
-        assertError(root.post("/public/v1/query/no_such_query", whoamiBody(), Map.of(), true), 404, 5, "UNSPECIFIED",
+        assertError(
+                root.post("/public/v1/query/no_such_query", whoamiBody(), Map.of(), true),
+                404,
+                5,
+                "UNSPECIFIED",
                 "unknown operation");
-        assertError(root.post("/public/v1/submit/no_such_activity", whoamiBody(), Map.of(), true), 404, 5,
-                "UNSPECIFIED", "unknown operation");
-        HttpResponse<String> get = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(server.baseUrl() + "/public/v1/query/whoami")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        assertError(
+                root.post("/public/v1/submit/no_such_activity", whoamiBody(), Map.of(), true),
+                404,
+                5,
+                "UNSPECIFIED",
+                "unknown operation");
+        HttpResponse<String> get = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.baseUrl() + "/public/v1/query/whoami"))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(405);
         assertThat(get.headers().firstValue("Content-Type")).contains("application/json");
-        assertThat(Json.parse(get.body().getBytes(StandardCharsets.UTF_8)).path("message").asString())
+        assertThat(Json.parse(get.body().getBytes(StandardCharsets.UTF_8))
+                        .path("message")
+                        .asString())
                 .contains("use POST");
     }
 
@@ -155,16 +212,22 @@ class HttpBehaviourIT {
 
     @Test
     void corsPreflightAndResponsesAllowTheSdkHeaders() throws Exception {
-        HttpResponse<Void> preflight = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(server.baseUrl() + "/public/v1/query/whoami"))
-                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
-                .header("Origin", "https://app.example.com")
-                .header("Access-Control-Request-Method", "POST")
-                .header("Access-Control-Request-Headers", "x-stamp, content-type").build(),
-                HttpResponse.BodyHandlers.discarding());
+        HttpResponse<Void> preflight = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.baseUrl() + "/public/v1/query/whoami"))
+                                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                                .header("Origin", "https://app.example.com")
+                                .header("Access-Control-Request-Method", "POST")
+                                .header("Access-Control-Request-Headers", "x-stamp, content-type")
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
         assertThat(preflight.statusCode()).isEqualTo(204);
-        assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin")).contains("*");
-        assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers").orElseThrow())
+        assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin"))
+                .contains("*");
+        assertThat(preflight
+                        .headers()
+                        .firstValue("Access-Control-Allow-Headers")
+                        .orElseThrow())
                 .contains("X-Stamp", "X-Stamp-WebAuthn", "X-Client-Version");
         RawResponse response = whoami(whoamiBody(), true, Map.of("Origin", "https://app.example.com"));
         assertThat(response.status()).isEqualTo(200);
@@ -174,14 +237,17 @@ class HttpBehaviourIT {
     void healthAndMetricsAreServed() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         whoami(whoamiBody(), true, Map.of());
-        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/health"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health = http.send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
-        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/metrics"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> metrics = http.send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/metrics"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(metrics.statusCode()).isEqualTo(200);
-        assertThat(metrics.body()).contains("keyhaven_http_requests_seconds_bucket", "operation=\"whoami\"",
-                "hikaricp_connections");
+        assertThat(metrics.body())
+                .contains("keyhaven_http_requests_seconds_bucket", "operation=\"whoami\"", "hikaricp_connections");
     }
 
     private static String b64(String text) {

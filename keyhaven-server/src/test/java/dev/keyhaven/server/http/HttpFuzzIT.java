@@ -55,14 +55,15 @@ class HttpFuzzIT {
      */
     private static final Duration PER_REQUEST = Duration.ofSeconds(Long.getLong("keyhaven.fuzz.request-seconds", 5L));
     /** The jar's deadlines, below {@link #PER_REQUEST}. */
-    private static final List<String> DEADLINES = List.of("--idle-timeout-seconds", "3", "--header-timeout-seconds",
-            "2", "--body-timeout-seconds", "3");
+    private static final List<String> DEADLINES =
+            List.of("--idle-timeout-seconds", "3", "--header-timeout-seconds", "2", "--body-timeout-seconds", "3");
     /** More {@code serve} options, space-separated, for the jar under test. */
     private static final String SERVE_ARGUMENTS = System.getProperty("keyhaven.fuzz.serve-args", "");
     /** A kind of request that hung this often is not sent again: each hang costs the whole timeout. */
     private static final int HANGS_PER_VARIANT = 2;
     /** Requests sent at once. */
     private static final int IN_FLIGHT = 8;
+
     private static final Pattern CONFIG_ID = Pattern.compile("\"configId\"\\s*:\\s*\"([^\"]+)\"");
 
     @Parameter
@@ -77,27 +78,40 @@ class HttpFuzzIT {
         try (ServedJar jar = ServedJar.in(store, dataDirectory);
                 KeyhavenProcess server = KeyhavenProcess.serve(serveArguments(jar, proxyPort), Map.of())) {
             KeyhavenClient root = new KeyhavenClient(server.baseUrl(), jar.rootStamper(), server.organizationId());
-            String walletId = root.createWallet("fuzz", List.of(WalletAccountParams.ethereum(0))).result()
-                    .path("walletId").asString();
-            String address = root.query("list_wallet_accounts", Map.of("walletId", walletId)).path("accounts")
-                    .get(0).path("address").asString();
-            RequestMutations mutations = new RequestMutations(SEED, jar.rootStamper(), server.organizationId(),
-                    address, proxyConfigId(jar));
+            String walletId = root.createWallet("fuzz", List.of(WalletAccountParams.ethereum(0)))
+                    .result()
+                    .path("walletId")
+                    .asString();
+            String address = root.query("list_wallet_accounts", Map.of("walletId", walletId))
+                    .path("accounts")
+                    .get(0)
+                    .path("address")
+                    .asString();
+            RequestMutations mutations =
+                    new RequestMutations(SEED, jar.rootStamper(), server.organizationId(), address, proxyConfigId(jar));
             Failures failures = new Failures();
             int sent = fuzz(mutations, server.port(), proxyPort, failures);
 
             if (!server.process().isAlive()) {
-                failures.add("CRASH", "the server process exited (status " + server.process().exitValue() + ")",
-                        "after " + sent + " requests", "");
-            } else if (!(RawExchange.send("127.0.0.1", server.port(), new RawRequest("health", "GET", "/health")
-                    .requestLine("GET /health HTTP/1.1"), PER_REQUEST) instanceof Outcome.Response health
+                failures.add(
+                        "CRASH",
+                        "the server process exited (status " + server.process().exitValue() + ")",
+                        "after " + sent + " requests",
+                        "");
+            } else if (!(RawExchange.send(
+                                    "127.0.0.1",
+                                    server.port(),
+                                    new RawRequest("health", "GET", "/health").requestLine("GET /health HTTP/1.1"),
+                                    PER_REQUEST)
+                            instanceof Outcome.Response health
                     && health.status() == 200)) {
                 failures.add("HEALTH", "GET /health is not 200 after the run", "after " + sent + " requests", "");
             }
             scanLog(server, mutations.marker(), failures);
             assertThat(sent).as("requests sent").isGreaterThan(0);
-            assertThat(failures.distinct()).as("%s: %d requests (seed %d), distinct failures:%n%s", store, sent, SEED,
-                    failures).isEmpty();
+            assertThat(failures.distinct())
+                    .as("%s: %d requests (seed %d), distinct failures:%n%s", store, sent, SEED, failures)
+                    .isEmpty();
         }
     }
 
@@ -139,31 +153,44 @@ class HttpFuzzIT {
 
     private static void check(RawRequest request, Outcome outcome, String variant, Failures failures) {
         switch (outcome) {
-            case Outcome.Response r when r.status() >= 500 && !unimplemented(r) -> failures.add(variant,
-                    "status " + r.status(), request.description(), r.bodyText());
-            case Outcome.Response r when r.status() >= 400 && !request.isHead() && !jsonError(r) -> failures.add(
-                    variant, "status " + r.status() + " without a JSON error body", request.description(),
-                    r.bodyText());
-            case Outcome.Response r -> {
-            }
-            case Outcome.NoResponse n -> failures.add(variant, "no response (connection closed)",
-                    request.description(), n.why());
+            case Outcome.Response r
+            when r.status() >= 500 && !unimplemented(r) ->
+                failures.add(variant, "status " + r.status(), request.description(), r.bodyText());
+            case Outcome.Response r
+            when r.status() >= 400 && !request.isHead() && !jsonError(r) ->
+                failures.add(
+                        variant,
+                        "status " + r.status() + " without a JSON error body",
+                        request.description(),
+                        r.bodyText());
+            case Outcome.Response r -> {}
+            case Outcome.NoResponse n ->
+                failures.add(variant, "no response (connection closed)", request.description(), n.why());
             case Outcome.Truncated t -> failures.add(variant, "response cut off", request.description(), t.why());
-            case Outcome.TimedOut t -> failures.add(variant, "no complete response within " + PER_REQUEST,
-                    request.description(), t.bytesReceived() + " bytes received");
-            case Outcome.BodyAfterHead b -> failures.add(variant, "HEAD answered " + b.status() + " with a body",
-                    request.description(), b.followedBy());
+            case Outcome.TimedOut t ->
+                failures.add(
+                        variant,
+                        "no complete response within " + PER_REQUEST,
+                        request.description(),
+                        t.bytesReceived() + " bytes received");
+            case Outcome.BodyAfterHead b ->
+                failures.add(
+                        variant, "HEAD answered " + b.status() + " with a body", request.description(), b.followedBy());
         }
     }
 
     private static boolean unimplemented(Outcome.Response response) {
-        return response.status() == 501 && jsonError(response) && response.bodyText().contains("\"code\":12");
+        return response.status() == 501
+                && jsonError(response)
+                && response.bodyText().contains("\"code\":12");
     }
 
     private static boolean jsonError(Outcome.Response response) {
         String body = response.bodyText().strip();
         return String.valueOf(response.headers().get("content-type")).startsWith("application/json")
-                && body.startsWith("{") && body.contains("\"code\"") && body.contains("\"message\"");
+                && body.startsWith("{")
+                && body.contains("\"code\"")
+                && body.contains("\"message\"");
     }
 
     /** The kind and the variant of a request ("HEADERS 3", "CHUNKED 5"): what makes two failures the same. */
@@ -186,7 +213,9 @@ class HttpFuzzIT {
     private static List<String> serveArguments(ServedJar jar, int proxyPort) {
         List<String> arguments = new ArrayList<>(jar.serveArguments("--auth-proxy-port", Integer.toString(proxyPort)));
         arguments.addAll(DEADLINES);
-        arguments.addAll(Arrays.stream(SERVE_ARGUMENTS.split(" ")).filter(a -> !a.isBlank()).toList());
+        arguments.addAll(Arrays.stream(SERVE_ARGUMENTS.split(" "))
+                .filter(a -> !a.isBlank())
+                .toList());
         return arguments;
     }
 
@@ -195,7 +224,9 @@ class HttpFuzzIT {
         list.addAll(jar.storeArguments());
         KeyhavenProcess.Result listed = KeyhavenProcess.run(list, Map.of());
         Matcher id = CONFIG_ID.matcher(listed.stdout());
-        assertThat(id.find()).as("auth-proxy-config --list: %s %s", listed.stdout(), listed.stderr()).isTrue();
+        assertThat(id.find())
+                .as("auth-proxy-config --list: %s %s", listed.stdout(), listed.stderr())
+                .isTrue();
         return id.group(1);
     }
 
@@ -225,8 +256,13 @@ class HttpFuzzIT {
         @Override
         public synchronized String toString() {
             StringBuilder out = new StringBuilder();
-            samples.forEach((key, sample) -> out.append("  ").append(key).append(" (").append(counts.get(key))
-                    .append("x)\n    ").append(sample).append('\n'));
+            samples.forEach((key, sample) -> out.append("  ")
+                    .append(key)
+                    .append(" (")
+                    .append(counts.get(key))
+                    .append("x)\n    ")
+                    .append(sample)
+                    .append('\n'));
             return out.toString();
         }
 

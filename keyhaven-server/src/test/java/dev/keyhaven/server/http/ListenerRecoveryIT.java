@@ -61,8 +61,8 @@ class ListenerRecoveryIT {
     /** The default cap keeps client connections below the limit: the listener never runs out. */
     @Test
     void theDefaultCapKeepsTheListenerBelowTheLimit() {
-        try (KeyhavenProcess server = KeyhavenProcess.serveWithFileLimit(FILE_DESCRIPTORS, jar.serveArguments(),
-                Map.of())) {
+        try (KeyhavenProcess server =
+                KeyhavenProcess.serveWithFileLimit(FILE_DESCRIPTORS, jar.serveArguments(), Map.of())) {
             server.explainingFailures(() -> {
                 try (IdleConnections _ = IdleConnections.open(server.port())) {
                     awaitSteadyDescriptors(server.process().pid());
@@ -81,10 +81,10 @@ class ListenerRecoveryIT {
     @Test
     void aListenerThatRanOutOfDescriptorsAcceptsAgainOnceTheyAreFree() {
         int authProxyPort = freePort();
-        Map<String, String> environment = Map.of("KEYHAVEN_MAX_CONNECTIONS", "1000",
-                "KEYHAVEN_AUTH_PROXY_PORT", Integer.toString(authProxyPort));
-        try (KeyhavenProcess server = KeyhavenProcess.serveWithFileLimit(FILE_DESCRIPTORS, jar.serveArguments(),
-                environment)) {
+        Map<String, String> environment =
+                Map.of("KEYHAVEN_MAX_CONNECTIONS", "1000", "KEYHAVEN_AUTH_PROXY_PORT", Integer.toString(authProxyPort));
+        try (KeyhavenProcess server =
+                KeyhavenProcess.serveWithFileLimit(FILE_DESCRIPTORS, jar.serveArguments(), environment)) {
             server.explainingFailures(() -> {
                 Map<String, Integer> listeners = new LinkedHashMap<>();
                 listeners.put("API", server.port());
@@ -95,8 +95,8 @@ class ListenerRecoveryIT {
                         awaitLogLine(server, "starting it again listener=\"" + name + "\"", idle);
                     }
                     assertAnswers(port);
-                    assertThat(server.stderr()).contains("the listener accepts connections again listener=\""
-                            + name + "\"");
+                    assertThat(server.stderr())
+                            .contains("the listener accepts connections again listener=\"" + name + "\"");
                 });
             });
         }
@@ -149,7 +149,9 @@ class ListenerRecoveryIT {
                 // a socket must have survived the exhaustion too.
                 exchange.write("GET /health HTTP/1.1\r\n");
                 pause();
-                assertThat(exchange.write("Host: keyhaven\r\nConnection: close\r\n\r\n").read().status())
+                assertThat(exchange.write("Host: keyhaven\r\nConnection: close\r\n\r\n")
+                                .read()
+                                .status())
                         .isEqualTo(200);
                 return;
             } catch (UncheckedIOException | AssertionError e) {

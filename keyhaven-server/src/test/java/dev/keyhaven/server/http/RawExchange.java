@@ -23,8 +23,7 @@ import java.util.Map;
 final class RawExchange {
     private static final byte[] NEXT = "GET /health HTTP/1.1\r\nHost: fuzz\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
-    private RawExchange() {
-    }
+    private RawExchange() {}
 
     sealed interface Outcome {
         /** A complete response; header names in lower case. */
@@ -35,20 +34,16 @@ final class RawExchange {
         }
 
         /** The connection ended before one byte of a response. */
-        record NoResponse(String why) implements Outcome {
-        }
+        record NoResponse(String why) implements Outcome {}
 
         /** Part of a response came, then the connection ended. */
-        record Truncated(String why) implements Outcome {
-        }
+        record Truncated(String why) implements Outcome {}
 
         /** Nothing complete within the limit. */
-        record TimedOut(int bytesReceived) implements Outcome {
-        }
+        record TimedOut(int bytesReceived) implements Outcome {}
 
         /** A HEAD response was followed by body bytes before the next response. */
-        record BodyAfterHead(int status, String followedBy) implements Outcome {
-        }
+        record BodyAfterHead(int status, String followedBy) implements Outcome {}
     }
 
     static Outcome send(String host, int port, RawRequest request, Duration timeout) {
@@ -92,8 +87,9 @@ final class RawExchange {
         } catch (IOException e) {
             return head;
         }
-        return line.startsWith("HTTP/1.") ? head : new Outcome.BodyAfterHead(head.status(),
-                line.length() > 80 ? line.substring(0, 80) : line);
+        return line.startsWith("HTTP/1.")
+                ? head
+                : new Outcome.BodyAfterHead(head.status(), line.length() > 80 ? line.substring(0, 80) : line);
     }
 
     private static Outcome read(Counting in, boolean head, long deadline) {
@@ -114,7 +110,8 @@ final class RawExchange {
         } catch (SocketTimeoutException e) {
             return new Outcome.TimedOut(in.count);
         } catch (IOException | NumberFormatException e) {
-            return in.count == 0 ? new Outcome.NoResponse(String.valueOf(e.getMessage()))
+            return in.count == 0
+                    ? new Outcome.NoResponse(String.valueOf(e.getMessage()))
                     : new Outcome.Truncated(String.valueOf(e.getMessage()));
         }
     }
@@ -124,8 +121,9 @@ final class RawExchange {
         for (String line = readLine(in, deadline); !line.isEmpty(); line = readLine(in, deadline)) {
             int colon = line.indexOf(':');
             if (colon > 0) {
-                headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1)
-                        .trim());
+                headers.put(
+                        line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                        line.substring(colon + 1).trim());
             }
         }
         return headers;

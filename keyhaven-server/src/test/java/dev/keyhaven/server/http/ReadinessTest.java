@@ -28,7 +28,9 @@ class ReadinessTest {
         assertThat(checks).as("one check for many probes").hasValue(1);
         answers.set(false);
         now.addAndGet(Readiness.FRESH_FOR.toNanos());
-        assertThat(readiness.databaseAnswers()).as("still fresh at exactly a second").isTrue();
+        assertThat(readiness.databaseAnswers())
+                .as("still fresh at exactly a second")
+                .isTrue();
         now.incrementAndGet();
         assertThat(readiness.databaseAnswers()).isFalse();
         assertThat(checks).hasValue(2);
@@ -37,15 +39,17 @@ class ReadinessTest {
     @Test
     void aCheckThatHangsIsUnreachableAndNotRepeatedMeanwhile() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        Readiness readiness = new Readiness(() -> {
-            checks.incrementAndGet();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return true;
-        }, now::get);
+        Readiness readiness = new Readiness(
+                () -> {
+                    checks.incrementAndGet();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return true;
+                },
+                now::get);
         assertThat(readiness.databaseAnswers()).as("no answer within the wait").isFalse();
         now.addAndGet(Readiness.FRESH_FOR.toNanos() * 10);
         assertThat(readiness.databaseAnswers()).isFalse();

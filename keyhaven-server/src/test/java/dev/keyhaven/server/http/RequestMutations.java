@@ -22,14 +22,22 @@ import java.util.function.Supplier;
 final class RequestMutations {
     /** What a request is made from, by its kind; the name is the first part of each request's description. */
     enum Kind {
-        VALID, BODY_BYTES_STAMPED, BODY_BYTES_UNSTAMPED, JSON_VALUE, ENCODING, HEADERS, CONTENT_LENGTH, CHUNKED,
-        REQUEST_LINE, AUTH_PROXY
+        VALID,
+        BODY_BYTES_STAMPED,
+        BODY_BYTES_UNSTAMPED,
+        JSON_VALUE,
+        ENCODING,
+        HEADERS,
+        CONTENT_LENGTH,
+        CHUNKED,
+        REQUEST_LINE,
+        AUTH_PROXY
     }
 
     private static final String SUBMIT = "/public/v1/submit/";
     private static final String QUERY = "/public/v1/query/";
-    private static final String ETHEREUM_TRANSFER = "02ef0180843b9aca00850ba43b7400825208945aaeb6053f3e94c9b9a09f33669"
-            + "435e7ef1beaed880de0b6b3a764000080c0";
+    private static final String ETHEREUM_TRANSFER =
+            "02ef0180843b9aca00850ba43b7400825208945aaeb6053f3e94c9b9a09f33669" + "435e7ef1beaed880de0b6b3a764000080c0";
 
     private final Random random;
     private final Stamper stamper;
@@ -81,8 +89,7 @@ final class RequestMutations {
 
     // ---- bodies -----------------------------------------------------------------------------------------------
 
-    private record Template(String name, String path, String json) {
-    }
+    private record Template(String name, String path, String json) {}
 
     private Template template() {
         String timestamp = Long.toString(System.currentTimeMillis());
@@ -92,33 +99,75 @@ final class RequestMutations {
         String account = "{\"curve\":\"CURVE_SECP256K1\",\"pathFormat\":\"PATH_FORMAT_BIP32\",\"path\":"
                 + "\"m/44'/60'/0'/0/0\",\"addressFormat\":\"ADDRESS_FORMAT_ETHEREUM\"}";
         return switch (random.nextInt(9)) {
-            case 0 -> new Template("create_wallet", SUBMIT + "create_wallet", envelope.formatted(
-                    "ACTIVITY_TYPE_CREATE_WALLET", "\"walletName\":\"" + marker + "\",\"accounts\":[" + account + "]"));
-            case 1 -> new Template("create_policies", SUBMIT + "create_policies", envelope.formatted(
-                    "ACTIVITY_TYPE_CREATE_POLICIES", "\"policies\":[{\"policyName\":\"" + marker + "\",\"effect\":"
-                            + "\"EFFECT_ALLOW\",\"condition\":\"activity.type == 'X'\",\"consensus\":"
-                            + "\"approvers.count() >= 1\",\"notes\":\"" + marker + "\"}]"));
-            case 2 -> new Template("sign_raw_payload", SUBMIT + "sign_raw_payload", envelope.formatted(
-                    "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", "\"signWith\":\"" + signWith + "\",\"payload\":"
-                            + "\"68656c6c6f\",\"encoding\":\"PAYLOAD_ENCODING_HEXADECIMAL\",\"hashFunction\":"
-                            + "\"HASH_FUNCTION_KECCAK256\""));
-            case 3 -> new Template("sign_transaction", SUBMIT + "sign_transaction", envelope.formatted(
-                    "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "\"signWith\":\"" + signWith + "\",\"type\":"
-                            + "\"TRANSACTION_TYPE_ETHEREUM\",\"unsignedTransaction\":\"" + ETHEREUM_TRANSFER + "\""));
-            case 4 -> new Template("create_users", SUBMIT + "create_users", envelope.formatted(
-                    "ACTIVITY_TYPE_CREATE_USERS_V3", "\"users\":[{\"userName\":\"" + marker + "\",\"userEmail\":\""
-                            + "fuzz@example.com\",\"apiKeys\":[],"
-                            + "\"authenticators\":[],\"oauthProviders\":[],\"userTags\":[]}]"));
-            case 5 -> new Template("create_sub_organization", SUBMIT + "create_sub_organization", envelope.formatted(
-                    "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", "\"subOrganizationName\":\"" + marker + "\","
-                            + "\"rootUsers\":[{\"userName\":\"" + marker + "\",\"apiKeys\":[],\"authenticators\":[],"
-                            + "\"oauthProviders\":[]}],\"rootQuorumThreshold\":1"));
-            case 6 -> new Template("whoami", QUERY + "whoami", "{\"organizationId\":\"" + organizationId
-                    + "\",\"fuzzMarker\":\"" + marker + "\"}");
-            case 7 -> new Template("list_wallets", QUERY + "list_wallets", "{\"organizationId\":\"" + organizationId
-                    + "\",\"fuzzMarker\":\"" + marker + "\",\"paginationOptions\":{\"limit\":\"10\"}}");
-            default -> new Template("get_activity", QUERY + "get_activity", "{\"organizationId\":\""
-                    + organizationId + "\",\"activityId\":\"" + marker + "\"}");
+            case 0 ->
+                new Template(
+                        "create_wallet",
+                        SUBMIT + "create_wallet",
+                        envelope.formatted(
+                                "ACTIVITY_TYPE_CREATE_WALLET",
+                                "\"walletName\":\"" + marker + "\",\"accounts\":[" + account + "]"));
+            case 1 ->
+                new Template(
+                        "create_policies",
+                        SUBMIT + "create_policies",
+                        envelope.formatted(
+                                "ACTIVITY_TYPE_CREATE_POLICIES",
+                                "\"policies\":[{\"policyName\":\"" + marker + "\",\"effect\":"
+                                        + "\"EFFECT_ALLOW\",\"condition\":\"activity.type == 'X'\",\"consensus\":"
+                                        + "\"approvers.count() >= 1\",\"notes\":\"" + marker + "\"}]"));
+            case 2 ->
+                new Template(
+                        "sign_raw_payload",
+                        SUBMIT + "sign_raw_payload",
+                        envelope.formatted(
+                                "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                                "\"signWith\":\"" + signWith + "\",\"payload\":"
+                                        + "\"68656c6c6f\",\"encoding\":\"PAYLOAD_ENCODING_HEXADECIMAL\",\"hashFunction\":"
+                                        + "\"HASH_FUNCTION_KECCAK256\""));
+            case 3 ->
+                new Template(
+                        "sign_transaction",
+                        SUBMIT + "sign_transaction",
+                        envelope.formatted(
+                                "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+                                "\"signWith\":\"" + signWith + "\",\"type\":"
+                                        + "\"TRANSACTION_TYPE_ETHEREUM\",\"unsignedTransaction\":\"" + ETHEREUM_TRANSFER
+                                        + "\""));
+            case 4 ->
+                new Template(
+                        "create_users",
+                        SUBMIT + "create_users",
+                        envelope.formatted(
+                                "ACTIVITY_TYPE_CREATE_USERS_V3",
+                                "\"users\":[{\"userName\":\"" + marker + "\",\"userEmail\":\""
+                                        + "fuzz@example.com\",\"apiKeys\":[],"
+                                        + "\"authenticators\":[],\"oauthProviders\":[],\"userTags\":[]}]"));
+            case 5 ->
+                new Template(
+                        "create_sub_organization",
+                        SUBMIT + "create_sub_organization",
+                        envelope.formatted(
+                                "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+                                "\"subOrganizationName\":\"" + marker + "\","
+                                        + "\"rootUsers\":[{\"userName\":\"" + marker
+                                        + "\",\"apiKeys\":[],\"authenticators\":[],"
+                                        + "\"oauthProviders\":[]}],\"rootQuorumThreshold\":1"));
+            case 6 ->
+                new Template(
+                        "whoami",
+                        QUERY + "whoami",
+                        "{\"organizationId\":\"" + organizationId + "\",\"fuzzMarker\":\"" + marker + "\"}");
+            case 7 ->
+                new Template(
+                        "list_wallets",
+                        QUERY + "list_wallets",
+                        "{\"organizationId\":\"" + organizationId + "\",\"fuzzMarker\":\"" + marker
+                                + "\",\"paginationOptions\":{\"limit\":\"10\"}}");
+            default ->
+                new Template(
+                        "get_activity",
+                        QUERY + "get_activity",
+                        "{\"organizationId\":\"" + organizationId + "\",\"activityId\":\"" + marker + "\"}");
         };
     }
 
@@ -172,7 +221,8 @@ final class RequestMutations {
         Stamper.Stamp stamp = stamper.stamp(valid);
         byte[] mutated = mutateBytes(t.json);
         return new RawRequest(kind + " " + t.name + " " + mutationName, "POST", t.path)
-                .header("Content-Type", "application/json").header(stamp.headerName(), stamp.headerValue())
+                .header("Content-Type", "application/json")
+                .header(stamp.headerName(), stamp.headerValue())
                 .body(mutated, Framing.CONTENT_LENGTH);
     }
 
@@ -195,8 +245,15 @@ final class RequestMutations {
                 () -> "{\"a\":".repeat(3000) + "1" + "}".repeat(3000),
                 () -> "\"" + marker + "x".repeat(300_000) + "\"",
                 () -> "{\"" + marker + "\":1,\"" + marker + "\":2}",
-                () -> "true", () -> "null", () -> "[]", () -> "{}", () -> "\"\"",
-                () -> "\"\\x41\"", () -> "'single'", () -> "NaN", () -> "Infinity");
+                () -> "true",
+                () -> "null",
+                () -> "[]",
+                () -> "{}",
+                () -> "\"\"",
+                () -> "\"\\x41\"",
+                () -> "'single'",
+                () -> "NaN",
+                () -> "Infinity");
         int which = random.nextInt(values.size());
         String value = values.get(which).get();
         String json = t.json;
@@ -217,8 +274,10 @@ final class RequestMutations {
             name += " + invalid UTF-8 after the document";
         } else if (random.nextInt(8) == 0) {
             int at = replaced.indexOf(marker) + 2;
-            body = concat(Arrays.copyOf(body, at), new byte[] {(byte) 0xc0, (byte) 0xaf, (byte) 0xed, (byte) 0xa0,
-                (byte) 0x80}, Arrays.copyOfRange(body, at, body.length));
+            body = concat(
+                    Arrays.copyOf(body, at),
+                    new byte[] {(byte) 0xc0, (byte) 0xaf, (byte) 0xed, (byte) 0xa0, (byte) 0x80},
+                    Arrays.copyOfRange(body, at, body.length));
             name += " + invalid UTF-8 in a string";
         }
         return stamped(kind, name, t.path, body);
@@ -234,8 +293,9 @@ final class RequestMutations {
         body = json.getBytes(charset);
         RawRequest request = stamped(kind, names.get(which) + " " + t.name, t.path, body);
         if (random.nextBoolean()) {
-            request.header("Content-Type", "application/json; charset=" + charset.name().toLowerCase(
-                    Locale.ROOT));
+            request.header(
+                    "Content-Type",
+                    "application/json; charset=" + charset.name().toLowerCase(Locale.ROOT));
         }
         return request;
     }
@@ -251,40 +311,65 @@ final class RequestMutations {
         RawRequest request = new RawRequest(kind + " " + which + " " + t.name, "POST", t.path);
         switch (which) {
             case 0 -> request.header(stamp.headerName(), value);
-            case 1 -> request.header("Content-Type", "application/json").header(stamp.headerName(), value)
-                    .header(stamp.headerName(), value);
-            case 2 -> request.header("Content-Type", "text/plain; charset=utf-16").header(stamp.headerName(), value);
-            case 3 -> request.header("Content-Type", "application/json").header(stamp.headerName(),
-                    value + "A".repeat(70_000));
-            case 4 -> request.header("Content-Type", "application/json").header("X-Fuzz", "v".repeat(200_000))
-                    .header(stamp.headerName(), value);
-            case 5 -> request.header("Content-Type", "application/json").header(stamp.headerName(),
-                    Base64.getEncoder().encodeToString(randomBytes(60)));
-            case 6 -> request.header("Content-Type", "application/json").header(stamp.headerName(), "{\"publicKey\":"
-                    + "\"" + marker + "\",\"scheme\":\"SIGNATURE_SCHEME_TK_API_P256\",\"signature\":\"00\"}");
-            case 7 -> request.header("Content-Type", "application/json").header(concat(
-                    (stamp.headerName() + ": ").getBytes(StandardCharsets.US_ASCII), randomBytes(40)));
-            case 8 -> request.header("Content-Type", "application/json").header(stamp.headerName(),
-                    value.substring(0, 10) + "\u0000" + value.substring(10));
+            case 1 ->
+                request.header("Content-Type", "application/json")
+                        .header(stamp.headerName(), value)
+                        .header(stamp.headerName(), value);
+            case 2 ->
+                request.header("Content-Type", "text/plain; charset=utf-16").header(stamp.headerName(), value);
+            case 3 ->
+                request.header("Content-Type", "application/json")
+                        .header(stamp.headerName(), value + "A".repeat(70_000));
+            case 4 ->
+                request.header("Content-Type", "application/json")
+                        .header("X-Fuzz", "v".repeat(200_000))
+                        .header(stamp.headerName(), value);
+            case 5 ->
+                request.header("Content-Type", "application/json")
+                        .header(stamp.headerName(), Base64.getEncoder().encodeToString(randomBytes(60)));
+            case 6 ->
+                request.header("Content-Type", "application/json")
+                        .header(
+                                stamp.headerName(),
+                                "{\"publicKey\":" + "\"" + marker
+                                        + "\",\"scheme\":\"SIGNATURE_SCHEME_TK_API_P256\",\"signature\":\"00\"}");
+            case 7 ->
+                request.header("Content-Type", "application/json")
+                        .header(concat(
+                                (stamp.headerName() + ": ").getBytes(StandardCharsets.US_ASCII), randomBytes(40)));
+            case 8 ->
+                request.header("Content-Type", "application/json")
+                        .header(stamp.headerName(), value.substring(0, 10) + "\u0000" + value.substring(10));
             case 9 -> {
                 request.header("Content-Type", "application/json").header(stamp.headerName(), value);
                 for (int i = 0; i < 400; i++) {
                     request.header("X-Many-" + i, "v");
                 }
             }
-            case 10 -> request.header("Content-Type", "application/json").header("X-Stamp-Webauthn", value)
-                    .header("X-Stamp-Attested", value);
-            case 11 -> request.header("Content-Type", "application/json").header(stamp.headerName(),
-                    value.substring(0, value.length() / 2))
-                    .header((" " + value.substring(value.length() / 2)).getBytes(StandardCharsets.US_ASCII));
-            case 12 -> request.header("Content-Type", "application/json")
-                    .header((stamp.headerName() + value).getBytes(StandardCharsets.US_ASCII));
-            case 13 -> request.header("Content-Type", "application/json").header("X-Session", marker)
-                    .header(stamp.headerName(), "");
-            case 14 -> request.header("Content-Type", "application/json").header(stamp.headerName(), value)
-                    .header("Expect", "100-continue");
-            default -> request.header("Content-Type", "application/json; charset=ebcdic").header(stamp.headerName(),
-                    value).header("Accept-Encoding", "gzip").header("Content-Encoding", "gzip");
+            case 10 ->
+                request.header("Content-Type", "application/json")
+                        .header("X-Stamp-Webauthn", value)
+                        .header("X-Stamp-Attested", value);
+            case 11 ->
+                request.header("Content-Type", "application/json")
+                        .header(stamp.headerName(), value.substring(0, value.length() / 2))
+                        .header((" " + value.substring(value.length() / 2)).getBytes(StandardCharsets.US_ASCII));
+            case 12 ->
+                request.header("Content-Type", "application/json")
+                        .header((stamp.headerName() + value).getBytes(StandardCharsets.US_ASCII));
+            case 13 ->
+                request.header("Content-Type", "application/json")
+                        .header("X-Session", marker)
+                        .header(stamp.headerName(), "");
+            case 14 ->
+                request.header("Content-Type", "application/json")
+                        .header(stamp.headerName(), value)
+                        .header("Expect", "100-continue");
+            default ->
+                request.header("Content-Type", "application/json; charset=ebcdic")
+                        .header(stamp.headerName(), value)
+                        .header("Accept-Encoding", "gzip")
+                        .header("Content-Encoding", "gzip");
         }
         return request.body(body, Framing.CONTENT_LENGTH);
     }
@@ -295,16 +380,18 @@ final class RequestMutations {
         Stamper.Stamp stamp = stamper.stamp(body);
         int which = random.nextInt(7);
         RawRequest request = new RawRequest(kind + " " + which + " " + t.name, "POST", t.path)
-                .header("Content-Type", "application/json").header(stamp.headerName(), stamp.headerValue());
+                .header("Content-Type", "application/json")
+                .header(stamp.headerName(), stamp.headerValue());
         switch (which) {
             case 0 -> request.header("Content-Length", Integer.toString(body.length / 2));
             case 1 -> request.header("Content-Length", "-1");
             case 2 -> request.header("Content-Length", "12abc");
-            case 3 -> request.header("Content-Length", Integer.toString(body.length))
-                    .header("Content-Length", Integer.toString(body.length + 1));
+            case 3 ->
+                request.header("Content-Length", Integer.toString(body.length))
+                        .header("Content-Length", Integer.toString(body.length + 1));
             case 4 -> request.header("Content-Length", "99999999999999999999");
-            case 5 -> request.header("Content-Length", Integer.toString(body.length))
-                    .header("Transfer-Encoding", "chunked");
+            case 5 ->
+                request.header("Content-Length", Integer.toString(body.length)).header("Transfer-Encoding", "chunked");
             default -> request.header("Content-Length", Integer.toString(body.length + 100));
         }
         return request.body(body, Framing.AS_GIVEN);
@@ -318,8 +405,8 @@ final class RequestMutations {
         String first = new String(body, 0, half, StandardCharsets.UTF_8);
         String second = new String(body, half, body.length - half, StandardCharsets.UTF_8);
         List<String> framings = List.of(
-                Integer.toHexString(half) + "\r\n" + first + "\r\n" + Integer.toHexString(body.length - half)
-                        + "\r\n" + second + "\r\n0\r\n\r\n",
+                Integer.toHexString(half) + "\r\n" + first + "\r\n" + Integer.toHexString(body.length - half) + "\r\n"
+                        + second + "\r\n0\r\n\r\n",
                 "zz\r\n" + first + "\r\n0\r\n\r\n",
                 "-5\r\n" + first + "\r\n0\r\n\r\n",
                 "ffffffffffffffff\r\n" + first + "\r\n0\r\n\r\n",
@@ -332,11 +419,12 @@ final class RequestMutations {
                 Integer.toHexString(half) + "\r\n" + first + "\r\n" + "1\r\nx\r\n".repeat(5000) + "0\r\n\r\n",
                 "0\r\n\r\n" + t.json);
         int which = random.nextInt(framings.size());
-        List<String> encodings = List.of("chunked", "chunked", "chunked", "gzip, chunked", "chunked, chunked",
-                "identity", "Chunked");
+        List<String> encodings =
+                List.of("chunked", "chunked", "chunked", "gzip, chunked", "chunked, chunked", "identity", "Chunked");
         String encoding = encodings.get(random.nextInt(encodings.size()));
         return new RawRequest(kind + " " + which + " (" + encoding + ") " + t.name, "POST", t.path)
-                .header("Content-Type", "application/json").header(stamp.headerName(), stamp.headerValue())
+                .header("Content-Type", "application/json")
+                .header(stamp.headerName(), stamp.headerValue())
                 .header("Transfer-Encoding", encoding)
                 .body(framings.get(which).getBytes(StandardCharsets.UTF_8), Framing.AS_GIVEN);
     }
@@ -345,24 +433,39 @@ final class RequestMutations {
         Template t = template();
         byte[] body = t.json.getBytes(StandardCharsets.UTF_8);
         Stamper.Stamp stamp = stamper.stamp(body);
-        List<String> lines = List.of("HEAD " + t.path + " HTTP/1.1", "GET " + t.path + " HTTP/1.1",
-                "PUT " + t.path + " HTTP/1.1", "DELETE " + t.path + " HTTP/1.1", "TRACE " + t.path + " HTTP/1.1",
-                "HEAD /health HTTP/1.1", "HEAD /public/v1/nothing-here HTTP/1.1", "POST " + t.path + "%00 HTTP/1.1",
-                "POST " + t.path + "?x=" + marker + " HTTP/1.1", "POST /" + "a".repeat(20_000) + " HTTP/1.1",
-                "POST " + t.path + " HTTP/1.0", "POST " + t.path + " HTTP/2.0", "post " + t.path + " HTTP/1.1",
-                "POST http://evil.example" + t.path + " HTTP/1.1", "POST " + t.path + "/../query/whoami HTTP/1.1",
-                "POST  " + t.path + "  HTTP/1.1", "\u0000\u0001\u0002 garbage", "PRI * HTTP/2.0",
-                "OPTIONS * HTTP/1.1", "GET /metrics HTTP/1.1");
+        List<String> lines = List.of(
+                "HEAD " + t.path + " HTTP/1.1",
+                "GET " + t.path + " HTTP/1.1",
+                "PUT " + t.path + " HTTP/1.1",
+                "DELETE " + t.path + " HTTP/1.1",
+                "TRACE " + t.path + " HTTP/1.1",
+                "HEAD /health HTTP/1.1",
+                "HEAD /public/v1/nothing-here HTTP/1.1",
+                "POST " + t.path + "%00 HTTP/1.1",
+                "POST " + t.path + "?x=" + marker + " HTTP/1.1",
+                "POST /" + "a".repeat(20_000) + " HTTP/1.1",
+                "POST " + t.path + " HTTP/1.0",
+                "POST " + t.path + " HTTP/2.0",
+                "post " + t.path + " HTTP/1.1",
+                "POST http://evil.example" + t.path + " HTTP/1.1",
+                "POST " + t.path + "/../query/whoami HTTP/1.1",
+                "POST  " + t.path + "  HTTP/1.1",
+                "\u0000\u0001\u0002 garbage",
+                "PRI * HTTP/2.0",
+                "OPTIONS * HTTP/1.1",
+                "GET /metrics HTTP/1.1");
         int which = random.nextInt(lines.size());
-        RawRequest request = new RawRequest(kind + " " + which + " " + t.name, "POST", t.path)
-                .requestLine(lines.get(which));
-        return request.header("Content-Type", "application/json").header(stamp.headerName(), stamp.headerValue())
+        RawRequest request =
+                new RawRequest(kind + " " + which + " " + t.name, "POST", t.path).requestLine(lines.get(which));
+        return request.header("Content-Type", "application/json")
+                .header(stamp.headerName(), stamp.headerValue())
                 .body(body, Framing.CONTENT_LENGTH);
     }
 
     private RawRequest authProxy(Kind kind) {
-        String[] operations = {"otp_init_v2", "otp_init", "otp_verify_v2", "otp_login_v2", "oauth_login",
-            "oauth2_authenticate", "nothing"};
+        String[] operations = {
+            "otp_init_v2", "otp_init", "otp_verify_v2", "otp_login_v2", "oauth_login", "oauth2_authenticate", "nothing"
+        };
         String operation = operations[random.nextInt(operations.length)];
         // The contact is no marker: without SMTP the Maildir fallback logs where it wrote a code, by recipient.
         String json = "{\"otpType\":\"OTP_TYPE_EMAIL\",\"contact\":\"fuzz@example.com\",\"otpId\":\"" + marker
@@ -382,9 +485,12 @@ final class RequestMutations {
         if (which == 6) {
             // A first chunk, then a chunk size that is no number.
             String half = Integer.toHexString(body.length / 2);
-            byte[] chunked = concat((half + "\r\n").getBytes(StandardCharsets.US_ASCII),
-                    Arrays.copyOf(body, body.length / 2), "\r\nzz\r\n".getBytes(StandardCharsets.US_ASCII));
-            return request.header("X-Auth-Proxy-Config-Id", proxyConfigId).header("Transfer-Encoding", "chunked")
+            byte[] chunked = concat(
+                    (half + "\r\n").getBytes(StandardCharsets.US_ASCII),
+                    Arrays.copyOf(body, body.length / 2),
+                    "\r\nzz\r\n".getBytes(StandardCharsets.US_ASCII));
+            return request.header("X-Auth-Proxy-Config-Id", proxyConfigId)
+                    .header("Transfer-Encoding", "chunked")
                     .body(chunked, Framing.AS_GIVEN);
         }
         if (random.nextInt(5) > 0) {
@@ -400,8 +506,10 @@ final class RequestMutations {
 
     private RawRequest stamped(Kind kind, String name, String path, byte[] body) {
         Stamper.Stamp stamp = stamper.stamp(body);
-        return new RawRequest(kind + " " + name, "POST", path).header("Content-Type", "application/json")
-                .header(stamp.headerName(), stamp.headerValue()).body(body, Framing.CONTENT_LENGTH);
+        return new RawRequest(kind + " " + name, "POST", path)
+                .header("Content-Type", "application/json")
+                .header(stamp.headerName(), stamp.headerValue())
+                .body(body, Framing.CONTENT_LENGTH);
     }
 
     private byte[] randomBytes(int length) {

@@ -61,7 +61,9 @@ class NpmInteropIT {
         Path root = repositoryRoot();
         interop = root.resolve("interop");
         jar = root.resolve("keyhaven-server/target/keyhaven.jar");
-        assertThat(jar).as("the packaged server (the package phase builds it before integration tests)").exists();
+        assertThat(jar)
+                .as("the packaged server (the package phase builds it before integration tests)")
+                .exists();
         node = tool("node");
         Path npm = tool("npm");
         checkNodeVersion();
@@ -78,8 +80,11 @@ class NpmInteropIT {
             if (store == StoreKind.POSTGRES) {
                 databaseUrl = Optional.of(store.freshDatabase(work));
             }
-            System.out.println("[interop] serving " + store + (databaseUrl.isPresent() ? " database "
-                    + databaseName(databaseUrl.get()) : " (the embedded default)") + " from " + jar);
+            System.out.println("[interop] serving " + store
+                    + (databaseUrl.isPresent()
+                            ? " database " + databaseName(databaseUrl.get())
+                            : " (the embedded default)")
+                    + " from " + jar);
             Path dataDirectory = work.resolve("data");
             server = startServer(dataDirectory, databaseUrl, work.resolve("server.log"));
             Announcement announcement = server.announcement();
@@ -96,22 +101,26 @@ class NpmInteropIT {
     // --- the server ---------------------------------------------------------------------------------------------
 
     /** What {@code serve} announces on stdout once it listens: where, and the root organization it created. */
-    private record Announcement(String url, String organizationId, String authProxyUrl, String authProxyConfigId) {
-    }
+    private record Announcement(String url, String organizationId, String authProxyUrl, String authProxyConfigId) {}
 
     /** The {@code serve} child and what it announced. */
-    private record Server(Child child, CompletableFuture<String> url, CompletableFuture<String> organizationId,
-            CompletableFuture<String> authProxyUrl, CompletableFuture<String> authProxyConfigId) {
+    private record Server(
+            Child child,
+            CompletableFuture<String> url,
+            CompletableFuture<String> organizationId,
+            CompletableFuture<String> authProxyUrl,
+            CompletableFuture<String> authProxyConfigId) {
 
         Announcement announcement() throws Exception {
             try {
-                return new Announcement(url.get(SERVER_START.toSeconds(), TimeUnit.SECONDS),
+                return new Announcement(
+                        url.get(SERVER_START.toSeconds(), TimeUnit.SECONDS),
                         organizationId.get(SERVER_START.toSeconds(), TimeUnit.SECONDS),
                         authProxyUrl.get(SERVER_START.toSeconds(), TimeUnit.SECONDS),
                         authProxyConfigId.get(SERVER_START.toSeconds(), TimeUnit.SECONDS));
             } catch (TimeoutException e) {
-                throw new AssertionError("the server did not announce itself within " + SERVER_START
-                        + " (its output is above)", e);
+                throw new AssertionError(
+                        "the server did not announce itself within " + SERVER_START + " (its output is above)", e);
             }
         }
 
@@ -120,8 +129,8 @@ class NpmInteropIT {
             Process process = child.process();
             process.destroy();
             if (!process.waitFor(SERVER_STOP.toSeconds(), TimeUnit.SECONDS)) {
-                System.err.println("[interop] the server did not stop within " + SERVER_STOP
-                        + " of SIGTERM; killing it");
+                System.err.println(
+                        "[interop] the server did not stop within " + SERVER_STOP + " of SIGTERM; killing it");
                 child.kill();
             }
             child.drain();
@@ -129,16 +138,29 @@ class NpmInteropIT {
     }
 
     private static Server startServer(Path dataDirectory, Optional<String> databaseUrl, Path log) throws IOException {
-        String java = ProcessHandle.current().info().command()
+        String java = ProcessHandle.current()
+                .info()
+                .command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
         int authProxyPort;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
             authProxyPort = free.getLocalPort();
         }
-        List<String> command = new ArrayList<>(List.of(java, "-jar", jar.toString(), "serve", "--data-dir",
-                dataDirectory.toString(), "--port", "0", "--auth-proxy-port", Integer.toString(authProxyPort),
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-jar",
+                jar.toString(),
+                "serve",
+                "--data-dir",
+                dataDirectory.toString(),
+                "--port",
+                "0",
+                "--auth-proxy-port",
+                Integer.toString(authProxyPort),
                 // test/webhooks.test.mjs: Turnkey's header names, and a plain-http receiver on loopback.
-                "--webhook-header-prefix", "Turnkey", "--webhook-allow-insecure-urls"));
+                "--webhook-header-prefix",
+                "Turnkey",
+                "--webhook-allow-insecure-urls"));
         databaseUrl.ifPresent(url -> command.addAll(List.of("--db-url", url)));
         ProcessBuilder builder = new ProcessBuilder(command);
         // Options on the command line win over these, but a stray one must not point the embedded run elsewhere.
@@ -181,11 +203,17 @@ class NpmInteropIT {
 
     private static void runNodeTests(Announcement announcement, Path keyPrefix, Path work) throws Exception {
         Path tapReport = work.resolve("node-tests.tap");
-        List<String> command = new ArrayList<>(List.of(node.toString(), "--test",
-                "--test-reporter=spec", "--test-reporter-destination=stdout",
-                "--test-reporter=tap", "--test-reporter-destination=" + tapReport));
+        List<String> command = new ArrayList<>(List.of(
+                node.toString(),
+                "--test",
+                "--test-reporter=spec",
+                "--test-reporter-destination=stdout",
+                "--test-reporter=tap",
+                "--test-reporter-destination=" + tapReport));
         List<Path> testFiles = testFiles();
-        assertThat(testFiles).as("JavaScript test files in " + interop.resolve("test")).isNotEmpty();
+        assertThat(testFiles)
+                .as("JavaScript test files in " + interop.resolve("test"))
+                .isNotEmpty();
         testFiles.forEach(f -> command.add(interop.relativize(f).toString()));
         ProcessBuilder builder = new ProcessBuilder(command).directory(interop.toFile());
         Map<String, String> environment = builder.environment();
@@ -197,7 +225,9 @@ class NpmInteropIT {
 
         int exitCode = run(builder, work.resolve("node.log"), "[node] ", NODE_TESTS);
 
-        assertThat(exitCode).as("exit code of node --test (its output is above)").isZero();
+        assertThat(exitCode)
+                .as("exit code of node --test (its output is above)")
+                .isZero();
         String tap = Files.readString(tapReport, StandardCharsets.UTF_8);
         int total = tapCount(tap, "tests");
         assertThat(total).as("tests node ran").isPositive();
@@ -205,19 +235,24 @@ class NpmInteropIT {
     }
 
     private static int tapCount(String tap, String name) {
-        Matcher matcher = Pattern.compile("^# " + name + " (\\d+)$", Pattern.MULTILINE).matcher(tap);
+        Matcher matcher =
+                Pattern.compile("^# " + name + " (\\d+)$", Pattern.MULTILINE).matcher(tap);
         assertThat(matcher.find()).as("'# " + name + "' in the TAP report").isTrue();
         return Integer.parseInt(matcher.group(1));
     }
 
     private static List<Path> testFiles() throws IOException {
         try (Stream<Path> files = Files.list(interop.resolve("test"))) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".test.mjs")).sorted().toList();
+            return files.filter(f -> f.getFileName().toString().endsWith(".test.mjs"))
+                    .sorted()
+                    .toList();
         }
     }
 
     private static void checkNodeVersion() throws IOException, InterruptedException {
-        Process version = new ProcessBuilder(node.toString(), "--version").redirectErrorStream(true).start();
+        Process version = new ProcessBuilder(node.toString(), "--version")
+                .redirectErrorStream(true)
+                .start();
         String text = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         version.waitFor(30, TimeUnit.SECONDS);
         Matcher major = Pattern.compile("^v(\\d+)\\.").matcher(text);
@@ -233,15 +268,20 @@ class NpmInteropIT {
     private static void installPackagesIfStale(Path npm) throws IOException, InterruptedException {
         Path lock = interop.resolve("package-lock.json");
         Path installed = interop.resolve("node_modules/.package-lock.json");
-        if (Files.exists(installed) && !Files.getLastModifiedTime(installed).toInstant()
-                .isBefore(Files.getLastModifiedTime(lock).toInstant())) {
+        if (Files.exists(installed)
+                && !Files.getLastModifiedTime(installed)
+                        .toInstant()
+                        .isBefore(Files.getLastModifiedTime(lock).toInstant())) {
             return;
         }
         System.out.println("[interop] node_modules is missing or older than package-lock.json: running npm ci");
         Path log = Files.createTempFile("keyhaven-npm-ci", ".log");
         try {
-            int exitCode = run(new ProcessBuilder(npm.toString(), "ci", "--no-audit", "--no-fund")
-                    .directory(interop.toFile()), log, "[npm] ", NPM_CI);
+            int exitCode = run(
+                    new ProcessBuilder(npm.toString(), "ci", "--no-audit", "--no-fund").directory(interop.toFile()),
+                    log,
+                    "[npm] ",
+                    NPM_CI);
             assertThat(exitCode).as("exit code of npm ci (its output is above)").isZero();
         } finally {
             Files.deleteIfExists(log);
@@ -269,11 +309,13 @@ class NpmInteropIT {
     /** Runs a child to its end, within {@code timeout} or killed; returns its exit code. */
     private static int run(ProcessBuilder builder, Path log, String prefix, Duration timeout)
             throws IOException, InterruptedException {
-        Child child = start(builder, log, prefix, line -> { });
+        Child child = start(builder, log, prefix, line -> {});
         try {
             if (!child.process().waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-                fail(String.join(" ", builder.command().getFirst(), builder.command().get(1))
-                        + " did not finish within " + timeout);
+                fail(String.join(
+                                " ",
+                                builder.command().getFirst(),
+                                builder.command().get(1)) + " did not finish within " + timeout);
             }
         } finally {
             if (child.process().isAlive()) {
@@ -294,33 +336,38 @@ class NpmInteropIT {
             throws IOException {
         Files.deleteIfExists(log);
         Files.createFile(log);
-        Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        Thread output = Thread.ofPlatform().daemon().name("output of " + prefix.trim()).start(() -> {
-            try (InputStream in = new BufferedInputStream(Files.newInputStream(log))) {
-                ByteArrayOutputStream line = new ByteArrayOutputStream();
-                boolean exited = false;
-                while (true) {
-                    int b = in.read();
-                    if (b == '\n') {
-                        emit(line, prefix, watcher);
-                    } else if (b >= 0) {
-                        line.write(b);
-                    } else if (exited) {
-                        break;
-                    } else {
-                        // The end of what was written so far: wait for more; once the child is gone, drain once more.
-                        exited = process.waitFor(50, TimeUnit.MILLISECONDS);
+        Process process =
+                builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Thread output = Thread.ofPlatform()
+                .daemon()
+                .name("output of " + prefix.trim())
+                .start(() -> {
+                    try (InputStream in = new BufferedInputStream(Files.newInputStream(log))) {
+                        ByteArrayOutputStream line = new ByteArrayOutputStream();
+                        boolean exited = false;
+                        while (true) {
+                            int b = in.read();
+                            if (b == '\n') {
+                                emit(line, prefix, watcher);
+                            } else if (b >= 0) {
+                                line.write(b);
+                            } else if (exited) {
+                                break;
+                            } else {
+                                // The end of what was written so far: wait for more; once the child is gone, drain once
+                                // more.
+                                exited = process.waitFor(50, TimeUnit.MILLISECONDS);
+                            }
+                        }
+                        if (line.size() > 0) {
+                            emit(line, prefix, watcher);
+                        }
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
                     }
-                }
-                if (line.size() > 0) {
-                    emit(line, prefix, watcher);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+                });
         return new Child(process, output);
     }
 
@@ -336,9 +383,12 @@ class NpmInteropIT {
     /** An executable named {@code name} on the PATH. */
     private static Path tool(String name) {
         String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        return Arrays.stream(path.split(File.pathSeparator)).filter(d -> !d.isBlank())
-                .map(d -> Path.of(d, name)).filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
-                .findFirst().orElseGet(() -> unavailable("'" + name + "' is not on the PATH (" + path + ")"));
+        return Arrays.stream(path.split(File.pathSeparator))
+                .filter(d -> !d.isBlank())
+                .map(d -> Path.of(d, name))
+                .filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
+                .findFirst()
+                .orElseGet(() -> unavailable("'" + name + "' is not on the PATH (" + path + ")"));
     }
 
     /** Skips loudly, or fails when {@code KEYHAVEN_REQUIRE_NODE=1}; never returns. */
@@ -346,8 +396,8 @@ class NpmInteropIT {
         if ("1".equals(System.getenv("KEYHAVEN_REQUIRE_NODE"))) {
             return fail("npm interop tests cannot run: " + reason + ", and KEYHAVEN_REQUIRE_NODE=1");
         }
-        System.err.println("!!! SKIPPING npm interop tests: " + reason
-                + " (set KEYHAVEN_REQUIRE_NODE=1 to fail instead)");
+        System.err.println(
+                "!!! SKIPPING npm interop tests: " + reason + " (set KEYHAVEN_REQUIRE_NODE=1 to fail instead)");
         return Assumptions.abort("SKIPPED LOUDLY: npm interop tests: " + reason);
     }
 
@@ -358,7 +408,8 @@ class NpmInteropIT {
                 return dir;
             }
         }
-        throw new IllegalStateException("no interop/package.json above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no interop/package.json above " + Path.of("").toAbsolutePath());
     }
 
     /** The database name of a JDBC URL, without host, user or any other parameter. */

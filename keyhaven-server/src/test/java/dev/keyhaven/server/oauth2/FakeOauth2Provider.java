@@ -20,8 +20,11 @@ final class FakeOauth2Provider implements AutoCloseable {
     /** A request as the provider received it. */
     record Received(String method, String path, Map<String, List<String>> headers, String body) {
         String header(String name) {
-            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                    .map(e -> e.getValue().getFirst()).findFirst().orElse(null);
+            return headers.entrySet().stream()
+                    .filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().getFirst())
+                    .findFirst()
+                    .orElse(null);
         }
     }
 
@@ -87,8 +90,8 @@ final class FakeOauth2Provider implements AutoCloseable {
         try (exchange) {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String path = exchange.getRequestURI().getRawPath();
-            received.add(new Received(exchange.getRequestMethod(), path, Map.copyOf(exchange.getRequestHeaders()),
-                    body));
+            received.add(
+                    new Received(exchange.getRequestMethod(), path, Map.copyOf(exchange.getRequestHeaders()), body));
             Answer answer = answers.getOrDefault(path, Answer.json(404, "{\"error\":\"not_found\"}"));
             if (answer == Answer.DROP) {
                 throw new IOException("the fake provider drops this connection");
@@ -103,7 +106,8 @@ final class FakeOauth2Provider implements AutoCloseable {
             }
             byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
-            answer.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+            answer.headers()
+                    .forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
             exchange.sendResponseHeaders(answer.status(), bytes.length == 0 ? -1 : bytes.length);
             if (bytes.length > 0) {
                 exchange.getResponseBody().write(bytes);

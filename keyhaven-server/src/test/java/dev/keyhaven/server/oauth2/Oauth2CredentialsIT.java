@@ -6,19 +6,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.KeyhavenApiException;
+import dev.keyhaven.crypto.EcCurve;
+import dev.keyhaven.crypto.KeyCurve;
+import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.ClientSecrets;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
-import dev.keyhaven.crypto.EcCurve;
-import dev.keyhaven.crypto.KeyCurve;
-import dev.keyhaven.crypto.SecretBytes;
-import java.security.SecureRandom;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -56,7 +56,10 @@ class Oauth2CredentialsIT extends OnBothStores {
         p.put("provider", provider);
         p.put("clientId", clientId);
         p.put("encryptedClientSecret", envelope);
-        return root.submit("create_oauth2_credential", "ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL", p,
+        return root.submit(
+                "create_oauth2_credential",
+                "ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL",
+                p,
                 "createOauth2CredentialResult");
     }
 
@@ -66,17 +69,24 @@ class Oauth2CredentialsIT extends OnBothStores {
         p.put("provider", provider);
         p.put("clientId", clientId);
         p.put("encryptedClientSecret", envelope);
-        return root.submit("update_oauth2_credential", "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL", p,
+        return root.submit(
+                "update_oauth2_credential",
+                "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL",
+                p,
                 "updateOauth2CredentialResult");
     }
 
     private Activity delete(Map<String, Object> params) {
-        return root.submit("delete_oauth2_credential", "ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL", params,
+        return root.submit(
+                "delete_oauth2_credential",
+                "ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL",
+                params,
                 "deleteOauth2CredentialResult");
     }
 
     private JsonNode get(String id) {
-        return root.query("get_oauth2_credential", Map.of("oauth2CredentialId", id)).path("oauth2Credential");
+        return root.query("get_oauth2_credential", Map.of("oauth2CredentialId", id))
+                .path("oauth2Credential");
     }
 
     private JsonNode list() {
@@ -104,18 +114,22 @@ class Oauth2CredentialsIT extends OnBothStores {
 
     @Test
     void theEncryptionKeyIsServedUnauthenticated() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                server.baseUrl() + ClientSecrets.DISCOVERY_PATH)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.baseUrl() + ClientSecrets.DISCOVERY_PATH))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t ->
-                assertThat(t).startsWith("application/json"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
         JsonNode body = JsonMapper.builder().build().readTree(response.body());
         assertThat(body.propertyNames()).containsExactly("publicKey");
         assertThat(body.path("publicKey").asString()).matches("04[0-9a-f]{128}");
         // Another server on the same database serves the same key: it is stored sealed, not generated per start.
         try (TestServer peer = server.peer()) {
-            assertThat(ClientSecrets.encryptionKey(peer.baseUrl())).isEqualTo(body.path("publicKey").asString());
+            assertThat(ClientSecrets.encryptionKey(peer.baseUrl()))
+                    .isEqualTo(body.path("publicKey").asString());
         }
     }
 
@@ -127,12 +141,23 @@ class Oauth2CredentialsIT extends OnBothStores {
         assertThat(created.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         assertThat(created.type()).isEqualTo("ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL");
         String id = created.result().path("oauth2CredentialId").asString();
-        assertThat(created.raw().path("intent").path("createOauth2CredentialIntent").path("clientId").asString())
+        assertThat(created.raw()
+                        .path("intent")
+                        .path("createOauth2CredentialIntent")
+                        .path("clientId")
+                        .asString())
                 .isEqualTo(clientId);
 
         JsonNode credential = get(id);
-        assertThat(credential.propertyNames()).containsExactlyInAnyOrder("oauth2CredentialId", "organizationId",
-                "provider", "clientId", "encryptedClientSecret", "createdAt", "updatedAt");
+        assertThat(credential.propertyNames())
+                .containsExactlyInAnyOrder(
+                        "oauth2CredentialId",
+                        "organizationId",
+                        "provider",
+                        "clientId",
+                        "encryptedClientSecret",
+                        "createdAt",
+                        "updatedAt");
         assertThat(credential.path("oauth2CredentialId").asString()).isEqualTo(id);
         assertThat(credential.path("organizationId").asString()).isEqualTo(server.organizationId());
         assertThat(credential.path("provider").asString()).isEqualTo(X);
@@ -166,7 +191,8 @@ class Oauth2CredentialsIT extends OnBothStores {
         assertThat(after.path("encryptedClientSecret").asString()).isEqualTo(newEnvelope);
         assertThat(after.path("createdAt")).isEqualTo(credential.path("createdAt"));
         assertThat(Long.parseLong(after.path("updatedAt").path("seconds").asString()))
-                .isGreaterThanOrEqualTo(Long.parseLong(credential.path("updatedAt").path("seconds").asString()));
+                .isGreaterThanOrEqualTo(Long.parseLong(
+                        credential.path("updatedAt").path("seconds").asString()));
         assertThat(after.path("updatedAt")).isNotEqualTo(credential.path("updatedAt"));
 
         Activity deleted = delete(Map.of("oauth2CredentialId", id));
@@ -185,7 +211,10 @@ class Oauth2CredentialsIT extends OnBothStores {
         Activity created = create(X, uniqueClientId(), envelope);
         String id = created.result().path("oauth2CredentialId").asString();
         update(id, X, uniqueClientId(), ClientSecrets.encrypt(key(), secret + "-2"));
-        List<String> seen = new ArrayList<>(List.of(created.raw().toString(), get(id).toString(), list().toString(),
+        List<String> seen = new ArrayList<>(List.of(
+                created.raw().toString(),
+                get(id).toString(),
+                list().toString(),
                 root.query("get_activity", Map.of("activityId", created.id())).toString(),
                 root.query("list_activities", Map.of()).toString()));
         try (Connection db = DriverManager.getConnection(server.databaseUrl());
@@ -209,7 +238,9 @@ class Oauth2CredentialsIT extends OnBothStores {
         }
         byte[] plain = secret.getBytes(StandardCharsets.UTF_8);
         for (String text : seen) {
-            assertThat(text).doesNotContain(secret).doesNotContain(HexFormat.of().formatHex(plain))
+            assertThat(text)
+                    .doesNotContain(secret)
+                    .doesNotContain(HexFormat.of().formatHex(plain))
                     .doesNotContain(Base64.getEncoder().withoutPadding().encodeToString(plain));
         }
     }
@@ -220,39 +251,46 @@ class Oauth2CredentialsIT extends OnBothStores {
         String envelope = ClientSecrets.encrypt(key, "secret");
         List<String> before = listedIds();
 
-        assertThat(apiError(ErrorCode.INVALID_OAUTH2_PROVIDER, "parameters.provider",
-                () -> create("OAUTH2_PROVIDER_GITHUB", uniqueClientId(), envelope)).serverMessage())
+        assertThat(apiError(
+                                ErrorCode.INVALID_OAUTH2_PROVIDER,
+                                "parameters.provider",
+                                () -> create("OAUTH2_PROVIDER_GITHUB", uniqueClientId(), envelope))
+                        .serverMessage())
                 .isEqualTo("bad request body: parameters.provider must be OAUTH2_PROVIDER_X or "
                         + "OAUTH2_PROVIDER_DISCORD");
-        assertThat(apiError(() -> create(7, uniqueClientId(), envelope)).httpStatus()).isEqualTo(400);
+        assertThat(apiError(() -> create(7, uniqueClientId(), envelope)).httpStatus())
+                .isEqualTo(400);
 
         assertBadField(apiError(() -> create(X, "  ", envelope)), "parameters.clientId", null);
         assertBadField(apiError(() -> create(X, "x".repeat(257), envelope)), "parameters.clientId", null);
 
         String notHex = "zz" + envelope.substring(2);
-        assertBadField(apiError(() -> create(X, uniqueClientId(), notHex)), "parameters.encryptedClientSecret",
-                notHex);
+        assertBadField(apiError(() -> create(X, uniqueClientId(), notHex)), "parameters.encryptedClientSecret", notHex);
         String truncated = envelope.substring(0, envelope.length() - 2);
-        assertBadField(apiError(() -> create(X, uniqueClientId(), truncated)), "parameters.encryptedClientSecret",
-                truncated);
+        assertBadField(
+                apiError(() -> create(X, uniqueClientId(), truncated)), "parameters.encryptedClientSecret", truncated);
         String tooShort = envelope.substring(0, 80);
-        assertBadField(apiError(() -> create(X, uniqueClientId(), tooShort)), "parameters.encryptedClientSecret",
-                tooShort);
+        assertBadField(
+                apiError(() -> create(X, uniqueClientId(), tooShort)), "parameters.encryptedClientSecret", tooShort);
         String otherRecipient = ClientSecrets.encrypt(otherKey(), "secret");
-        assertBadField(apiError(() -> create(X, uniqueClientId(), otherRecipient)),
-                "parameters.encryptedClientSecret", otherRecipient);
+        assertBadField(
+                apiError(() -> create(X, uniqueClientId(), otherRecipient)),
+                "parameters.encryptedClientSecret",
+                otherRecipient);
         char last = envelope.charAt(envelope.length() - 1);
         String tampered = envelope.substring(0, envelope.length() - 1) + (last == '0' ? '1' : '0');
-        assertBadField(apiError(() -> create(X, uniqueClientId(), tampered)), "parameters.encryptedClientSecret",
-                tampered);
+        assertBadField(
+                apiError(() -> create(X, uniqueClientId(), tampered)), "parameters.encryptedClientSecret", tampered);
         assertBadField(apiError(() -> create(X, uniqueClientId(), "")), "parameters.encryptedClientSecret", null);
-        assertBadField(apiError(() -> create(X, uniqueClientId(), ClientSecrets.encrypt(key, ""))),
-                "parameters.encryptedClientSecret", null);
+        assertBadField(
+                apiError(() -> create(X, uniqueClientId(), ClientSecrets.encrypt(key, ""))),
+                "parameters.encryptedClientSecret",
+                null);
 
         String clientId = uniqueClientId();
         createdId(X, clientId, envelope);
-        assertBadField(apiError(() -> create(X, clientId, ClientSecrets.encrypt(key, "again"))),
-                "parameters.clientId", null);
+        assertBadField(
+                apiError(() -> create(X, clientId, ClientSecrets.encrypt(key, "again"))), "parameters.clientId", null);
         // The same client id with the other provider is another credential.
         createdId(DISCORD, clientId, envelope);
 
@@ -276,24 +314,33 @@ class Oauth2CredentialsIT extends OnBothStores {
         createdId(X, takenClientId, ClientSecrets.encrypt(key, "two"));
         JsonNode before = get(id);
 
-        KeyhavenApiException unknown = apiError(() -> update(UUID.randomUUID().toString(), X, uniqueClientId(),
-                ClientSecrets.encrypt(key, "x")));
+        KeyhavenApiException unknown = apiError(
+                () -> update(UUID.randomUUID().toString(), X, uniqueClientId(), ClientSecrets.encrypt(key, "x")));
         assertThat(unknown.httpStatus()).isEqualTo(404);
         assertThat(unknown.turnkeyErrorCode()).isEqualTo("OAUTH2_CREDENTIAL_NOT_FOUND");
-        KeyhavenApiException provider = apiError(() -> update(id, "X", uniqueClientId(),
-                ClientSecrets.encrypt(key, "x")));
+        KeyhavenApiException provider =
+                apiError(() -> update(id, "X", uniqueClientId(), ClientSecrets.encrypt(key, "x")));
         assertThat(provider.turnkeyErrorCode()).isEqualTo("INVALID_OAUTH2_PROVIDER");
-        assertBadField(apiError(() -> update(id, X, "", ClientSecrets.encrypt(key, "x"))), "parameters.clientId",
+        assertBadField(apiError(() -> update(id, X, "", ClientSecrets.encrypt(key, "x"))), "parameters.clientId", null);
+        assertBadField(
+                apiError(() -> update(id, X, uniqueClientId(), "0badbad")),
+                "parameters.encryptedClientSecret",
+                "0badbad");
+        assertBadField(
+                apiError(() -> update(id, X, takenClientId, ClientSecrets.encrypt(key, "x"))),
+                "parameters.clientId",
                 null);
-        assertBadField(apiError(() -> update(id, X, uniqueClientId(), "0badbad")),
-                "parameters.encryptedClientSecret", "0badbad");
-        assertBadField(apiError(() -> update(id, X, takenClientId, ClientSecrets.encrypt(key, "x"))),
-                "parameters.clientId", null);
-        assertBadField(apiError(() -> root.submit("update_oauth2_credential",
-                "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL", Map.of("oauth2CredentialId", id, "provider", X),
-                "updateOauth2CredentialResult")), "parameters.clientId", null);
+        assertBadField(
+                apiError(() -> root.submit(
+                        "update_oauth2_credential",
+                        "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL",
+                        Map.of("oauth2CredentialId", id, "provider", X),
+                        "updateOauth2CredentialResult")),
+                "parameters.clientId",
+                null);
         // Keeping its own client id is no collision.
-        assertThat(update(id, X, before.path("clientId").asString(), ClientSecrets.encrypt(key, "three")).status())
+        assertThat(update(id, X, before.path("clientId").asString(), ClientSecrets.encrypt(key, "three"))
+                        .status())
                 .isEqualTo("ACTIVITY_STATUS_COMPLETED");
     }
 

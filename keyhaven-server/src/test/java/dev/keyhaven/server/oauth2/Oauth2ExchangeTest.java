@@ -31,19 +31,33 @@ class Oauth2ExchangeTest {
     }
 
     private ApiException failure(Oauth2Exchange exchange) {
-        return catchThrowableOfType(ApiException.class, () -> exchange.exchange(Oauth2Provider.OAUTH2_PROVIDER_X,
-                endpoints, "client", "Basic eDp5", new Oauth2Exchange.CodeGrant("code", "https://app/cb", "v")));
+        return catchThrowableOfType(
+                ApiException.class,
+                () -> exchange.exchange(
+                        Oauth2Provider.OAUTH2_PROVIDER_X,
+                        endpoints,
+                        "client",
+                        "Basic eDp5",
+                        new Oauth2Exchange.CodeGrant("code", "https://app/cb", "v")));
     }
 
     @Test
     void aProviderSlowerThanTheWholeExchangeMayTakeIsA502() {
         Oauth2Exchange exchange = new Oauth2Exchange(Duration.ofMillis(600));
-        assertThat(exchange.exchange(Oauth2Provider.OAUTH2_PROVIDER_X, endpoints, "client", "Basic eDp5",
-                new Oauth2Exchange.CodeGrant("c", "https://app/cb", "v")).subject()).isEqualTo("42");
+        assertThat(exchange.exchange(
+                                Oauth2Provider.OAUTH2_PROVIDER_X,
+                                endpoints,
+                                "client",
+                                "Basic eDp5",
+                                new Oauth2Exchange.CodeGrant("c", "https://app/cb", "v"))
+                        .subject())
+                .isEqualTo("42");
 
         // Each request alone is within the limit; together they are not.
-        provider.answer("/token", Answer.json(200, "{\"token_type\":\"bearer\",\"access_token\":\"t\"}")
-                .delayed(350));
+        provider.answer(
+                "/token",
+                Answer.json(200, "{\"token_type\":\"bearer\",\"access_token\":\"t\"}")
+                        .delayed(350));
         provider.answer("/me", Answer.json(200, "{\"data\":{\"id\":\"42\"}}").delayed(350));
         ApiException slow = failure(exchange);
         isError(ErrorCode.OAUTH2_PROVIDER_UNAVAILABLE, null).accept(slow);
@@ -56,6 +70,8 @@ class Oauth2ExchangeTest {
         provider.answer("/token", Answer.json(200, "{\"access_token\":\"" + "a".repeat(70_000) + "\"}"));
         ApiException large = failure(new Oauth2Exchange());
         isError(ErrorCode.OAUTH2_PROVIDER_UNAVAILABLE, null).accept(large);
-        assertThat(large.getMessage()).contains("token endpoint answered more than 65536 bytes").doesNotContain("aaaa");
+        assertThat(large.getMessage())
+                .contains("token endpoint answered more than 65536 bytes")
+                .doesNotContain("aaaa");
     }
 }

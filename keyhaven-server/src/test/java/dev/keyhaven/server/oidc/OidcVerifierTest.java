@@ -37,10 +37,14 @@ class OidcVerifierTest {
     private static final ECKey EC = ec("ec-1");
 
     private final MutableClock clock = MutableClock.startingNow();
-    private final OidcVerifier verifier = new OidcVerifier(List.of(
-            new TrustedIssuer(ISSUER, Set.of("app-1", "app-2"), new ImmutableJWKSet<>(new JWKSet(List.of(
-                    RSA.toPublicJWK(), EC.toPublicJWK())))),
-            TrustedIssuer.inProcess("https://keyhaven.internal", new JWKSet(EC))), clock);
+    private final OidcVerifier verifier = new OidcVerifier(
+            List.of(
+                    new TrustedIssuer(
+                            ISSUER,
+                            Set.of("app-1", "app-2"),
+                            new ImmutableJWKSet<>(new JWKSet(List.of(RSA.toPublicJWK(), EC.toPublicJWK())))),
+                    TrustedIssuer.inProcess("https://keyhaven.internal", new JWKSet(EC))),
+            clock);
 
     @Test
     void acceptsRsaAndEcTokensAndReportsTheIdentity() throws Exception {
@@ -49,8 +53,12 @@ class OidcVerifierTest {
         assertThat(rsa.subject()).isEqualTo("alice");
         assertThat(rsa.audience()).isEqualTo("app-1");
         assertThat(rsa.fingerprint()).hasSize(64).doesNotContain(".");
-        VerifiedIdToken ec = verifier.verify(signed(EC, JWSAlgorithm.ES256, claims().audience(List.of("other", "app-2"))
-                .build()), Optional.empty());
+        VerifiedIdToken ec = verifier.verify(
+                signed(
+                        EC,
+                        JWSAlgorithm.ES256,
+                        claims().audience(List.of("other", "app-2")).build()),
+                Optional.empty());
         assertThat(ec.audience()).isEqualTo("app-2");
     }
 
@@ -64,23 +72,42 @@ class OidcVerifierTest {
 
     @Test
     void inProcessIssuersAcceptAnyAudience() throws Exception {
-        String token = signed(EC, JWSAlgorithm.ES256, claims().issuer("https://keyhaven.internal")
-                .audience("client-42").build());
+        String token = signed(
+                EC,
+                JWSAlgorithm.ES256,
+                claims().issuer("https://keyhaven.internal")
+                        .audience("client-42")
+                        .build());
         assertThat(verifier.verify(token, Optional.empty()).audience()).isEqualTo("client-42");
     }
 
     @Test
     void refusesEachBrokenCheckSayingWhat() throws Exception {
         assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().audience("app-9").build()), "audience (aud)");
-        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().expirationTime(Date.from(clock.instant()
-                .minusSeconds(61))).build()), "has expired");
-        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().issueTime(Date.from(clock.instant().plusSeconds(120)))
-                .build()), "issued in the future");
-        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().claim("nonce", "other").build()),
-                "nonce does not match");
+        assertInvalid(
+                signed(
+                        RSA,
+                        JWSAlgorithm.RS256,
+                        claims().expirationTime(Date.from(clock.instant().minusSeconds(61)))
+                                .build()),
+                "has expired");
+        assertInvalid(
+                signed(
+                        RSA,
+                        JWSAlgorithm.RS256,
+                        claims().issueTime(Date.from(clock.instant().plusSeconds(120)))
+                                .build()),
+                "issued in the future");
+        assertInvalid(
+                signed(RSA, JWSAlgorithm.RS256, claims().claim("nonce", "other").build()), "nonce does not match");
         assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().subject(null).build()), "no subject");
-        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().expirationTime(null).build()), "no expiry");
-        assertInvalid(signed(RSA, JWSAlgorithm.RS256, claims().issuer("https://evil.test").build()),
+        assertInvalid(
+                signed(RSA, JWSAlgorithm.RS256, claims().expirationTime(null).build()), "no expiry");
+        assertInvalid(
+                signed(
+                        RSA,
+                        JWSAlgorithm.RS256,
+                        claims().issuer("https://evil.test").build()),
                 "https://evil.test, which is not a trusted OIDC issuer");
         assertInvalid(signed(rsa("rsa-1"), JWSAlgorithm.RS256, claims().build()), "signature does not verify");
         assertInvalid(new PlainJWT(claims().build()).serialize(), "is not signed");
@@ -93,7 +120,10 @@ class OidcVerifierTest {
 
     @Test
     void theClockSkewIsSixtySeconds() throws Exception {
-        String token = signed(RSA, JWSAlgorithm.RS256, claims().expirationTime(Date.from(clock.instant())).build());
+        String token = signed(
+                RSA,
+                JWSAlgorithm.RS256,
+                claims().expirationTime(Date.from(clock.instant())).build());
         clock.advance(Duration.ofSeconds(59));
         assertThat(verifier.verify(token, Optional.of("n-1")).subject()).isEqualTo("alice");
         clock.advance(Duration.ofSeconds(2));
@@ -102,20 +132,28 @@ class OidcVerifierTest {
 
     @Test
     void messagesNeverEchoTheToken() throws Exception {
-        String token = signed(RSA, JWSAlgorithm.RS256, claims().audience("app-9").build());
-        assertThatThrownBy(() -> verifier.verify(token, Optional.empty())).isInstanceOf(ApiException.class)
+        String token =
+                signed(RSA, JWSAlgorithm.RS256, claims().audience("app-9").build());
+        assertThatThrownBy(() -> verifier.verify(token, Optional.empty()))
+                .isInstanceOf(ApiException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(token.split("\\.")[1]));
     }
 
     private void assertInvalid(String token, String message) {
         assertThatThrownBy(() -> verifier.verify(token, Optional.of("n-1")))
                 .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.INVALID_OIDC_TOKEN, null))
-                .hasMessageStartingWith("invalid OIDC token: the token ").hasMessageContaining(message);
+                .hasMessageStartingWith("invalid OIDC token: the token ")
+                .hasMessageContaining(message);
     }
 
     private JWTClaimsSet.Builder claims() {
         Instant now = clock.instant();
-        return new JWTClaimsSet.Builder().issuer(ISSUER).subject("alice").audience("app-1").claim("nonce", "n-1")
-                .issueTime(Date.from(now)).expirationTime(Date.from(now.plusSeconds(600)));
+        return new JWTClaimsSet.Builder()
+                .issuer(ISSUER)
+                .subject("alice")
+                .audience("app-1")
+                .claim("nonce", "n-1")
+                .issueTime(Date.from(now))
+                .expirationTime(Date.from(now.plusSeconds(600)));
     }
 }

@@ -27,11 +27,13 @@ class OwnIssuerConflictTest {
     @Test
     void anIssuerKeyhavenMintsForCannotAlsoBeConfigured() throws Exception {
         Path keys = directory.resolve("x-keys.json");
-        Files.writeString(keys, new JWKSet(new ECKeyGenerator(Curve.P_256).keyID("k").generate().toPublicJWK())
-                .toString());
+        Files.writeString(
+                keys,
+                new JWKSet(new ECKeyGenerator(Curve.P_256).keyID("k").generate().toPublicJWK()).toString());
         // https://x.com is the default issuer of the tokens Keyhaven mints for OAUTH2_PROVIDER_X.
-        KeyhavenConfig config = KeyhavenConfig.defaults(directory.resolve("data")).withOidcIssuers(List.of(
-                new IssuerConfig("https://x.com", Optional.empty(), Optional.of(keys), List.of("app"))));
+        KeyhavenConfig config = KeyhavenConfig.defaults(directory.resolve("data"))
+                .withOidcIssuers(List.of(
+                        new IssuerConfig("https://x.com", Optional.empty(), Optional.of(keys), List.of("app"))));
         Files.createDirectories(config.dataDirectory());
         assertThatThrownBy(() -> Keyhaven.open(config, Clock.systemUTC()).close())
                 .isInstanceOf(IllegalArgumentException.class)

@@ -16,8 +16,7 @@ import com.nimbusds.jwt.SignedJWT;
 
 /** An OIDC provider's side in tests: its keys, and ID tokens signed with them (Nimbus). */
 final class TestJwts {
-    private TestJwts() {
-    }
+    private TestJwts() {}
 
     static RSAKey rsa(String kid) {
         try {
@@ -37,7 +36,8 @@ final class TestJwts {
 
     /** The compact JWS of {@code claims}, signed by {@code key} (RSA or EC) with {@code algorithm}, naming its kid. */
     static String signed(JWK key, JWSAlgorithm algorithm, JWTClaimsSet claims) {
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(algorithm).keyID(key.getKeyID()).build(), claims);
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(algorithm).keyID(key.getKeyID()).build(), claims);
         try {
             jwt.sign(key instanceof RSAKey rsa ? new RSASSASigner(rsa) : new ECDSASigner((ECKey) key));
         } catch (JOSEException e) {

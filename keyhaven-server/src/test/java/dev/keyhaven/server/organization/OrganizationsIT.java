@@ -1,5 +1,6 @@
 package dev.keyhaven.server.organization;
 
+import static dev.keyhaven.server.testing.ApiErrors.apiError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.client.Activity;
@@ -9,8 +10,6 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
-import static dev.keyhaven.server.testing.ApiErrors.apiError;
-
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
@@ -27,7 +26,8 @@ class OrganizationsIT extends OnBothStores {
     }
 
     private static RootUserParams rootUser(String name) {
-        return RootUserParams.withApiKeys(name, List.of(ApiKeyParams.of("k", TestServer.newKey(ApiKeyStamper.Curve.P256))));
+        return RootUserParams.withApiKeys(
+                name, List.of(ApiKeyParams.of("k", TestServer.newKey(ApiKeyStamper.Curve.P256))));
     }
 
     @Test
@@ -40,8 +40,8 @@ class OrganizationsIT extends OnBothStores {
         assertThat(org.path("rootQuorum").path("userIds").get(0).asString()).isEqualTo(server.rootUserId());
         assertThat(org.path("users").get(0).path("userTags").size()).isEqualTo(1);
         assertThat(org.path("tags").get(0).path("tagType").asString()).isEqualTo("TAG_TYPE_USER");
-        for (String list : List.of("policies", "privateKeys", "invitations", "features", "wallets",
-                "smartContractInterfaceReferences")) {
+        for (String list : List.of(
+                "policies", "privateKeys", "invitations", "features", "wallets", "smartContractInterfaceReferences")) {
             assertThat(org.path(list).isArray()).as(list).isTrue();
         }
     }
@@ -50,9 +50,12 @@ class OrganizationsIT extends OnBothStores {
     void aSubOrganizationGetsItsRootUsersAndQuorum() {
         ApiKeyStamper a = TestServer.newKey(ApiKeyStamper.Curve.P256);
         ApiKeyStamper b = TestServer.newKey(ApiKeyStamper.Curve.SECP256K1);
-        Activity created = root.createSubOrganization("customer", List.of(
-                RootUserParams.withApiKeys("a", List.of(ApiKeyParams.of("ka", a))),
-                RootUserParams.withApiKeys("b", List.of(ApiKeyParams.of("kb", b)))), 2);
+        Activity created = root.createSubOrganization(
+                "customer",
+                List.of(
+                        RootUserParams.withApiKeys("a", List.of(ApiKeyParams.of("ka", a))),
+                        RootUserParams.withApiKeys("b", List.of(ApiKeyParams.of("kb", b)))),
+                2);
         assertThat(created.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         assertThat(created.type()).isEqualTo("ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8");
         String subId = created.result().path("subOrganizationId").asString();
@@ -70,33 +73,67 @@ class OrganizationsIT extends OnBothStores {
     @Test
     void aSubOrganizationCannotCreateSubOrganizations() {
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String subId = root.createSubOrganization("leaf", List.of(RootUserParams.withApiKeys("r",
-                List.of(ApiKeyParams.of("k", key)))), 1).result().path("subOrganizationId").asString();
-        KeyhavenApiException e = apiError(ErrorCode.BAD_REQUEST, null, () -> root.withStamper(key)
-                .forOrganization(subId).createSubOrganization("grandchild", List.of(rootUser("x")), 1));
+        String subId = root.createSubOrganization(
+                        "leaf", List.of(RootUserParams.withApiKeys("r", List.of(ApiKeyParams.of("k", key)))), 1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
+        KeyhavenApiException e = apiError(
+                ErrorCode.BAD_REQUEST,
+                null,
+                () -> root.withStamper(key)
+                        .forOrganization(subId)
+                        .createSubOrganization("grandchild", List.of(rootUser("x")), 1));
         assertThat(e.serverMessage()).isEqualTo("a sub-organization cannot create sub-organizations");
     }
 
     @Test
     void subOrganizationParametersAreValidated() {
-        assertThat(submitError(subOrg("zero", List.of(rootUser("r")), 0))).contains("quorum threshold must be non-zero");
+        assertThat(submitError(subOrg("zero", List.of(rootUser("r")), 0)))
+                .contains("quorum threshold must be non-zero");
         assertThat(submitError(subOrg("too high", List.of(rootUser("r")), 2)))
                 .contains("exceeds the number of root users");
         assertThat(submitError(subOrg("nobody", List.of(), 1))).contains("at least one root user");
         assertThat(submitError(Map.of("rootUsers", List.of(rootUser("r")), "rootQuorumThreshold", 1)))
                 .contains("subOrganizationName is required");
-        assertThat(submitError(subOrg("no creds", List.of(Map.of("userName", "r", "apiKeys", List.of(),
-                "authenticators", List.of(), "oauthProviders", List.of())), 1))).contains("at least one credential");
-        KeyhavenApiException token = apiError(ErrorCode.UNIMPLEMENTED, "parameters.verificationToken",
-                () -> root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
-                        Map.of("subOrganizationName", "w", "rootUsers", List.of(rootUser("r")),
-                                "rootQuorumThreshold", 1, "verificationToken", "t"), "createSubOrganizationResultV8"));
+        assertThat(submitError(subOrg(
+                        "no creds",
+                        List.of(Map.of(
+                                "userName",
+                                "r",
+                                "apiKeys",
+                                List.of(),
+                                "authenticators",
+                                List.of(),
+                                "oauthProviders",
+                                List.of())),
+                        1)))
+                .contains("at least one credential");
+        KeyhavenApiException token = apiError(
+                ErrorCode.UNIMPLEMENTED,
+                "parameters.verificationToken",
+                () -> root.submit(
+                        "create_sub_organization",
+                        "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+                        Map.of(
+                                "subOrganizationName",
+                                "w",
+                                "rootUsers",
+                                List.of(rootUser("r")),
+                                "rootQuorumThreshold",
+                                1,
+                                "verificationToken",
+                                "t"),
+                        "createSubOrganizationResultV8"));
         assertThat(token.httpStatus()).isEqualTo(501);
     }
 
     private String submitError(Map<String, Object> params) {
-        KeyhavenApiException e = apiError(() -> root.submit("create_sub_organization",
-                "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8", params, "createSubOrganizationResultV8"));
+        KeyhavenApiException e = apiError(() -> root.submit(
+                "create_sub_organization",
+                "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+                params,
+                "createSubOrganizationResultV8"));
         assertThat(e.httpStatus()).isEqualTo(400);
         return e.getMessage();
     }
@@ -104,19 +141,27 @@ class OrganizationsIT extends OnBothStores {
     @Test
     void updateRootQuorumIsValidatedAndOnlyTheQuorumMayDoIt() {
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String memberId = root.createUsers(List.of(UserParams.withApiKeys("member", List.of(ApiKeyParams.of("k",
-                key))))).result().path("userIds").get(0).asString();
+        String memberId = root.createUsers(
+                        List.of(UserParams.withApiKeys("member", List.of(ApiKeyParams.of("k", key)))))
+                .result()
+                .path("userIds")
+                .get(0)
+                .asString();
 
         Activity denied = root.withStamper(key).updateRootQuorum(1, List.of(memberId));
         assertThat(denied.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
 
-        KeyhavenApiException unknown = apiError(() -> root.updateRootQuorum(1, List.of("00000000-0000-7000-8000-0000000000aa")));
+        KeyhavenApiException unknown =
+                apiError(() -> root.updateRootQuorum(1, List.of("00000000-0000-7000-8000-0000000000aa")));
         assertThat(unknown.httpStatus()).isEqualTo(404);
-        apiError(ErrorCode.BAD_REQUEST, "parameters.threshold",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.threshold",
                 () -> root.updateRootQuorum(0, List.of(server.rootUserId())));
         apiError(ErrorCode.BAD_REQUEST, "parameters.userIds", () -> root.updateRootQuorum(1, List.of()));
 
-        assertThat(root.updateRootQuorum(1, List.of(server.rootUserId(), memberId)).status())
+        assertThat(root.updateRootQuorum(1, List.of(server.rootUserId(), memberId))
+                        .status())
                 .isEqualTo("ACTIVITY_STATUS_COMPLETED");
         assertThat(root.getOrganization().path("rootQuorum").path("userIds")).hasSize(2);
         // The member is now root and may act alone with threshold 1.

@@ -104,7 +104,8 @@ class OtpIT extends OnBothStores {
                 Map<String, String> fields = new LinkedHashMap<>();
                 for (String pair : form.split("&")) {
                     String[] kv = pair.split("=", 2);
-                    fields.put(URLDecoder.decode(kv[0], StandardCharsets.UTF_8),
+                    fields.put(
+                            URLDecoder.decode(kv[0], StandardCharsets.UTF_8),
                             URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
                 }
                 fields.put("authorization", auth);
@@ -117,20 +118,35 @@ class OtpIT extends OnBothStores {
             twilio.start();
             // In the server's data directory, which the server deletes when it stops.
             templates = Files.createDirectories(defaults.dataDirectory().resolve("otp-templates"));
-            Files.writeString(templates.resolve("acme-code.html"), "<p>{{appName}} code for {{email}}: "
-                    + "<b id=\"code\">{{otpCode}}</b> ({{expiresInMinutes}} min, {{support}})</p>");
+            Files.writeString(
+                    templates.resolve("acme-code.html"),
+                    "<p>{{appName}} code for {{email}}: "
+                            + "<b id=\"code\">{{otpCode}}</b> ({{expiresInMinutes}} min, {{support}})</p>");
             token = defaults.dataDirectory().resolve("twilio.token");
             Files.writeString(token, "secret-token\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        OtpSettings otp = OtpSettings.defaults().withAuthProxyPort(OptionalInt.of(0))
-                .withSms(new OtpSettings.Sms(OtpSettings.SmsProvider.TWILIO, "http://127.0.0.1:"
-                        + twilio.getAddress().getPort(), "AC123", Optional.of(token), "+15550000000"))
+        OtpSettings otp = OtpSettings.defaults()
+                .withAuthProxyPort(OptionalInt.of(0))
+                .withSms(new OtpSettings.Sms(
+                        OtpSettings.SmsProvider.TWILIO,
+                        "http://127.0.0.1:" + twilio.getAddress().getPort(),
+                        "AC123",
+                        Optional.of(token),
+                        "+15550000000"))
                 .withRateLimits(PER_CONTACT, PER_ADDRESS, Duration.ofMinutes(15));
-        return defaults.withOtp(otp).withMail(new MailSettings(Optional.of(new MailSettings.Smtp("127.0.0.1",
-                smtp.getSmtp().getPort(), MailSettings.Security.NONE, Optional.empty(), Optional.empty(),
-                Duration.ofSeconds(10))), "keyhaven@test.example", Optional.of(templates)));
+        return defaults.withOtp(otp)
+                .withMail(new MailSettings(
+                        Optional.of(new MailSettings.Smtp(
+                                "127.0.0.1",
+                                smtp.getSmtp().getPort(),
+                                MailSettings.Security.NONE,
+                                Optional.empty(),
+                                Optional.empty(),
+                                Duration.ofSeconds(10))),
+                        "keyhaven@test.example",
+                        Optional.of(templates)));
     }
 
     @BeforeEach
@@ -164,9 +180,18 @@ class OtpIT extends OnBothStores {
 
     private String newUser(String email, String phone) {
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        return client.createUsers(List.of(new Requests.UserParams("user-" + UUID.randomUUID(), email, phone,
-                List.of(Requests.ApiKeyParams.of("k", key)), List.of(), List.of(), List.of()))).result()
-                .path("userIds").get(0).asString();
+        return client.createUsers(List.of(new Requests.UserParams(
+                        "user-" + UUID.randomUUID(),
+                        email,
+                        phone,
+                        List.of(Requests.ApiKeyParams.of("k", key)),
+                        List.of(),
+                        List.of(),
+                        List.of())))
+                .result()
+                .path("userIds")
+                .get(0)
+                .asString();
     }
 
     private String otpSigner() {
@@ -187,8 +212,8 @@ class OtpIT extends OnBothStores {
 
     private Activity verifyOtp(String type, String otpId, String bundle, String code, TargetKey key) {
         String encrypted = Bundles.encryptOtpCode(bundle, otpSigner(), code, key.compressed());
-        return client.submit("verify_otp", type, Map.of("otpId", otpId, "encryptedOtpBundle", encrypted),
-                "verifyOtpResult");
+        return client.submit(
+                "verify_otp", type, Map.of("otpId", otpId, "encryptedOtpBundle", encrypted), "verifyOtpResult");
     }
 
     /** The client signature of a login: {@code key} (the token's) signs the login message for {@code session}. */
@@ -203,8 +228,17 @@ class OtpIT extends OnBothStores {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("verificationToken", token);
         p.put("publicKey", session.compressed());
-        p.put("clientSignature", Map.of("publicKey", key.compressed(), "scheme", "CLIENT_SIGNATURE_SCHEME_API_P256",
-                "message", message, "signature", signature));
+        p.put(
+                "clientSignature",
+                Map.of(
+                        "publicKey",
+                        key.compressed(),
+                        "scheme",
+                        "CLIENT_SIGNATURE_SCHEME_API_P256",
+                        "message",
+                        message,
+                        "signature",
+                        signature));
         return p;
     }
 
@@ -221,15 +255,15 @@ class OtpIT extends OnBothStores {
     }
 
     private KeyhavenClient sessionClient(TargetKey session, String organizationId) {
-        return client.withStamper(ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
-                HEX.formatHex(session.privateKey()))).forOrganization(organizationId);
+        return client.withStamper(
+                        ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, HEX.formatHex(session.privateKey())))
+                .forOrganization(organizationId);
     }
 
-    private record ProxyResponse(int status, JsonNode body, Optional<String> retryAfter) {
-    }
+    private record ProxyResponse(int status, JsonNode body, Optional<String> retryAfter) {}
 
-    private ProxyResponse proxy(String operation, Optional<String> configId, Optional<String> origin,
-            Map<String, Object> body) {
+    private ProxyResponse proxy(
+            String operation, Optional<String> configId, Optional<String> origin, Map<String, Object> body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.authProxyUrl() + "/v1/" + operation))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
@@ -237,7 +271,9 @@ class OtpIT extends OnBothStores {
         origin.ifPresent(o -> request.header("Origin", o));
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new ProxyResponse(response.statusCode(), JSON.readTree(response.body()),
+            return new ProxyResponse(
+                    response.statusCode(),
+                    JSON.readTree(response.body()),
                     response.headers().firstValue("Retry-After"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -250,30 +286,50 @@ class OtpIT extends OnBothStores {
     /** verify_otp (V2) of a fresh code emailed to {@code email}: the verification token, bound to {@code key}. */
     private String verifiedToken(String email, TargetKey key) throws Exception {
         Activity init = initOtp(email);
-        return verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", init.result().path("otpId").asString(),
-                init.result().path("otpEncryptionTargetBundle").asString(), emailedCode(), key).result()
-                .path("verificationToken").asString();
+        return verifyOtp(
+                        "ACTIVITY_TYPE_VERIFY_OTP_V2",
+                        init.result().path("otpId").asString(),
+                        init.result().path("otpEncryptionTargetBundle").asString(),
+                        emailedCode(),
+                        key)
+                .result()
+                .path("verificationToken")
+                .asString();
     }
 
     /** The auth proxy's otp_verify_v2 of {@code code} for the OTP {@code init} started. */
-    private ProxyResponse proxyVerify(String config, Optional<String> origin, ProxyResponse init, String code,
-            TargetKey key) {
-        return proxy("otp_verify_v2", Optional.of(config), origin, Map.of("otpId", init.body().path("otpId")
-                .asString(), "encryptedOtpBundle", Bundles.encryptOtpCode(init.body()
-                .path("otpEncryptionTargetBundle").asString(), otpSigner(), code, key.compressed())));
+    private ProxyResponse proxyVerify(
+            String config, Optional<String> origin, ProxyResponse init, String code, TargetKey key) {
+        return proxy(
+                "otp_verify_v2",
+                Optional.of(config),
+                origin,
+                Map.of(
+                        "otpId",
+                        init.body().path("otpId").asString(),
+                        "encryptedOtpBundle",
+                        Bundles.encryptOtpCode(
+                                init.body().path("otpEncryptionTargetBundle").asString(),
+                                otpSigner(),
+                                code,
+                                key.compressed())));
     }
 
     /** A configuration of the root organization, made through the activity. */
     private String newConfig(Map<String, Object> settings) {
-        Activity created = client.submit("update_auth_proxy_config", "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG",
-                settings, "updateAuthProxyConfigResult");
+        Activity created = client.submit(
+                "update_auth_proxy_config",
+                "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG",
+                settings,
+                "updateAuthProxyConfigResult");
         assertThat(created.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         return created.result().path("configId").asString();
     }
 
     private String defaultConfig() {
         List<AuthProxyConfig> configs = server.keyhaven().authProxyConfigs();
-        return configs.isEmpty() ? server.keyhaven().createDefaultAuthProxyConfig(server.organizationId())
+        return configs.isEmpty()
+                ? server.keyhaven().createDefaultAuthProxyConfig(server.organizationId())
                 : configs.getFirst().id();
     }
 
@@ -287,7 +343,10 @@ class OtpIT extends OnBothStores {
         assertThat(init.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         String otpId = init.result().path("otpId").asString();
         String bundle = init.result().path("otpEncryptionTargetBundle").asString();
-        assertThat(Bundles.verifiedData(bundle, otpSigner()).path("targetPublic").asString()).hasSize(130);
+        assertThat(Bundles.verifiedData(bundle, otpSigner())
+                        .path("targetPublic")
+                        .asString())
+                .hasSize(130);
         String code = emailedCode();
         assertThat(code).hasSize(9).matches("[0-9A-HJKMNP-TV-Z]+");
 
@@ -301,29 +360,36 @@ class OtpIT extends OnBothStores {
         assertThat(claims.path("contact").asString()).isEqualTo(email);
         assertThat(claims.path("organization_id").asString()).isEqualTo(server.organizationId());
         assertThat(claims.path("public_key").asString()).isEqualTo(key.compressed());
-        assertThat(Long.parseLong(claims.path("exp").asString())).isCloseTo(clock.instant().toEpochMilli()
-                + 3_600_000, org.assertj.core.data.Offset.offset(60_000L));
+        assertThat(Long.parseLong(claims.path("exp").asString()))
+                .isCloseTo(clock.instant().toEpochMilli() + 3_600_000, org.assertj.core.data.Offset.offset(60_000L));
 
         TargetKey session = TargetKey.generate();
-        Activity login = client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", loginParameters(token, key,
-                session), "otpLoginResult");
+        Activity login = client.submit(
+                "otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", loginParameters(token, key, session), "otpLoginResult");
         String jwt = login.result().path("session").asString();
-        assertThat(jwtSignedBy(jwt, Bundles.discoveredKey(server.baseUrl(), "/public/v1/discovery/session-signer"),
-                true)).isTrue();
+        assertThat(jwtSignedBy(
+                        jwt, Bundles.discoveredKey(server.baseUrl(), "/public/v1/discovery/session-signer"), true))
+                .isTrue();
         JsonNode sessionClaims = claims(jwt);
         assertThat(sessionClaims.path("user_id").asString()).isEqualTo(userId);
         assertThat(sessionClaims.path("public_key").asString()).isEqualTo(session.compressed());
         assertThat(sessionClaims.path("session_type").asString()).isEqualTo("SESSION_TYPE_READ_WRITE");
-        assertThat(sessionClaims.path("exp").asLong()).isCloseTo(clock.instant().getEpochSecond() + 900,
-                org.assertj.core.data.Offset.offset(60L));
+        assertThat(sessionClaims.path("exp").asLong())
+                .isCloseTo(clock.instant().getEpochSecond() + 900, org.assertj.core.data.Offset.offset(60L));
 
-        KeyhavenClient.Whoami whoami = sessionClient(session, server.organizationId()).whoami();
+        KeyhavenClient.Whoami whoami =
+                sessionClient(session, server.organizationId()).whoami();
         assertThat(whoami.userId()).isEqualTo(userId);
 
         // The token is used up.
-        KeyhavenApiException again = apiError(ErrorCode.BAD_REQUEST, "parameters.verificationToken",
-                () -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2",
-                        loginParameters(token, key, TargetKey.generate()), "otpLoginResult"));
+        KeyhavenApiException again = apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.verificationToken",
+                () -> client.submit(
+                        "otp_login",
+                        "ACTIVITY_TYPE_OTP_LOGIN_V2",
+                        loginParameters(token, key, TargetKey.generate()),
+                        "otpLoginResult"));
         assertThat(again.serverMessage()).isEqualTo("bad request body: parameters.verificationToken was already used");
     }
 
@@ -333,11 +399,17 @@ class OtpIT extends OnBothStores {
         newUser(email, null);
         Activity init = initOtp(email);
         TargetKey key = TargetKey.generate();
-        Activity verified = verifyOtp("ACTIVITY_TYPE_VERIFY_OTP", init.result().path("otpId").asString(),
-                init.result().path("otpEncryptionTargetBundle").asString(), emailedCode(), key);
+        Activity verified = verifyOtp(
+                "ACTIVITY_TYPE_VERIFY_OTP",
+                init.result().path("otpId").asString(),
+                init.result().path("otpEncryptionTargetBundle").asString(),
+                emailedCode(),
+                key);
         assertThat(verified.type()).isEqualTo("ACTIVITY_TYPE_VERIFY_OTP");
-        Activity login = client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN", loginParameters(
-                verified.result().path("verificationToken").asString(), key, TargetKey.generate()),
+        Activity login = client.submit(
+                "otp_login",
+                "ACTIVITY_TYPE_OTP_LOGIN",
+                loginParameters(verified.result().path("verificationToken").asString(), key, TargetKey.generate()),
                 "otpLoginResult");
         assertThat(login.result().path("session").asString()).contains(".");
     }
@@ -350,13 +422,16 @@ class OtpIT extends OnBothStores {
         String bundle = init.result().path("otpEncryptionTargetBundle").asString();
         String code = emailedCode();
         TargetKey key = TargetKey.generate();
-        KeyhavenApiException wrong = apiError(ErrorCode.BAD_REQUEST, null,
+        KeyhavenApiException wrong = apiError(
+                ErrorCode.BAD_REQUEST,
+                null,
                 () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, "000000000", key));
         assertThat(wrong.serverMessage()).isEqualTo("invalid OTP code (4 attempts left)");
-        assertThat(verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code, key).status())
+        assertThat(verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code, key)
+                        .status())
                 .isEqualTo("ACTIVITY_STATUS_COMPLETED");
-        KeyhavenApiException reused = apiError(ErrorCode.BAD_REQUEST, null,
-                () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code, key));
+        KeyhavenApiException reused = apiError(
+                ErrorCode.BAD_REQUEST, null, () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code, key));
         assertThat(reused.serverMessage()).isEqualTo("this OTP was already used; request a new code");
     }
 
@@ -368,12 +443,15 @@ class OtpIT extends OnBothStores {
         String code = emailedCode();
         TargetKey key = TargetKey.generate();
         for (int i = 0; i < OtpService.MAX_ATTEMPTS; i++) {
-            assertThat(apiError(ErrorCode.BAD_REQUEST, null,
-                    () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, "ZZZZZZZZZ", key)).serverMessage())
+            assertThat(apiError(
+                                    ErrorCode.BAD_REQUEST,
+                                    null,
+                                    () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, "ZZZZZZZZZ", key))
+                            .serverMessage())
                     .startsWith("invalid OTP code (");
         }
-        KeyhavenApiException dead = apiError(ErrorCode.BAD_REQUEST, null,
-                () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code, key));
+        KeyhavenApiException dead = apiError(
+                ErrorCode.BAD_REQUEST, null, () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code, key));
         assertThat(dead.serverMessage()).isEqualTo("too many wrong codes for this OTP; request a new code");
     }
 
@@ -382,9 +460,15 @@ class OtpIT extends OnBothStores {
         Activity init = initOtp(uniqueEmail());
         String code = emailedCode();
         clock.advance(Duration.ofMinutes(5).plusSeconds(1));
-        KeyhavenApiException expired = apiError(ErrorCode.BAD_REQUEST, null,
-                () -> verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", init.result().path("otpId").asString(),
-                        init.result().path("otpEncryptionTargetBundle").asString(), code, TargetKey.generate()));
+        KeyhavenApiException expired = apiError(
+                ErrorCode.BAD_REQUEST,
+                null,
+                () -> verifyOtp(
+                        "ACTIVITY_TYPE_VERIFY_OTP_V2",
+                        init.result().path("otpId").asString(),
+                        init.result().path("otpEncryptionTargetBundle").asString(),
+                        code,
+                        TargetKey.generate()));
         assertThat(expired.serverMessage()).isEqualTo("this OTP has expired; request a new code");
     }
 
@@ -394,7 +478,8 @@ class OtpIT extends OnBothStores {
         for (int i = 0; i < PER_CONTACT; i++) {
             assertThat(initOtp(email).status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         }
-        KeyhavenApiException limited = apiError(ErrorCode.RATE_LIMITED, null, () -> initOtp(email.toUpperCase(Locale.ROOT)));
+        KeyhavenApiException limited =
+                apiError(ErrorCode.RATE_LIMITED, null, () -> initOtp(email.toUpperCase(Locale.ROOT)));
         assertThat(limited.serverMessage()).startsWith("too many ").contains(" (retry after ");
         // Another contact is not affected.
         assertThat(initOtp(uniqueEmail()).status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
@@ -406,19 +491,28 @@ class OtpIT extends OnBothStores {
         p.put("otpType", "OTP_TYPE_EMAIL");
         p.put("contact", "not-an-email");
         p.put("appName", "Acme");
-        apiError(ErrorCode.BAD_REQUEST, "parameters.contact",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.contact",
                 () -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"));
         p.put("contact", uniqueEmail());
         p.put("otpLength", 5);
-        apiError(ErrorCode.BAD_REQUEST, "parameters.otpLength",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.otpLength",
                 () -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"));
         p.put("otpLength", 6);
         p.put("expirationSeconds", "601");
-        apiError(ErrorCode.BAD_REQUEST, "parameters.expirationSeconds",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.expirationSeconds",
                 () -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"));
         assertThat(smtp.getReceivedMessages()).isEmpty();
-        KeyhavenApiException unknown = apiError(() -> client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2",
-                Map.of("otpId", UUID.randomUUID().toString(), "encryptedOtpBundle", "{}"), "verifyOtpResult"));
+        KeyhavenApiException unknown = apiError(() -> client.submit(
+                "verify_otp",
+                "ACTIVITY_TYPE_VERIFY_OTP_V2",
+                Map.of("otpId", UUID.randomUUID().toString(), "encryptedOtpBundle", "{}"),
+                "verifyOtpResult"));
         assertThat(unknown.httpStatus()).isEqualTo(404);
     }
 
@@ -428,26 +522,43 @@ class OtpIT extends OnBothStores {
         TargetKey key = TargetKey.generate();
         String token = verifiedToken(email, key);
         // Signed by another key than the token's.
-        apiError(ErrorCode.BAD_REQUEST, "parameters.clientSignature.publicKey",
-                () -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2",
-                        loginParameters(token, TargetKey.generate(), TargetKey.generate()), "otpLoginResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.clientSignature.publicKey",
+                () -> client.submit(
+                        "otp_login",
+                        "ACTIVITY_TYPE_OTP_LOGIN_V2",
+                        loginParameters(token, TargetKey.generate(), TargetKey.generate()),
+                        "otpLoginResult"));
         // A forged token.
         String[] parts = token.split("\\.");
         JsonNode claims = claims(token);
-        String forgedClaims = Base64.getUrlEncoder().withoutPadding().encodeToString(JSON.writeValueAsBytes(
-                ((tools.jackson.databind.node.ObjectNode) claims).put("contact", "root@example.com")));
+        String forgedClaims = Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(JSON.writeValueAsBytes(
+                        ((tools.jackson.databind.node.ObjectNode) claims).put("contact", "root@example.com")));
         Map<String, Object> forged = loginParameters(token, key, TargetKey.generate());
         forged.put("verificationToken", parts[0] + "." + forgedClaims + "." + parts[2]);
-        apiError(ErrorCode.BAD_REQUEST, "parameters.verificationToken",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.verificationToken",
                 () -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", forged, "otpLoginResult"));
         // Nobody has this email (yet).
-        KeyhavenApiException nobody = apiError(() -> client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2",
-                loginParameters(token, key, TargetKey.generate()), "otpLoginResult"));
+        KeyhavenApiException nobody = apiError(() -> client.submit(
+                "otp_login",
+                "ACTIVITY_TYPE_OTP_LOGIN_V2",
+                loginParameters(token, key, TargetKey.generate()),
+                "otpLoginResult"));
         assertThat(nobody.httpStatus()).isEqualTo(404);
         // The refusals did not use the token up.
         newUser(email, null);
-        assertThat(client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", loginParameters(token, key,
-                TargetKey.generate()), "otpLoginResult").status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(client.submit(
+                                "otp_login",
+                                "ACTIVITY_TYPE_OTP_LOGIN_V2",
+                                loginParameters(token, key, TargetKey.generate()),
+                                "otpLoginResult")
+                        .status())
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
     }
 
     @Test
@@ -474,7 +585,10 @@ class OtpIT extends OnBothStores {
         String email = uniqueEmail();
         String userId = newUser(email, null);
         String config = newConfig(Map.of("allowedOrigins", List.of(ORIGIN), "appName", "Proxy App"));
-        ProxyResponse init = proxy("otp_init_v2", Optional.of(config), Optional.of(ORIGIN),
+        ProxyResponse init = proxy(
+                "otp_init_v2",
+                Optional.of(config),
+                Optional.of(ORIGIN),
                 Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email));
         assertThat(init.status()).isEqualTo(200);
         String code = emailedCode();
@@ -483,11 +597,18 @@ class OtpIT extends OnBothStores {
         ProxyResponse verify = proxyVerify(config, Optional.of(ORIGIN), init, code, key);
         assertThat(verify.status()).isEqualTo(200);
         TargetKey session = TargetKey.generate();
-        ProxyResponse login = proxy("otp_login_v2", Optional.of(config), Optional.of(ORIGIN), loginParameters(
-                verify.body().path("verificationToken").asString(), key, session));
+        ProxyResponse login = proxy(
+                "otp_login_v2",
+                Optional.of(config),
+                Optional.of(ORIGIN),
+                loginParameters(verify.body().path("verificationToken").asString(), key, session));
         assertThat(login.status()).isEqualTo(200);
-        assertThat(claims(login.body().path("session").asString()).path("user_id").asString()).isEqualTo(userId);
-        assertThat(sessionClient(session, server.organizationId()).whoami().userId()).isEqualTo(userId);
+        assertThat(claims(login.body().path("session").asString())
+                        .path("user_id")
+                        .asString())
+                .isEqualTo(userId);
+        assertThat(sessionClient(session, server.organizationId()).whoami().userId())
+                .isEqualTo(userId);
     }
 
     @Test
@@ -495,35 +616,63 @@ class OtpIT extends OnBothStores {
         String phone = uniquePhone();
         String userId = newUser(null, phone);
         String config = newConfig(Map.of("smsEnabled", true, "emailEnabled", false, "otpLength", 8));
-        ProxyResponse init = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
+        ProxyResponse init = proxy(
+                "otp_init_v2",
+                Optional.of(config),
+                Optional.empty(),
                 Map.of("otpType", "OTP_TYPE_SMS", "contact", phone));
         assertThat(init.status()).isEqualTo(200);
         assertThat(smsSent).hasSize(1);
         Map<String, String> sms = smsSent.getFirst();
         assertThat(sms.get("To")).isEqualTo(phone);
         assertThat(sms.get("From")).isEqualTo("+15550000000");
-        assertThat(sms.get("authorization")).isEqualTo("Basic " + Base64.getEncoder().encodeToString(
-                "AC123:secret-token".getBytes(StandardCharsets.UTF_8)));
+        assertThat(sms.get("authorization"))
+                .isEqualTo("Basic "
+                        + Base64.getEncoder().encodeToString("AC123:secret-token".getBytes(StandardCharsets.UTF_8)));
         Matcher m = SMS_CODE.matcher(sms.get("Body"));
         assertThat(m.find()).isTrue();
         assertThat(m.group(1)).hasSize(8);
         // The older plain-code form, bound to a key.
         TargetKey key = TargetKey.generate();
-        ProxyResponse verify = proxy("otp_verify", Optional.of(config), Optional.empty(), Map.of(
-                "otpId", init.body().path("otpId").asString(), "otpCode", m.group(1), "publicKey",
-                key.compressed()));
+        ProxyResponse verify = proxy(
+                "otp_verify",
+                Optional.of(config),
+                Optional.empty(),
+                Map.of(
+                        "otpId",
+                        init.body().path("otpId").asString(),
+                        "otpCode",
+                        m.group(1),
+                        "publicKey",
+                        key.compressed()));
         assertThat(verify.status()).isEqualTo(200);
-        assertThat(claims(verify.body().path("verificationToken").asString()).path("verification_type")
-                .asString()).isEqualTo("OTP_TYPE_SMS");
-        ProxyResponse login = proxy("otp_login_v2", Optional.of(config), Optional.empty(), loginParameters(
-                verify.body().path("verificationToken").asString(), key, TargetKey.generate()));
+        assertThat(claims(verify.body().path("verificationToken").asString())
+                        .path("verification_type")
+                        .asString())
+                .isEqualTo("OTP_TYPE_SMS");
+        ProxyResponse login = proxy(
+                "otp_login_v2",
+                Optional.of(config),
+                Optional.empty(),
+                loginParameters(verify.body().path("verificationToken").asString(), key, TargetKey.generate()));
         assertThat(login.status()).isEqualTo(200);
-        assertThat(claims(login.body().path("session").asString()).path("user_id").asString()).isEqualTo(userId);
+        assertThat(claims(login.body().path("session").asString())
+                        .path("user_id")
+                        .asString())
+                .isEqualTo(userId);
         // The same token attests its key in X-Stamp-Attested: the caller is the user with the proven phone number.
-        assertThat(client.withStamper(AttestedStamps.attested(key, verify.body().path("verificationToken")
-                .asString(), AttestedStamps.VERIFICATION_TOKEN)).whoami().userId()).isEqualTo(userId);
+        assertThat(client.withStamper(AttestedStamps.attested(
+                                key,
+                                verify.body().path("verificationToken").asString(),
+                                AttestedStamps.VERIFICATION_TOKEN))
+                        .whoami()
+                        .userId())
+                .isEqualTo(userId);
         // Email is off in this config.
-        ProxyResponse email = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
+        ProxyResponse email = proxy(
+                "otp_init_v2",
+                Optional.of(config),
+                Optional.empty(),
                 Map.of("otpType", "OTP_TYPE_EMAIL", "contact", uniqueEmail()));
         assertThat(email.status()).isEqualTo(400);
         assertThat(email.body().path("message").asString()).contains("not enabled");
@@ -537,12 +686,15 @@ class OtpIT extends OnBothStores {
         assertThat(missing.status()).isEqualTo(400);
         assertThat(missing.body().path("message").asString()).contains("X-Auth-Proxy-Config-Id");
         assertThat(missing.body().path("turnkeyErrorCode").asString()).isNotEmpty();
-        ProxyResponse unknown = proxy("otp_init_v2", Optional.of(UUID.randomUUID().toString()), Optional.of(ORIGIN),
-                body);
+        ProxyResponse unknown =
+                proxy("otp_init_v2", Optional.of(UUID.randomUUID().toString()), Optional.of(ORIGIN), body);
         assertThat(unknown.status()).isEqualTo(404);
         ProxyResponse origin = proxy("otp_init_v2", Optional.of(config), Optional.of("https://evil.example"), body);
         assertThat(origin.status()).isEqualTo(403);
-        ProxyResponse sms = proxy("otp_init_v2", Optional.of(config), Optional.of(ORIGIN),
+        ProxyResponse sms = proxy(
+                "otp_init_v2",
+                Optional.of(config),
+                Optional.of(ORIGIN),
                 Map.of("otpType", "OTP_TYPE_SMS", "contact", uniquePhone()));
         assertThat(sms.status()).isEqualTo(400);
         assertThat(smsSent).isEmpty();
@@ -554,16 +706,26 @@ class OtpIT extends OnBothStores {
         String config = defaultConfig();
         String known = uniqueEmail();
         newUser(known, null);
-        ProxyResponse forKnown = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
+        ProxyResponse forKnown = proxy(
+                "otp_init_v2",
+                Optional.of(config),
+                Optional.empty(),
                 Map.of("otpType", "OTP_TYPE_EMAIL", "contact", known));
-        ProxyResponse forUnknown = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
+        ProxyResponse forUnknown = proxy(
+                "otp_init_v2",
+                Optional.of(config),
+                Optional.empty(),
                 Map.of("otpType", "OTP_TYPE_EMAIL", "contact", uniqueEmail()));
         assertThat(forKnown.status()).isEqualTo(forUnknown.status()).isEqualTo(200);
-        assertThat(forKnown.body().propertyNames()).containsExactlyElementsOf(forUnknown.body().propertyNames());
+        assertThat(forKnown.body().propertyNames())
+                .containsExactlyElementsOf(forUnknown.body().propertyNames());
         List<Integer> statuses = new ArrayList<>(List.of(200, 200));
         ProxyResponse last = null;
         for (int i = 2; i <= PER_ADDRESS; i++) {
-            last = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
+            last = proxy(
+                    "otp_init_v2",
+                    Optional.of(config),
+                    Optional.empty(),
                     Map.of("otpType", "OTP_TYPE_EMAIL", "contact", uniqueEmail()));
             statuses.add(last.status());
         }
@@ -577,17 +739,23 @@ class OtpIT extends OnBothStores {
     void theProxyRefusesAWrongCodeAndALoginWithoutAccount() throws Exception {
         String config = defaultConfig();
         String email = uniqueEmail();
-        ProxyResponse init = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
+        ProxyResponse init = proxy(
+                "otp_init_v2",
+                Optional.of(config),
+                Optional.empty(),
                 Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email));
         String code = emailedCode();
         TargetKey key = TargetKey.generate();
-        ProxyResponse wrong = proxyVerify(config, Optional.empty(), init, code.equals("000000") ? "111111" : "000000",
-                key);
+        ProxyResponse wrong =
+                proxyVerify(config, Optional.empty(), init, code.equals("000000") ? "111111" : "000000", key);
         assertThat(wrong.status()).isEqualTo(400);
         ProxyResponse right = proxyVerify(config, Optional.empty(), init, code, key);
         assertThat(right.status()).isEqualTo(200);
-        ProxyResponse login = proxy("otp_login_v2", Optional.of(config), Optional.empty(), loginParameters(
-                right.body().path("verificationToken").asString(), key, TargetKey.generate()));
+        ProxyResponse login = proxy(
+                "otp_login_v2",
+                Optional.of(config),
+                Optional.empty(),
+                loginParameters(right.body().path("verificationToken").asString(), key, TargetKey.generate()));
         assertThat(login.status()).isEqualTo(404);
         assertThat(login.body().path("message").asString()).contains("does not allow sign-up");
     }
@@ -597,34 +765,54 @@ class OtpIT extends OnBothStores {
         String email = uniqueEmail();
         String userId = newUser(email, null);
         String config = defaultConfig();
-        ProxyResponse init = proxy("otp_init", Optional.of(config), Optional.empty(),
+        ProxyResponse init = proxy(
+                "otp_init",
+                Optional.of(config),
+                Optional.empty(),
                 Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email));
         assertThat(init.status()).isEqualTo(200);
-        ProxyResponse verify = proxy("otp_verify", Optional.of(config), Optional.empty(),
+        ProxyResponse verify = proxy(
+                "otp_verify",
+                Optional.of(config),
+                Optional.empty(),
                 Map.of("otpId", init.body().path("otpId").asString(), "otpCode", emailedCode()));
         assertThat(verify.status()).isEqualTo(200);
         String token = verify.body().path("verificationToken").asString();
         assertThat(claims(token).path("public_key").asString()).isEmpty();
         TargetKey session = TargetKey.generate();
-        ProxyResponse login = proxy("otp_login", Optional.of(config), Optional.empty(),
+        ProxyResponse login = proxy(
+                "otp_login",
+                Optional.of(config),
+                Optional.empty(),
                 Map.of("verificationToken", token, "publicKey", session.compressed()));
         assertThat(login.status()).as(login.body().toString()).isEqualTo(200);
-        assertThat(sessionClient(session, server.organizationId()).whoami().userId()).isEqualTo(userId);
+        assertThat(sessionClient(session, server.organizationId()).whoami().userId())
+                .isEqualTo(userId);
     }
 
     @Test
     void theProxyAnswersPreflightsForBrowsers() throws Exception {
-        HttpResponse<String> preflight = http.send(HttpRequest.newBuilder(URI.create(server.authProxyUrl()
-                + "/v1/otp_init_v2")).method("OPTIONS", HttpRequest.BodyPublishers.noBody())
-                .header("Origin", ORIGIN).header("Access-Control-Request-Method", "POST")
-                .header("Access-Control-Request-Headers", "content-type,x-auth-proxy-config-id").build(),
+        HttpResponse<String> preflight = http.send(
+                HttpRequest.newBuilder(URI.create(server.authProxyUrl() + "/v1/otp_init_v2"))
+                        .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                        .header("Origin", ORIGIN)
+                        .header("Access-Control-Request-Method", "POST")
+                        .header("Access-Control-Request-Headers", "content-type,x-auth-proxy-config-id")
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(preflight.statusCode()).isEqualTo(204);
-        assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin")).contains(ORIGIN);
-        assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers").orElseThrow())
+        assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin"))
+                .contains(ORIGIN);
+        assertThat(preflight
+                        .headers()
+                        .firstValue("Access-Control-Allow-Headers")
+                        .orElseThrow())
                 .contains("X-Auth-Proxy-Config-Id");
-        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(server.authProxyUrl()
-                + "/health")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health = http.send(
+                HttpRequest.newBuilder(URI.create(server.authProxyUrl() + "/health"))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
         ProxyResponse unknownPath = proxy("account", Optional.of(defaultConfig()), Optional.empty(), Map.of());
         assertThat(unknownPath.status()).isEqualTo(404);
@@ -639,8 +827,9 @@ class OtpIT extends OnBothStores {
         p.put("appName", "Acme");
         p.put("otpLength", 6);
         p.put("alphanumeric", false);
-        p.put("emailCustomization", Map.of("templateId", "acme-code", "templateVariables",
-                "{\"support\":\"help@acme.example\"}"));
+        p.put(
+                "emailCustomization",
+                Map.of("templateId", "acme-code", "templateVariables", "{\"support\":\"help@acme.example\"}"));
         p.put("sendFromEmailAddress", "codes@acme.example");
         client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2");
         assertThat(smtp.waitForIncomingEmail(5_000, 1)).isTrue();
@@ -654,12 +843,15 @@ class OtpIT extends OnBothStores {
                 html = (String) multipart.getBodyPart(i).getContent();
             }
         }
-        assertThat(html).matches("(?s).*Acme code for " + Pattern.quote(email)
-                + ": <b id=\"code\">[0-9]{6}</b> \\(5 min, help@acme.example\\).*");
+        assertThat(html)
+                .matches("(?s).*Acme code for " + Pattern.quote(email)
+                        + ": <b id=\"code\">[0-9]{6}</b> \\(5 min, help@acme.example\\).*");
         // A template that does not exist is a 400 naming the field, and nothing is sent.
         p.put("emailCustomization", Map.of("templateId", "nope"));
         smtp.purgeEmailFromAllMailboxes();
-        apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization.templateId",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.emailCustomization.templateId",
                 () -> client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", p, "initOtpResultV2"));
         assertThat(smtp.getReceivedMessages()).isEmpty();
     }
@@ -668,23 +860,36 @@ class OtpIT extends OnBothStores {
     void aConfigWithSignUpCreatesASubOrganizationForANewContact() throws Exception {
         String config = newConfig(Map.of("signupEnabled", true));
         String email = uniqueEmail();
-        ProxyResponse init = proxy("otp_init_v2", Optional.of(config), Optional.empty(),
+        ProxyResponse init = proxy(
+                "otp_init_v2",
+                Optional.of(config),
+                Optional.empty(),
                 Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email));
         TargetKey key = TargetKey.generate();
         ProxyResponse verify = proxyVerify(config, Optional.empty(), init, emailedCode(), key);
         TargetKey session = TargetKey.generate();
-        ProxyResponse login = proxy("otp_login_v2", Optional.of(config), Optional.empty(), loginParameters(
-                verify.body().path("verificationToken").asString(), key, session));
+        ProxyResponse login = proxy(
+                "otp_login_v2",
+                Optional.of(config),
+                Optional.empty(),
+                loginParameters(verify.body().path("verificationToken").asString(), key, session));
         assertThat(login.status()).isEqualTo(200);
         JsonNode claims = claims(login.body().path("session").asString());
         String subOrganization = claims.path("organization_id").asString();
         assertThat(subOrganization).isNotEqualTo(server.organizationId());
         KeyhavenClient.Whoami whoami = sessionClient(session, subOrganization).whoami();
         assertThat(whoami.userId()).isEqualTo(claims.path("user_id").asString());
-        assertThat(sessionClient(session, subOrganization).query("get_user", Map.of("userId", whoami.userId()))
-                .path("user").path("userEmail").asString()).isEqualTo(email);
+        assertThat(sessionClient(session, subOrganization)
+                        .query("get_user", Map.of("userId", whoami.userId()))
+                        .path("user")
+                        .path("userEmail")
+                        .asString())
+                .isEqualTo(email);
         // A sub-organization of the config's organization, which the parent's root user can read.
-        assertThat(root.query("get_organization", Map.of("organizationId", subOrganization)).path("organizationData")
-                .path("organizationId").asString()).isEqualTo(subOrganization);
+        assertThat(root.query("get_organization", Map.of("organizationId", subOrganization))
+                        .path("organizationData")
+                        .path("organizationId")
+                        .asString())
+                .isEqualTo(subOrganization);
     }
 }

@@ -31,15 +31,24 @@ class ApprovalExpiryIT extends OnBothStores {
         ApiKeyStamper bobKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
         KeyhavenClient admin = root.withClock(clock);
         JsonNode ids = admin.createUsers(List.of(
-                UserParams.withApiKeys("alice", List.of(ApiKeyParams.of("a", aliceKey))),
-                UserParams.withApiKeys("bob", List.of(ApiKeyParams.of("b", bobKey))))).result().path("userIds");
+                        UserParams.withApiKeys("alice", List.of(ApiKeyParams.of("a", aliceKey))),
+                        UserParams.withApiKeys("bob", List.of(ApiKeyParams.of("b", bobKey)))))
+                .result()
+                .path("userIds");
         String aliceId = ids.get(0).asString();
         String bobId = ids.get(1).asString();
         KeyhavenClient alice = admin.withStamper(aliceKey);
         KeyhavenClient bob = admin.withStamper(bobKey);
-        assertThat(admin.createPolicy("alice and bob", "EFFECT_ALLOW", "activity.resource == 'USER'",
-                "approvers.any(u, u.id == '" + aliceId + "') && approvers.any(u, u.id == '" + bobId + "')", "",
-                null).status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(admin.createPolicy(
+                                "alice and bob",
+                                "EFFECT_ALLOW",
+                                "activity.resource == 'USER'",
+                                "approvers.any(u, u.id == '" + aliceId + "') && approvers.any(u, u.id == '" + bobId
+                                        + "')",
+                                "",
+                                null)
+                        .status())
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
 
         Activity pending = alice.createUserTag("slow", List.of());
         assertThat(pending.status()).isEqualTo("ACTIVITY_STATUS_CONSENSUS_NEEDED");
@@ -49,7 +58,8 @@ class ApprovalExpiryIT extends OnBothStores {
         assertThat(stillOpen.status()).as("alice's approval expired").isEqualTo("ACTIVITY_STATUS_CONSENSUS_NEEDED");
         assertThat(stillOpen.voteCount()).isEqualTo(2);
         assertThat(alice.getActivity(pending.id()).path("canApprove").asBoolean())
-                .as("alice may approve again").isTrue();
+                .as("alice may approve again")
+                .isTrue();
 
         Activity done = alice.approveActivity(pending.fingerprint(), "createUserTagResult");
         assertThat(done.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");

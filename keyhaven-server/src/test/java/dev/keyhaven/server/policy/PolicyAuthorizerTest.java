@@ -36,7 +36,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code root2}, with users {@code alice} (tag {@code ops}), {@code bob} and {@code carol} as well.
  */
 class PolicyAuthorizerTest {
-    private static final Tx NO_TX = new Tx() { };
+    private static final Tx NO_TX = new Tx() {};
     private static final StateReads ORG = StateReads.in(NO_TX, "o");
     private static final ObjectMapper JSON = JsonMappers.strict();
     private static final Instant NOW = Instant.parse("2026-11-21T12:00:00Z");
@@ -45,8 +45,13 @@ class PolicyAuthorizerTest {
     private final List<Policy> stored = new ArrayList<>();
 
     private PolicyAuthorizer authorizer(int threshold) {
-        Organization org = new Organization("o", "org", Optional.empty(),
-                new RootQuorum(threshold, List.of("root1", "root2")), Instant.EPOCH, Instant.EPOCH);
+        Organization org = new Organization(
+                "o",
+                "org",
+                Optional.empty(),
+                new RootQuorum(threshold, List.of("root1", "root2")),
+                Instant.EPOCH,
+                Instant.EPOCH);
         return new PolicyAuthorizer(new OneOrganization(org), new StoredPolicies(), new VoterDirectory() {
             @Override
             public JsonNode userSnapshot(StateReads organization, String userId) {
@@ -63,25 +68,56 @@ class PolicyAuthorizerTest {
     private static JsonNode user(String id) {
         ObjectNode user = JSON.createObjectNode().put("userId", id).put("userName", "name of " + id);
         user.putArray("userTags").add(id.equals("alice") ? "ops" : "none");
-        user.putArray("apiKeys").addObject().put("apiKeyId", "key-" + id).putObject("credential")
-                .put("publicKey", "pk-" + id).put("type", "CREDENTIAL_TYPE_API_KEY_P256");
+        user.putArray("apiKeys")
+                .addObject()
+                .put("apiKeyId", "key-" + id)
+                .putObject("credential")
+                .put("publicKey", "pk-" + id)
+                .put("type", "CREDENTIAL_TYPE_API_KEY_P256");
         user.putArray("authenticators");
         return user;
     }
 
     private void policy(String id, PolicyEffect effect, String condition, String consensus) {
-        stored.add(new Policy(id, "o", "policy " + id, effect, condition, consensus, Optional.empty(), "",
-                Instant.EPOCH, Instant.EPOCH));
+        stored.add(new Policy(
+                id,
+                "o",
+                "policy " + id,
+                effect,
+                condition,
+                consensus,
+                Optional.empty(),
+                "",
+                Instant.EPOCH,
+                Instant.EPOCH));
     }
 
-    private static AuthorizationRequest request(ActivityType type, ActivityAction action, List<String> approvers,
-            String credentialOwner) {
-        List<Vote> votes = approvers.stream().map(id -> new Vote("v-" + id, "a", id, user(id),
-                VoteSelection.APPROVED, "{}", "pk-" + id, "sig", "SIGNATURE_SCHEME_TK_API_P256", NOW,
-                Optional.empty())).toList();
-        return new AuthorizationRequest("o", type, ActivityResource.PRIVATE_KEY, action, votes, approvers,
+    private static AuthorizationRequest request(
+            ActivityType type, ActivityAction action, List<String> approvers, String credentialOwner) {
+        List<Vote> votes = approvers.stream()
+                .map(id -> new Vote(
+                        "v-" + id,
+                        "a",
+                        id,
+                        user(id),
+                        VoteSelection.APPROVED,
+                        "{}",
+                        "pk-" + id,
+                        "sig",
+                        "SIGNATURE_SCHEME_TK_API_P256",
+                        NOW,
+                        Optional.empty()))
+                .toList();
+        return new AuthorizationRequest(
+                "o",
+                type,
+                ActivityResource.PRIVATE_KEY,
+                action,
+                votes,
+                approvers,
                 Optional.ofNullable(credentialOwner),
-                () -> PolicyFacts.params(Map.of("hash_function", Value.of("HASH_FUNCTION_KECCAK256"))), NOW);
+                () -> PolicyFacts.params(Map.of("hash_function", Value.of("HASH_FUNCTION_KECCAK256"))),
+                NOW);
     }
 
     private static AuthorizationRequest signing(String... approvers) {
@@ -94,8 +130,15 @@ class PolicyAuthorizerTest {
         Decision decision = authorizer(1).decide(ORG, signing("root2"));
         assertThat(decision).isInstanceOf(Decision.Allow.class);
         assertThat(decision.policies()).isEmpty();
-        assertThat(authorizer(2).decide(ORG, request(ActivityType.UPDATE_ROOT_QUORUM, ActivityAction.UPDATE,
-                List.of("root1", "root2"), null))).isInstanceOf(Decision.Allow.class);
+        assertThat(authorizer(2)
+                        .decide(
+                                ORG,
+                                request(
+                                        ActivityType.UPDATE_ROOT_QUORUM,
+                                        ActivityAction.UPDATE,
+                                        List.of("root1", "root2"),
+                                        null)))
+                .isInstanceOf(Decision.Allow.class);
     }
 
     @Test
@@ -113,37 +156,72 @@ class PolicyAuthorizerTest {
 
     @Test
     void usersManageTheirOwnCredentialsWithoutTheQuorum() {
-        assertThat(authorizer(2).decide(ORG, request(ActivityType.CREATE_API_KEYS_V2, ActivityAction.CREATE,
-                List.of("alice"), "alice"))).isInstanceOf(Decision.Allow.class);
-        assertThat(authorizer(1).decide(ORG, request(ActivityType.CREATE_API_KEYS_V2, ActivityAction.CREATE,
-                List.of("alice"), "bob"))).isInstanceOf(Decision.Deny.class);
+        assertThat(authorizer(2)
+                        .decide(
+                                ORG,
+                                request(
+                                        ActivityType.CREATE_API_KEYS_V2,
+                                        ActivityAction.CREATE,
+                                        List.of("alice"),
+                                        "alice")))
+                .isInstanceOf(Decision.Allow.class);
+        assertThat(authorizer(1)
+                        .decide(
+                                ORG,
+                                request(
+                                        ActivityType.CREATE_API_KEYS_V2,
+                                        ActivityAction.CREATE,
+                                        List.of("alice"),
+                                        "bob")))
+                .isInstanceOf(Decision.Deny.class);
     }
 
     @Test
     void anExplicitDenyOverridesTheOwnCredentialRule() {
         policy("no-keys", PolicyEffect.DENY, "activity.type == 'ACTIVITY_TYPE_CREATE_API_KEYS_V2'", "");
-        Decision decision = authorizer(2).decide(ORG, request(ActivityType.CREATE_API_KEYS_V2,
-                ActivityAction.CREATE, List.of("alice"), "alice"));
-        assertThat(decision).isInstanceOfSatisfying(Decision.Deny.class,
-                d -> assertThat(d.reason()).isEqualTo("request denied by policy no-keys"));
+        Decision decision = authorizer(2)
+                .decide(
+                        ORG,
+                        request(ActivityType.CREATE_API_KEYS_V2, ActivityAction.CREATE, List.of("alice"), "alice"));
+        assertThat(decision)
+                .isInstanceOfSatisfying(
+                        Decision.Deny.class, d -> assertThat(d.reason()).isEqualTo("request denied by policy no-keys"));
         assertThat(decision.overall()).isEqualTo(Outcome.DENY_EXPLICIT);
     }
 
     @Test
     void rootQuorumOnlyActivitiesIgnorePoliciesAndTheOwnCredentialRule() {
         policy("allow-all", PolicyEffect.ALLOW, "", "");
-        assertThat(authorizer(1).decide(ORG, request(ActivityType.UPDATE_ROOT_QUORUM, ActivityAction.UPDATE,
-                List.of("alice"), "alice"))).isInstanceOf(Decision.Deny.class);
-        assertThat(authorizer(2).decide(ORG, request(ActivityType.UPDATE_ROOT_QUORUM, ActivityAction.UPDATE,
-                List.of("root1"), null))).isInstanceOf(Decision.NeedsConsensus.class);
+        assertThat(authorizer(1)
+                        .decide(
+                                ORG,
+                                request(
+                                        ActivityType.UPDATE_ROOT_QUORUM,
+                                        ActivityAction.UPDATE,
+                                        List.of("alice"),
+                                        "alice")))
+                .isInstanceOf(Decision.Deny.class);
+        assertThat(authorizer(2)
+                        .decide(
+                                ORG,
+                                request(
+                                        ActivityType.UPDATE_ROOT_QUORUM,
+                                        ActivityAction.UPDATE,
+                                        List.of("root1"),
+                                        null)))
+                .isInstanceOf(Decision.NeedsConsensus.class);
     }
 
     @Test
     void everyoneElseIsDeniedImplicitly() {
         policy("other", PolicyEffect.ALLOW, "activity.action == 'DELETE'", "");
         Decision decision = authorizer(1).decide(ORG, signing("alice"));
-        assertThat(decision).isInstanceOfSatisfying(Decision.Deny.class,
-                d -> assertThat(d.reason()).contains("implicit deny").contains("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"));
+        assertThat(decision)
+                .isInstanceOfSatisfying(
+                        Decision.Deny.class,
+                        d -> assertThat(d.reason())
+                                .contains("implicit deny")
+                                .contains("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"));
         assertThat(decision.overall()).isEqualTo(Outcome.DENY_IMPLICIT);
         assertThat(decision.policies()).extracting(PolicyOutcome::outcome).containsExactly(Outcome.DENY_IMPLICIT);
     }
@@ -158,41 +236,60 @@ class PolicyAuthorizerTest {
         policy("no-keccak", PolicyEffect.DENY, "activity.params.hash_function == 'HASH_FUNCTION_KECCAK256'", "");
         Decision denied = authorizer(1).decide(ORG, signing("alice"));
         assertThat(denied).isInstanceOf(Decision.Deny.class);
-        assertThat(denied.policies()).extracting(PolicyOutcome::outcome)
+        assertThat(denied.policies())
+                .extracting(PolicyOutcome::outcome)
                 .containsExactly(Outcome.ALLOW, Outcome.DENY_EXPLICIT);
     }
 
     @Test
     void aTwoApproverPolicyNeedsConsensusUntilTheSecondApproval() {
-        policy("two", PolicyEffect.ALLOW, "activity.action == 'SIGN'",
+        policy(
+                "two",
+                PolicyEffect.ALLOW,
+                "activity.action == 'SIGN'",
                 "approvers.filter(u, u.id == 'alice' || u.id == 'bob').count() == 2");
         assertThat(authorizer(1).decide(ORG, signing("alice"))).isInstanceOf(Decision.NeedsConsensus.class);
         assertThat(authorizer(1).decide(ORG, signing("alice", "bob"))).isInstanceOf(Decision.Allow.class);
         // carol's approval does not count towards it, but alice's and bob's still could
-        assertThat(authorizer(1).decide(ORG, request(ActivityType.SIGN_RAW_PAYLOAD_V2, ActivityAction.SIGN,
-                List.of("carol"), null))).isInstanceOf(Decision.NeedsConsensus.class);
+        assertThat(authorizer(1)
+                        .decide(
+                                ORG,
+                                request(ActivityType.SIGN_RAW_PAYLOAD_V2, ActivityAction.SIGN, List.of("carol"), null)))
+                .isInstanceOf(Decision.NeedsConsensus.class);
     }
 
     @Test
     void credentialsAreTheOnesThatStampedTheApprovals() {
-        policy("by-key", PolicyEffect.ALLOW, "", "credentials.any(c, c.public_key == 'pk-bob' && c.id == 'key-bob'"
-                + " && c.user_id == 'bob' && c.type == 'CREDENTIAL_TYPE_API_KEY_P256')");
+        policy(
+                "by-key",
+                PolicyEffect.ALLOW,
+                "",
+                "credentials.any(c, c.public_key == 'pk-bob' && c.id == 'key-bob'"
+                        + " && c.user_id == 'bob' && c.type == 'CREDENTIAL_TYPE_API_KEY_P256')");
         assertThat(authorizer(1).decide(ORG, signing("bob"))).isInstanceOf(Decision.Allow.class);
         assertThat(authorizer(1).decide(ORG, signing("carol"))).isInstanceOf(Decision.NeedsConsensus.class);
     }
 
     @Test
     void approversCarryIdTagsEmailAndAlias() {
-        policy("shape", PolicyEffect.ALLOW, "", "approvers.all(u, u.alias == 'name of alice' && u.email == ''"
-                + " && u.tags == ['ops'] && u.id == 'alice')");
+        policy(
+                "shape",
+                PolicyEffect.ALLOW,
+                "",
+                "approvers.all(u, u.alias == 'name of alice' && u.email == ''"
+                        + " && u.tags == ['ops'] && u.id == 'alice')");
         assertThat(authorizer(1).decide(ORG, signing("alice"))).isInstanceOf(Decision.Allow.class);
     }
 
     @Test
     void activityKeywordsDescribeTheActivity() {
-        policy("shape", PolicyEffect.ALLOW, "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'"
-                + " && activity.kind == 'SIGN_RAW_PAYLOAD' && activity.resource == 'PRIVATE_KEY'"
-                + " && activity.action == 'SIGN' && time.now == Timestamp('2026-11-21T12:00:00Z')", "");
+        policy(
+                "shape",
+                PolicyEffect.ALLOW,
+                "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'"
+                        + " && activity.kind == 'SIGN_RAW_PAYLOAD' && activity.resource == 'PRIVATE_KEY'"
+                        + " && activity.action == 'SIGN' && time.now == Timestamp('2026-11-21T12:00:00Z')",
+                "");
         assertThat(authorizer(1).decide(ORG, signing("alice"))).isInstanceOf(Decision.Allow.class);
     }
 

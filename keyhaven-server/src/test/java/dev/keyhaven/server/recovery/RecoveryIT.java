@@ -78,9 +78,17 @@ class RecoveryIT extends OnBothStores {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return defaults.withWebAuthnOrigins(List.of(ORIGIN)).withMail(new MailSettings(
-                Optional.of(new MailSettings.Smtp("127.0.0.1", smtp.getSmtp().getPort(), MailSettings.Security.NONE,
-                        Optional.empty(), Optional.empty(), Duration.ofSeconds(10))), FROM, Optional.of(templates)));
+        return defaults.withWebAuthnOrigins(List.of(ORIGIN))
+                .withMail(new MailSettings(
+                        Optional.of(new MailSettings.Smtp(
+                                "127.0.0.1",
+                                smtp.getSmtp().getPort(),
+                                MailSettings.Security.NONE,
+                                Optional.empty(),
+                                Optional.empty(),
+                                Duration.ofSeconds(10))),
+                        FROM,
+                        Optional.of(templates)));
     }
 
     @BeforeEach
@@ -104,9 +112,18 @@ class RecoveryIT extends OnBothStores {
     /** A user with an email and one API key, as recovery finds them. */
     private String newUser(String email) {
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        return client.createUsers(List.of(new Requests.UserParams("user-" + UUID.randomUUID(), email, null,
-                List.of(Requests.ApiKeyParams.of("k", key)), List.of(), List.of(), List.of()))).result()
-                .path("userIds").get(0).asString();
+        return client.createUsers(List.of(new Requests.UserParams(
+                        "user-" + UUID.randomUUID(),
+                        email,
+                        null,
+                        List.of(Requests.ApiKeyParams.of("k", key)),
+                        List.of(),
+                        List.of(),
+                        List.of())))
+                .result()
+                .path("userIds")
+                .get(0)
+                .asString();
     }
 
     private static String uniqueEmail() {
@@ -114,7 +131,10 @@ class RecoveryIT extends OnBothStores {
     }
 
     private Activity init(Map<String, Object> parameters) {
-        return client.submit("init_user_email_recovery", "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2", parameters,
+        return client.submit(
+                "init_user_email_recovery",
+                "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
+                parameters,
                 "initUserEmailRecoveryResult");
     }
 
@@ -154,13 +174,16 @@ class RecoveryIT extends OnBothStores {
     private KeyhavenClient recoveryClient(String bundle, TargetKey target) {
         byte[] key = target.open(TurnkeyHpke.Encrypted.ofCredentialBundle(bundle));
         assertThat(key).hasSize(32);
-        return client.withStamper(ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, HexFormat.of()
-                .formatHex(key)));
+        return client.withStamper(ApiKeyStamper.fromPrivateKey(
+                ApiKeyStamper.Curve.P256, HexFormat.of().formatHex(key)));
     }
 
     private static Activity recoverWithApiKey(KeyhavenClient recovery, String userId, ApiKeyStamper newKey) {
-        return recovery.submit("recover_user", "ACTIVITY_TYPE_RECOVER_USER", Map.of("userId", userId,
-                "apiKey", Requests.ApiKeyParams.of("recovered", newKey)), "recoverUserResult");
+        return recovery.submit(
+                "recover_user",
+                "ACTIVITY_TYPE_RECOVER_USER",
+                Map.of("userId", userId, "apiKey", Requests.ApiKeyParams.of("recovered", newKey)),
+                "recoverUserResult");
     }
 
     @Test
@@ -168,10 +191,15 @@ class RecoveryIT extends OnBothStores {
         String email = uniqueEmail();
         String userId = newUser(email);
         TargetKey target = TargetKey.generate();
-        Map<String, Object> customization = Map.of("appName", "Acme Wallet",
-                "logoUrl", "https://acme.example/logo.png",
-                "magicLinkTemplate", "https://acme.example/recover?bundle=%s",
-                "templateVariables", "{\"support\":\"help@acme.example\"}");
+        Map<String, Object> customization = Map.of(
+                "appName",
+                "Acme Wallet",
+                "logoUrl",
+                "https://acme.example/logo.png",
+                "magicLinkTemplate",
+                "https://acme.example/recover?bundle=%s",
+                "templateVariables",
+                "{\"support\":\"help@acme.example\"}");
         Map<String, Object> parameters = request(email.toUpperCase(Locale.ROOT), target, customization);
         parameters.put("sendFromEmailAddress", "security@acme.example");
         parameters.put("sendFromEmailSenderName", "Acme Security");
@@ -180,7 +208,9 @@ class RecoveryIT extends OnBothStores {
         assertThat(started.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         assertThat(started.result().path("userId").asString()).isEqualTo(userId);
         // The recovery credential is no API key the user manages: not listed, not counted.
-        assertThat(client.getApiKeys(userId)).extracting(k -> k.path("apiKeyName").asString()).containsExactly("k");
+        assertThat(client.getApiKeys(userId))
+                .extracting(k -> k.path("apiKeyName").asString())
+                .containsExactly("k");
 
         MimeMessage message = onlyMessage();
         InternetAddress from = (InternetAddress) message.getFrom()[0];
@@ -191,16 +221,22 @@ class RecoveryIT extends OnBothStores {
         assertThat(message.getSubject()).isEqualTo("Acme Wallet: recover your account");
         String html = part(message, "text/html");
         String text = part(message, "text/plain");
-        assertThat(html).contains("<img src=\"https://acme.example/logo.png\"").contains("Acme Wallet")
+        assertThat(html)
+                .contains("<img src=\"https://acme.example/logo.png\"")
+                .contains("Acme Wallet")
                 .contains("expires in 15 minutes");
         String bundle = bundleIn(html);
-        assertThat(text).contains("https://acme.example/recover?bundle=" + bundle).contains(bundle);
+        assertThat(text)
+                .contains("https://acme.example/recover?bundle=" + bundle)
+                .contains(bundle);
 
         KeyhavenClient recovery = recoveryClient(bundle, target);
         // The recovery credential stamps recover_user and nothing else.
-        assertThat(apiError(ErrorCode.REQUEST_NOT_AUTHORIZED, null, recovery::whoami).serverMessage())
+        assertThat(apiError(ErrorCode.REQUEST_NOT_AUTHORIZED, null, recovery::whoami)
+                        .serverMessage())
                 .isEqualTo("a recovery credential may only stamp recover_user");
-        assertThat(apiError(() -> recovery.createWallet("stolen", List.of())).httpStatus()).isEqualTo(403);
+        assertThat(apiError(() -> recovery.createWallet("stolen", List.of())).httpStatus())
+                .isEqualTo(403);
 
         ApiKeyStamper newKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
         Activity recovered = recoverWithApiKey(recovery, userId, newKey);
@@ -210,8 +246,8 @@ class RecoveryIT extends OnBothStores {
         assertThat(client.withStamper(newKey).whoami().userId()).isEqualTo(userId);
 
         // Used up: the same credential no longer authenticates.
-        KeyhavenApiException again = apiError(() -> recoverWithApiKey(recovery, userId,
-                TestServer.newKey(ApiKeyStamper.Curve.P256)));
+        KeyhavenApiException again =
+                apiError(() -> recoverWithApiKey(recovery, userId, TestServer.newKey(ApiKeyStamper.Curve.P256)));
         assertThat(again.httpStatus()).isEqualTo(401);
     }
 
@@ -229,18 +265,33 @@ class RecoveryIT extends OnBothStores {
         String text = part(message, "text/plain");
         assertThat(part(message, "text/html")).doesNotContain("<img").doesNotContain("Recover my account");
         // Without a magic link, the code itself is in the text: the longest base58 run.
-        String bundle = Pattern.compile("[1-9A-HJ-NP-Za-km-z]{100,}").matcher(text).results()
-                .map(java.util.regex.MatchResult::group).findFirst().orElseThrow();
+        String bundle = Pattern.compile("[1-9A-HJ-NP-Za-km-z]{100,}")
+                .matcher(text)
+                .results()
+                .map(java.util.regex.MatchResult::group)
+                .findFirst()
+                .orElseThrow();
 
         SoftwareAuthenticator passkey = SoftwareAuthenticator.create(ORIGIN, "example.com");
-        Activity recovered = recoveryClient(bundle, target).submit("recover_user", "ACTIVITY_TYPE_RECOVER_USER",
-                Map.of("userId", userId, "authenticator", passkey.registration("recovered phone",
-                        SoftwareAuthenticator.Format.NONE)), "recoverUserResult");
+        Activity recovered = recoveryClient(bundle, target)
+                .submit(
+                        "recover_user",
+                        "ACTIVITY_TYPE_RECOVER_USER",
+                        Map.of(
+                                "userId",
+                                userId,
+                                "authenticator",
+                                passkey.registration("recovered phone", SoftwareAuthenticator.Format.NONE)),
+                        "recoverUserResult");
         assertThat(recovered.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
-        String authenticatorId = recovered.result().path("authenticatorId").get(0).asString();
+        String authenticatorId =
+                recovered.result().path("authenticatorId").get(0).asString();
         KeyhavenClient withPasskey = client.withStamper(passkey);
         assertThat(withPasskey.whoami().userId()).isEqualTo(userId);
-        assertThat(withPasskey.getAuthenticator(authenticatorId).path("authenticatorName").asString())
+        assertThat(withPasskey
+                        .getAuthenticator(authenticatorId)
+                        .path("authenticatorName")
+                        .asString())
                 .isEqualTo("recovered phone");
     }
 
@@ -249,15 +300,18 @@ class RecoveryIT extends OnBothStores {
         String email = uniqueEmail();
         String userId = newUser(email);
         TargetKey target = TargetKey.generate();
-        Map<String, Object> shortLived = request(email, target, Map.of("appName", "A",
-                "magicLinkTemplate", "https://a.example/r?bundle=%s"));
+        Map<String, Object> shortLived =
+                request(email, target, Map.of("appName", "A", "magicLinkTemplate", "https://a.example/r?bundle=%s"));
         shortLived.put("expirationSeconds", "60");
         init(shortLived);
         String first = bundleIn(part(onlyMessage(), "text/html"));
         assertThat(part(smtp.getReceivedMessages()[0], "text/plain")).contains("expires in 1 minutes");
         clock.advance(Duration.ofSeconds(61));
-        KeyhavenApiException expired = apiError(ErrorCode.API_KEY_EXPIRED, null, () -> recoverWithApiKey(
-                recoveryClient(first, target), userId, TestServer.newKey(ApiKeyStamper.Curve.P256)));
+        KeyhavenApiException expired = apiError(
+                ErrorCode.API_KEY_EXPIRED,
+                null,
+                () -> recoverWithApiKey(
+                        recoveryClient(first, target), userId, TestServer.newKey(ApiKeyStamper.Curve.P256)));
         assertThat(expired.serverMessage()).isEqualTo("expired api key");
 
         // Default validity: 15 minutes. A second init replaces the first credential.
@@ -267,30 +321,48 @@ class RecoveryIT extends OnBothStores {
         smtp.purgeEmailFromAllMailboxes();
         init(request(email, target, Map.of("appName", "A", "magicLinkTemplate", "https://a.example/r?bundle=%s")));
         String third = bundleIn(part(onlyMessage(), "text/html"));
-        assertThat(apiError(() -> recoverWithApiKey(recoveryClient(second, target), userId,
-                TestServer.newKey(ApiKeyStamper.Curve.P256))).httpStatus()).isEqualTo(401);
+        assertThat(apiError(() -> recoverWithApiKey(
+                                recoveryClient(second, target), userId, TestServer.newKey(ApiKeyStamper.Curve.P256)))
+                        .httpStatus())
+                .isEqualTo(401);
         clock.advance(Duration.ofMinutes(15).plusSeconds(1));
-        assertThat(apiError(ErrorCode.API_KEY_EXPIRED, null, () -> recoverWithApiKey(recoveryClient(third, target),
-                userId, TestServer.newKey(ApiKeyStamper.Curve.P256))).serverMessage()).isEqualTo("expired api key");
+        assertThat(apiError(
+                                ErrorCode.API_KEY_EXPIRED,
+                                null,
+                                () -> recoverWithApiKey(
+                                        recoveryClient(third, target),
+                                        userId,
+                                        TestServer.newKey(ApiKeyStamper.Curve.P256)))
+                        .serverMessage())
+                .isEqualTo("expired api key");
     }
 
     @Test
     void operatorTemplatesTheMostRecentByDefaultOrByIdWithVariables() throws Exception {
         String email = uniqueEmail();
         newUser(email);
-        Files.writeString(templates.resolve("classic.html"), "<p>Classic {{appName}} {{support}}</p>"
-                + "<a href=\"{{magicLink}}\">go</a>");
-        Files.setLastModifiedTime(templates.resolve("classic.html"), FileTime.from(Instant.now().minusSeconds(600)));
-        Files.writeString(templates.resolve("fresh.html"), "<p>Fresh {{appName}} for {{email}}: {{credentialBundle}}"
-                + " {{support}}</p>");
+        Files.writeString(
+                templates.resolve("classic.html"),
+                "<p>Classic {{appName}} {{support}}</p>" + "<a href=\"{{magicLink}}\">go</a>");
+        Files.setLastModifiedTime(
+                templates.resolve("classic.html"), FileTime.from(Instant.now().minusSeconds(600)));
+        Files.writeString(
+                templates.resolve("fresh.html"),
+                "<p>Fresh {{appName}} for {{email}}: {{credentialBundle}}" + " {{support}}</p>");
         Files.writeString(templates.resolve("fresh.txt"), "Fresh text {{support}} {{credentialBundle}}");
         TargetKey target = TargetKey.generate();
-        Map<String, Object> base = Map.of("appName", "T&Co", "templateVariables",
-                "{\"support\":\"<b>help</b>\",\"n\":3}", "magicLinkTemplate", "https://t.example/r?bundle=%s");
+        Map<String, Object> base = Map.of(
+                "appName",
+                "T&Co",
+                "templateVariables",
+                "{\"support\":\"<b>help</b>\",\"n\":3}",
+                "magicLinkTemplate",
+                "https://t.example/r?bundle=%s");
 
         init(request(email, target, base));
         MimeMessage fresh = onlyMessage();
-        assertThat(part(fresh, "text/html")).startsWith("<p>Fresh T&amp;Co for " + email)
+        assertThat(part(fresh, "text/html"))
+                .startsWith("<p>Fresh T&amp;Co for " + email)
                 .contains("&lt;b&gt;help&lt;/b&gt;");
         assertThat(part(fresh, "text/plain")).startsWith("Fresh text <b>help</b> ");
 
@@ -306,11 +378,19 @@ class RecoveryIT extends OnBothStores {
         byId.put("templateId", "../fresh");
         String noTemplate = "bad request body: parameters.emailCustomization.templateId names no email template of "
                 + "this server";
-        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization.templateId",
-                () -> init(request(email, target, byId))).serverMessage()).isEqualTo(noTemplate);
+        assertThat(apiError(
+                                ErrorCode.BAD_REQUEST,
+                                "parameters.emailCustomization.templateId",
+                                () -> init(request(email, target, byId)))
+                        .serverMessage())
+                .isEqualTo(noTemplate);
         byId.put("templateId", "missing");
-        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization.templateId",
-                () -> init(request(email, target, byId))).serverMessage()).isEqualTo(noTemplate);
+        assertThat(apiError(
+                                ErrorCode.BAD_REQUEST,
+                                "parameters.emailCustomization.templateId",
+                                () -> init(request(email, target, byId)))
+                        .serverMessage())
+                .isEqualTo(noTemplate);
         assertThat(smtp.getReceivedMessages()).isEmpty();
     }
 
@@ -323,14 +403,21 @@ class RecoveryIT extends OnBothStores {
                 "magicLinkTemplate", "https://a.example/recover",
                 "templateVariables", "{not json",
                 "logoUrl", "javascript:alert(1)");
-        badCustomizations.forEach((field, value) -> apiError(ErrorCode.BAD_REQUEST,
+        badCustomizations.forEach((field, value) -> apiError(
+                ErrorCode.BAD_REQUEST,
                 "parameters.emailCustomization." + field,
                 () -> init(request(email, target, Map.of("appName", "A", field, value)))));
-        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization.templateVariables",
-                () -> init(request(email, target, Map.of("appName", "A", "templateVariables", "[1,2]"))))
-                .serverMessage()).isEqualTo("bad request body: parameters.emailCustomization.templateVariables must "
-                        + "be a JSON object");
-        apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization.appName",
+        assertThat(apiError(
+                                ErrorCode.BAD_REQUEST,
+                                "parameters.emailCustomization.templateVariables",
+                                () -> init(
+                                        request(email, target, Map.of("appName", "A", "templateVariables", "[1,2]"))))
+                        .serverMessage())
+                .isEqualTo(
+                        "bad request body: parameters.emailCustomization.templateVariables must " + "be a JSON object");
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.emailCustomization.appName",
                 () -> init(request(email, target, Map.of())));
         for (String field : List.of("sendFromEmailAddress", "replyToEmailAddress")) {
             for (String bad : List.of("not-an-address", "Eve <eve@example.com>", "a@b.example\r\nBcc: x@y.example")) {
@@ -341,19 +428,18 @@ class RecoveryIT extends OnBothStores {
         }
         Map<String, Object> badName = request(email, target, Map.of("appName", "A"));
         badName.put("sendFromEmailSenderName", "Eve\r\nBcc: x@y.example");
-        apiError(ErrorCode.BAD_REQUEST, "parameters.sendFromEmailSenderName",
-                () -> init(badName));
+        apiError(ErrorCode.BAD_REQUEST, "parameters.sendFromEmailSenderName", () -> init(badName));
         for (String seconds : List.of("0", "86401", "ten")) {
             Map<String, Object> p = request(email, target, Map.of("appName", "A"));
             p.put("expirationSeconds", seconds);
-            apiError(ErrorCode.BAD_REQUEST, "parameters.expirationSeconds",
-                () -> init(p));
+            apiError(ErrorCode.BAD_REQUEST, "parameters.expirationSeconds", () -> init(p));
         }
         Map<String, Object> badTarget = request(email, target, Map.of("appName", "A"));
         badTarget.put("targetPublicKey", "04abcd");
-        apiError(ErrorCode.BAD_REQUEST, "parameters.targetPublicKey",
-                () -> init(badTarget));
-        apiError(ErrorCode.BAD_REQUEST, "parameters.email",
+        apiError(ErrorCode.BAD_REQUEST, "parameters.targetPublicKey", () -> init(badTarget));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.email",
                 () -> init(request("nobody", target, Map.of("appName", "A"))));
         KeyhavenApiException unknown = apiError(() -> init(request(uniqueEmail(), target, Map.of("appName", "A"))));
         assertThat(unknown.httpStatus()).isEqualTo(404);
@@ -366,25 +452,32 @@ class RecoveryIT extends OnBothStores {
         String userId = newUser(email);
         String otherId = newUser(uniqueEmail());
         // The root user's own key cannot recover anyone, itself included.
-        KeyhavenApiException byRoot = apiError(ErrorCode.REQUEST_NOT_AUTHORIZED, null, () -> recoverWithApiKey(
-                client, server.rootUserId(), TestServer.newKey(ApiKeyStamper.Curve.P256)));
-        assertThat(byRoot.serverMessage()).isEqualTo("recover_user must be stamped with the recovery credential that "
-                + "init_user_email_recovery sent to user " + server.rootUserId());
+        KeyhavenApiException byRoot = apiError(
+                ErrorCode.REQUEST_NOT_AUTHORIZED,
+                null,
+                () -> recoverWithApiKey(client, server.rootUserId(), TestServer.newKey(ApiKeyStamper.Curve.P256)));
+        assertThat(byRoot.serverMessage())
+                .isEqualTo("recover_user must be stamped with the recovery credential that "
+                        + "init_user_email_recovery sent to user " + server.rootUserId());
         TargetKey target = TargetKey.generate();
         init(request(email, target, Map.of("appName", "A", "magicLinkTemplate", "https://a.example/r?bundle=%s")));
         KeyhavenClient recovery = recoveryClient(bundleIn(part(onlyMessage(), "text/html")), target);
         // Another user's recovery: refused (as a policy failure) and the credential stays usable.
         Activity other = recoverWithApiKey(recovery, otherId, TestServer.newKey(ApiKeyStamper.Curve.P256));
         assertThat(other.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
-        apiError(ErrorCode.BAD_REQUEST, "parameters.authenticator",
-                () -> recovery.submit("recover_user", "ACTIVITY_TYPE_RECOVER_USER",
-                Map.of("userId", userId), "recoverUserResult"));
-        assertThat(recoverWithApiKey(recovery, userId, TestServer.newKey(ApiKeyStamper.Curve.P256)).status())
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.authenticator",
+                () -> recovery.submit(
+                        "recover_user", "ACTIVITY_TYPE_RECOVER_USER", Map.of("userId", userId), "recoverUserResult"));
+        assertThat(recoverWithApiKey(recovery, userId, TestServer.newKey(ApiKeyStamper.Curve.P256))
+                        .status())
                 .isEqualTo("ACTIVITY_STATUS_COMPLETED");
         // The target key could not have opened a bundle meant for another one.
         TargetKey stranger = TargetKey.generate();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> recoveryClient(bundleIn(GreenMailUtil.getBody(
-                smtp.getReceivedMessages()[0])), stranger)).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> recoveryClient(bundleIn(GreenMailUtil.getBody(smtp.getReceivedMessages()[0])), stranger))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -395,20 +488,42 @@ class RecoveryIT extends OnBothStores {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        try (TestServer broken = TestServer.start(store, c -> c.withMail(new MailSettings(Optional.of(
-                new MailSettings.Smtp("127.0.0.1", closedPort, MailSettings.Security.NONE, Optional.empty(),
-                        Optional.empty(), Duration.ofSeconds(5))), FROM, Optional.empty())), Clock.systemUTC())) {
+        try (TestServer broken = TestServer.start(
+                store,
+                c -> c.withMail(new MailSettings(
+                        Optional.of(new MailSettings.Smtp(
+                                "127.0.0.1",
+                                closedPort,
+                                MailSettings.Security.NONE,
+                                Optional.empty(),
+                                Optional.empty(),
+                                Duration.ofSeconds(5))),
+                        FROM,
+                        Optional.empty())),
+                Clock.systemUTC())) {
             KeyhavenClient brokenRoot = broken.rootClient();
             String email = uniqueEmail();
-            brokenRoot.createUsers(List.of(new Requests.UserParams("u", email, null, List.of(Requests.ApiKeyParams.of(
-                    "k", TestServer.newKey(ApiKeyStamper.Curve.P256))), List.of(), List.of(), List.of())));
-            KeyhavenApiException failed = apiError(ErrorCode.UNAVAILABLE, null, () -> brokenRoot.submit(
-                    "init_user_email_recovery", "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2", request(email,
-                            TargetKey.generate(), Map.of("appName", "A")), "initUserEmailRecoveryResult"));
+            brokenRoot.createUsers(List.of(new Requests.UserParams(
+                    "u",
+                    email,
+                    null,
+                    List.of(Requests.ApiKeyParams.of("k", TestServer.newKey(ApiKeyStamper.Curve.P256))),
+                    List.of(),
+                    List.of(),
+                    List.of())));
+            KeyhavenApiException failed = apiError(
+                    ErrorCode.UNAVAILABLE,
+                    null,
+                    () -> brokenRoot.submit(
+                            "init_user_email_recovery",
+                            "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
+                            request(email, TargetKey.generate(), Map.of("appName", "A")),
+                            "initUserEmailRecoveryResult"));
             assertThat(failed.serverMessage()).startsWith("the recovery email could not be sent: ");
-            List<JsonNode> activities = brokenRoot.listActivities(List.of(),
-                    List.of("ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2"), null, null, null);
-            assertThat(activities).extracting(a -> a.path("status").asString())
+            List<JsonNode> activities = brokenRoot.listActivities(
+                    List.of(), List.of("ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2"), null, null, null);
+            assertThat(activities)
+                    .extracting(a -> a.path("status").asString())
                     .containsExactly("ACTIVITY_STATUS_FAILED");
         }
     }
@@ -416,18 +531,32 @@ class RecoveryIT extends OnBothStores {
     @Test
     void withoutSmtpTheMessageGoesToTheMaildir() throws Exception {
         Path[] dataDirectory = new Path[1];
-        try (TestServer local = TestServer.start(store, c -> {
-            dataDirectory[0] = c.dataDirectory();
-            return c;
-        }, Clock.systemUTC())) {
+        try (TestServer local = TestServer.start(
+                store,
+                c -> {
+                    dataDirectory[0] = c.dataDirectory();
+                    return c;
+                },
+                Clock.systemUTC())) {
             KeyhavenClient localRoot = local.rootClient();
             String email = uniqueEmail();
-            localRoot.createUsers(List.of(new Requests.UserParams("u", email, null, List.of(Requests.ApiKeyParams.of(
-                    "k", TestServer.newKey(ApiKeyStamper.Curve.P256))), List.of(), List.of(), List.of())));
+            localRoot.createUsers(List.of(new Requests.UserParams(
+                    "u",
+                    email,
+                    null,
+                    List.of(Requests.ApiKeyParams.of("k", TestServer.newKey(ApiKeyStamper.Curve.P256))),
+                    List.of(),
+                    List.of(),
+                    List.of())));
             TargetKey target = TargetKey.generate();
-            localRoot.submit("init_user_email_recovery", "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
-                    request(email, target, Map.of("appName", "Local", "magicLinkTemplate",
-                            "https://l.example/r?bundle=%s")), "initUserEmailRecoveryResult");
+            localRoot.submit(
+                    "init_user_email_recovery",
+                    "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
+                    request(
+                            email,
+                            target,
+                            Map.of("appName", "Local", "magicLinkTemplate", "https://l.example/r?bundle=%s")),
+                    "initUserEmailRecoveryResult");
             Path maildirNew = dataDirectory[0].resolve("maildir").resolve("new");
             List<Path> delivered;
             try (var files = Files.list(maildirNew)) {
@@ -437,7 +566,8 @@ class RecoveryIT extends OnBothStores {
             String raw = Files.readString(delivered.get(0), StandardCharsets.UTF_8);
             assertThat(raw).contains("To: " + email).contains("Subject: Local: recover your account");
             MimeMessage parsed = new MimeMessage(null, Files.newInputStream(delivered.get(0)));
-            assertThat(recoveryClient(bundleIn(part(parsed, "text/html")), target)).isNotNull();
+            assertThat(recoveryClient(bundleIn(part(parsed, "text/html")), target))
+                    .isNotNull();
         }
     }
 }

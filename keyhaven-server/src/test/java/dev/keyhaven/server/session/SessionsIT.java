@@ -63,16 +63,23 @@ class SessionsIT extends OnBothStores {
     @Test
     void stampLoginOpensASessionThatStampsUntilItExpires() {
         TargetKey session = TargetKey.generate();
-        String jwt = stampLogin(session, Map.of("expirationSeconds", "30")).result().path("session").asString();
+        String jwt = stampLogin(session, Map.of("expirationSeconds", "30"))
+                .result()
+                .path("session")
+                .asString();
         String[] parts = jwt.split("\\.");
-        JsonNode claims = JsonMapper.builder().build().readTree(Base64.getUrlDecoder().decode(parts[1]));
+        JsonNode claims =
+                JsonMapper.builder().build().readTree(Base64.getUrlDecoder().decode(parts[1]));
         assertThat(claims.path("user_id").asString()).isEqualTo(server.rootUserId());
         assertThat(claims.path("organization_id").asString()).isEqualTo(server.organizationId());
         assertThat(claims.path("public_key").asString()).isEqualTo(session.compressed());
         byte[] input = (parts[0] + "." + parts[1]).getBytes(StandardCharsets.UTF_8);
         String signer = Bundles.discoveredKey(server.baseUrl(), "/public/v1/discovery/session-signer");
-        assertThat(VerifyingKey.ecdsaSha256(EcCurve.P256, HEX.parseHex(signer)).verify(Digests.sha256(input),
-                EcdsaSignatures.rawToDer(Base64.getUrlDecoder().decode(parts[2])))).isTrue();
+        assertThat(VerifyingKey.ecdsaSha256(EcCurve.P256, HEX.parseHex(signer))
+                        .verify(
+                                Digests.sha256(input),
+                                EcdsaSignatures.rawToDer(Base64.getUrlDecoder().decode(parts[2]))))
+                .isTrue();
 
         KeyhavenClient sessionClient = as(session.privateKey());
         assertThat(sessionClient.whoami().userId()).isEqualTo(server.rootUserId());
@@ -93,13 +100,23 @@ class SessionsIT extends OnBothStores {
 
     @Test
     void badSessionParametersAreRefused() {
-        apiError(ErrorCode.BAD_REQUEST, "parameters.publicKey", () -> client.submit("stamp_login",
-                "ACTIVITY_TYPE_STAMP_LOGIN", Map.of("publicKey", "02abcd"), "stampLoginResult"));
-        apiError(ErrorCode.BAD_REQUEST, "parameters.expirationSeconds",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.publicKey",
+                () -> client.submit(
+                        "stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", Map.of("publicKey", "02abcd"), "stampLoginResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.expirationSeconds",
                 () -> stampLogin(TargetKey.generate(), Map.of("expirationSeconds", "0")));
-        KeyhavenApiException unknownUser = apiError(() -> client.submit("create_read_write_session",
-                "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2", Map.of("targetPublicKey",
-                        TargetKey.generate().uncompressed(), "userId", UUID.randomUUID().toString()),
+        KeyhavenApiException unknownUser = apiError(() -> client.submit(
+                "create_read_write_session",
+                "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+                Map.of(
+                        "targetPublicKey",
+                        TargetKey.generate().uncompressed(),
+                        "userId",
+                        UUID.randomUUID().toString()),
                 "createReadWriteSessionResultV2"));
         assertThat(unknownUser.httpStatus()).isEqualTo(404);
     }
@@ -110,8 +127,11 @@ class SessionsIT extends OnBothStores {
 
     @Test
     void aReadOnlySessionAuthenticatesQueriesForAnHour() {
-        Activity created = client.submit("create_read_only_session", "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",
-                Map.of(), "createReadOnlySessionResult");
+        Activity created = client.submit(
+                "create_read_only_session",
+                "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",
+                Map.of(),
+                "createReadOnlySessionResult");
         JsonNode result = created.result();
         assertThat(result.path("userId").asString()).isEqualTo(server.rootUserId());
         assertThat(result.path("username").asString()).isEqualTo("root");
@@ -124,44 +144,69 @@ class SessionsIT extends OnBothStores {
         assertThat(users.status()).isEqualTo(200);
         assertThat(new String(users.body(), StandardCharsets.UTF_8)).contains(server.rootUserId());
         // Reads only.
-        assertThat(withSession("/public/v1/submit/create_read_only_session", session,
-                new String(client.submitBody("ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION", Map.of()),
-                        StandardCharsets.UTF_8)).status()).isEqualTo(401);
+        assertThat(withSession(
+                                "/public/v1/submit/create_read_only_session",
+                                session,
+                                new String(
+                                        client.submitBody("ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION", Map.of()),
+                                        StandardCharsets.UTF_8))
+                        .status())
+                .isEqualTo(401);
         // A forged session and another organization are refused.
         String[] parts = session.split("\\.");
-        assertThat(withSession("/public/v1/query/list_users", parts[0] + "." + parts[1] + ".AAAA", org).status())
+        assertThat(withSession("/public/v1/query/list_users", parts[0] + "." + parts[1] + ".AAAA", org)
+                        .status())
                 .isEqualTo(401);
-        assertThat(withSession("/public/v1/query/list_users", session, "{\"organizationId\":\""
-                + UUID.randomUUID() + "\"}").status()).isIn(401, 404);
+        assertThat(withSession(
+                                "/public/v1/query/list_users",
+                                session,
+                                "{\"organizationId\":\"" + UUID.randomUUID() + "\"}")
+                        .status())
+                .isIn(401, 404);
         clock.advance(Duration.ofHours(1).plusSeconds(1));
-        assertThat(withSession("/public/v1/query/list_users", session, org).status()).isEqualTo(401);
+        assertThat(withSession("/public/v1/query/list_users", session, org).status())
+                .isEqualTo(401);
     }
 
     @Test
     void withoutAnSmsProviderSmsCodesAreRefused() {
-        KeyhavenApiException refused = apiError(ErrorCode.BAD_REQUEST, null, () -> client.submit("init_otp",
-                "ACTIVITY_TYPE_INIT_OTP_V3", Map.of("otpType", "OTP_TYPE_SMS", "contact", "+15551234567", "appName",
-                        "Acme"), "initOtpResultV2"));
-        assertThat(refused.serverMessage()).isEqualTo("SMS codes are not available: this server has no SMS provider "
-                + "(serve --sms-provider)");
+        KeyhavenApiException refused = apiError(
+                ErrorCode.BAD_REQUEST,
+                null,
+                () -> client.submit(
+                        "init_otp",
+                        "ACTIVITY_TYPE_INIT_OTP_V3",
+                        Map.of("otpType", "OTP_TYPE_SMS", "contact", "+15551234567", "appName", "Acme"),
+                        "initOtpResultV2"));
+        assertThat(refused.serverMessage())
+                .isEqualTo("SMS codes are not available: this server has no SMS provider " + "(serve --sms-provider)");
     }
 
     @Test
     void aReadWriteSessionArrivesAsACredentialBundleThatStamps() {
         TargetKey target = TargetKey.generate();
-        Activity created = client.submit("create_read_write_session", "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
-                Map.of("targetPublicKey", target.uncompressed(), "apiKeyName", "browser session",
-                        "expirationSeconds", "120"), "createReadWriteSessionResultV2");
+        Activity created = client.submit(
+                "create_read_write_session",
+                "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+                Map.of(
+                        "targetPublicKey",
+                        target.uncompressed(),
+                        "apiKeyName",
+                        "browser session",
+                        "expirationSeconds",
+                        "120"),
+                "createReadWriteSessionResultV2");
         JsonNode result = created.result();
         assertThat(result.path("organizationId").asString()).isEqualTo(server.organizationId());
         assertThat(result.path("userId").asString()).isEqualTo(server.rootUserId());
         assertThat(result.path("username").asString()).isEqualTo("root");
         assertThat(result.path("organizationName").asString()).isNotEmpty();
-        byte[] key = target.open(TurnkeyHpke.Encrypted.ofCredentialBundle(result.path("credentialBundle")
-                .asString()));
+        byte[] key = target.open(TurnkeyHpke.Encrypted.ofCredentialBundle(
+                result.path("credentialBundle").asString()));
         KeyhavenClient session = as(key);
         assertThat(session.whoami().userId()).isEqualTo(server.rootUserId());
-        assertThat(client.getApiKeys(server.rootUserId())).extracting(k -> k.path("apiKeyId").asString())
+        assertThat(client.getApiKeys(server.rootUserId()))
+                .extracting(k -> k.path("apiKeyId").asString())
                 .contains(result.path("apiKeyId").asString());
         clock.advance(Duration.ofSeconds(121));
         assertThat(apiError(session::whoami).httpStatus()).isEqualTo(401);

@@ -34,10 +34,15 @@ class EthereumTransactionsIT extends OnBothStores {
 
     @BeforeParameterizedClassInvocation
     void createAccount() {
-        String walletId = root.createWallet("eth", List.of(WalletAccountParams.ethereum(0))).result()
-                .path("walletId").asString();
-        address = root.query("list_wallet_accounts", Map.of("walletId", walletId)).path("accounts").get(0)
-                .path("address").asString();
+        String walletId = root.createWallet("eth", List.of(WalletAccountParams.ethereum(0)))
+                .result()
+                .path("walletId")
+                .asString();
+        address = root.query("list_wallet_accounts", Map.of("walletId", walletId))
+                .path("accounts")
+                .get(0)
+                .path("address")
+                .asString();
         alice = NonRootUser.create(root, "alice");
     }
 
@@ -47,8 +52,8 @@ class EthereumTransactionsIT extends OnBothStores {
     }
 
     private Activity send(String to, BigInteger value) {
-        return alice.client().signTransaction(address, "TRANSACTION_TYPE_ETHEREUM",
-                EthereumTransactions.transfer(to, value));
+        return alice.client()
+                .signTransaction(address, "TRANSACTION_TYPE_ETHEREUM", EthereumTransactions.transfer(to, value));
     }
 
     @Test
@@ -57,8 +62,8 @@ class EthereumTransactionsIT extends OnBothStores {
         String deny = Policies.deny(root, "eth.tx.value >= 1000000000000000000");
         Activity twoEther = send(RECIPIENT, ONE_ETH.multiply(BigInteger.TWO));
         assertThat(twoEther.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
-        assertThat(twoEther.failure()).hasValueSatisfying(f -> assertThat(f.message())
-                .contains("request denied by policy " + deny));
+        assertThat(twoEther.failure())
+                .hasValueSatisfying(f -> assertThat(f.message()).contains("request denied by policy " + deny));
         JsonNode outcomes = root.getPolicyEvaluations(twoEther.id()).get(0).path("policyEvaluations");
         assertThat(outcomes.get(0).path("policyId").asString()).isEqualTo(allow);
         assertThat(outcomes.get(0).path("outcome").asString()).isEqualTo("OUTCOME_ALLOW");
@@ -82,15 +87,32 @@ class EthereumTransactionsIT extends OnBothStores {
     void theDenyAppliesToTheOlderActivityTypeToo() {
         Policies.allow(root, "activity.kind == 'SIGN_TRANSACTION'");
         Policies.deny(root, "eth.tx.value >= 1000000000000000000");
-        Activity v1 = alice.client().submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION",
-                Map.of("privateKeyId", address, "type", "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction",
-                        EthereumTransactions.transfer(RECIPIENT, ONE_ETH.multiply(BigInteger.TEN))),
-                "signTransactionResult");
+        Activity v1 = alice.client()
+                .submit(
+                        "sign_transaction",
+                        "ACTIVITY_TYPE_SIGN_TRANSACTION",
+                        Map.of(
+                                "privateKeyId",
+                                address,
+                                "type",
+                                "TRANSACTION_TYPE_ETHEREUM",
+                                "unsignedTransaction",
+                                EthereumTransactions.transfer(RECIPIENT, ONE_ETH.multiply(BigInteger.TEN))),
+                        "signTransactionResult");
         assertThat(v1.type()).isEqualTo("ACTIVITY_TYPE_SIGN_TRANSACTION");
         assertThat(v1.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
-        Activity small = alice.client().submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION",
-                Map.of("privateKeyId", address, "type", "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction",
-                        EthereumTransactions.transfer(RECIPIENT, BigInteger.ONE)), "signTransactionResult");
+        Activity small = alice.client()
+                .submit(
+                        "sign_transaction",
+                        "ACTIVITY_TYPE_SIGN_TRANSACTION",
+                        Map.of(
+                                "privateKeyId",
+                                address,
+                                "type",
+                                "TRANSACTION_TYPE_ETHEREUM",
+                                "unsignedTransaction",
+                                EthereumTransactions.transfer(RECIPIENT, BigInteger.ONE)),
+                        "signTransactionResult");
         assertThat(small.isCompleted()).isTrue();
         assertThat(small.raw().path("intent").has("signTransactionIntent")).isTrue();
     }
@@ -98,38 +120,72 @@ class EthereumTransactionsIT extends OnBothStores {
     @Test
     void policiesNamingWhatNoActivityBindsAreRefusedWhenWritten() {
         for (Map.Entry<String, String> refused : Map.of(
-                "eth.tx.valu >= 1", "'eth.tx' has no field 'valu' at column 8",
-                "tempo.tx.gas_limit > 100000", "unknown keyword 'tempo' at column 1",
-                "wallets.any(w, w.id == 'x')", "unknown keyword 'wallets' at column 1",
-                "activity.params.endpoint_id == 'e'", "'activity.params' has no field 'endpoint_id' at column 17",
-                "eth.tx.value >= '1'", "'>=' orders ints and timestamps, not a string at column 14").entrySet()) {
-            KeyhavenApiException e = apiError(ErrorCode.BAD_REQUEST, "parameters.condition",
+                        "eth.tx.valu >= 1", "'eth.tx' has no field 'valu' at column 8",
+                        "tempo.tx.gas_limit > 100000", "unknown keyword 'tempo' at column 1",
+                        "wallets.any(w, w.id == 'x')", "unknown keyword 'wallets' at column 1",
+                        "activity.params.endpoint_id == 'e'",
+                                "'activity.params' has no field 'endpoint_id' at column 17",
+                        "eth.tx.value >= '1'", "'>=' orders ints and timestamps, not a string at column 14")
+                .entrySet()) {
+            KeyhavenApiException e = apiError(
+                    ErrorCode.BAD_REQUEST,
+                    "parameters.condition",
                     () -> root.createPolicy("bad", "EFFECT_DENY", refused.getKey(), "", "", null));
-            assertThat(e.serverMessage()).as(refused.getKey())
+            assertThat(e.serverMessage())
+                    .as(refused.getKey())
                     .isEqualTo("invalid policy condition: " + refused.getValue() + " (parameters.condition)");
         }
-        KeyhavenApiException consensus = apiError(ErrorCode.BAD_REQUEST, "parameters.consensus",
+        KeyhavenApiException consensus = apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.consensus",
                 () -> root.createPolicy("bad", "EFFECT_ALLOW", "", "approvers.any(u, u.name == 'x')", "", null));
         assertThat(consensus.serverMessage())
                 .isEqualTo("invalid policy consensus: 'u' has no field 'name' at column 20 (parameters.consensus)");
-        KeyhavenApiException batch = apiError(ErrorCode.BAD_REQUEST, "parameters.policies[1].condition",
-                () -> root.submit("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES",
-                Map.of("policies", List.of(
-                        Map.of("policyName", "fine", "effect", "EFFECT_DENY", "condition", "eth.tx.value > 1",
-                                "notes", ""),
-                        Map.of("policyName", "typo", "effect", "EFFECT_DENY", "condition", "eth.tx.vlaue > 1",
-                                "notes", ""))), "createPoliciesResult"));
-        assertThat(batch.serverMessage()).isEqualTo("invalid policy condition: 'eth.tx' has no field 'vlaue' at "
-                + "column 8 (parameters.policies[1].condition)");
+        KeyhavenApiException batch = apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.policies[1].condition",
+                () -> root.submit(
+                        "create_policies",
+                        "ACTIVITY_TYPE_CREATE_POLICIES",
+                        Map.of(
+                                "policies",
+                                List.of(
+                                        Map.of(
+                                                "policyName",
+                                                "fine",
+                                                "effect",
+                                                "EFFECT_DENY",
+                                                "condition",
+                                                "eth.tx.value > 1",
+                                                "notes",
+                                                ""),
+                                        Map.of(
+                                                "policyName",
+                                                "typo",
+                                                "effect",
+                                                "EFFECT_DENY",
+                                                "condition",
+                                                "eth.tx.vlaue > 1",
+                                                "notes",
+                                                ""))),
+                        "createPoliciesResult"));
+        assertThat(batch.serverMessage())
+                .isEqualTo("invalid policy condition: 'eth.tx' has no field 'vlaue' at "
+                        + "column 8 (parameters.policies[1].condition)");
         assertThat(root.listPolicies()).isEmpty();
 
         String id = Policies.deny(root, "eth.tx.value > 1");
-        KeyhavenApiException update = apiError(ErrorCode.BAD_REQUEST, "parameters.policyCondition",
-                () -> root.submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2",
-                Map.of("policyId", id, "policyCondition", "eth.tx.to == 'x' && solana.tx.fee > 1"),
-                "updatePolicyResultV2"));
-        assertThat(update.serverMessage()).isEqualTo("invalid policy condition: 'solana.tx' has no field 'fee' at "
-                + "column 31 (parameters.policyCondition)");
+        KeyhavenApiException update = apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.policyCondition",
+                () -> root.submit(
+                        "update_policy",
+                        "ACTIVITY_TYPE_UPDATE_POLICY_V2",
+                        Map.of("policyId", id, "policyCondition", "eth.tx.to == 'x' && solana.tx.fee > 1"),
+                        "updatePolicyResultV2"));
+        assertThat(update.serverMessage())
+                .isEqualTo("invalid policy condition: 'solana.tx' has no field 'fee' at "
+                        + "column 31 (parameters.policyCondition)");
         assertThat(root.getPolicy(id).path("condition").asString()).isEqualTo("eth.tx.value > 1");
     }
 }

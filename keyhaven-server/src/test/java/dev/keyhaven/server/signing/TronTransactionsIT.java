@@ -53,11 +53,16 @@ class TronTransactionsIT extends OnBothStores {
 
     @BeforeParameterizedClassInvocation
     void createAccounts() {
-        String walletId = root.createWallet("tron", List.of(
-                WalletAccountParams.of("CURVE_SECP256K1", "m/44'/195'/0'/0/0", "ADDRESS_FORMAT_TRON"),
-                WalletAccountParams.of("CURVE_ED25519", "m/44'/501'/0'/0'", "ADDRESS_FORMAT_SOLANA")))
-                .result().path("walletId").asString();
-        JsonNode accounts = root.query("list_wallet_accounts", Map.of("walletId", walletId)).path("accounts");
+        String walletId = root.createWallet(
+                        "tron",
+                        List.of(
+                                WalletAccountParams.of("CURVE_SECP256K1", "m/44'/195'/0'/0/0", "ADDRESS_FORMAT_TRON"),
+                                WalletAccountParams.of("CURVE_ED25519", "m/44'/501'/0'/0'", "ADDRESS_FORMAT_SOLANA")))
+                .result()
+                .path("walletId")
+                .asString();
+        JsonNode accounts =
+                root.query("list_wallet_accounts", Map.of("walletId", walletId)).path("accounts");
         address = accounts.get(0).path("address").asString();
         publicKey = accounts.get(0).path("publicKey").asString();
         solanaAddress = accounts.get(1).path("address").asString();
@@ -74,25 +79,39 @@ class TronTransactionsIT extends OnBothStores {
     }
 
     private RawTransaction.Builder raw() {
-        return RawTransaction.newBuilder().setRefBlockBytes(ByteString.copyFrom(HEX.parseHex("4a31")))
+        return RawTransaction.newBuilder()
+                .setRefBlockBytes(ByteString.copyFrom(HEX.parseHex("4a31")))
                 .setRefBlockHash(ByteString.copyFrom(HEX.parseHex("d2f5e1ab6b4c2a90")))
-                .setExpiration(1_764_000_060_000L).setTimestamp(1_764_000_000_000L);
+                .setExpiration(1_764_000_060_000L)
+                .setTimestamp(1_764_000_000_000L);
     }
 
     private byte[] transfer(long sun) {
-        TransferContract transfer = TransferContract.newBuilder().setOwnerAddress(tronAddress(address))
-                .setToAddress(tronAddress(TOKEN)).setAmount(sun).build();
-        return raw().addContract(Contract.newBuilder().setType(Contract.ContractType.TransferContract)
-                .setParameter(Any.pack(transfer, "type.googleapis.com"))).build().toByteArray();
+        TransferContract transfer = TransferContract.newBuilder()
+                .setOwnerAddress(tronAddress(address))
+                .setToAddress(tronAddress(TOKEN))
+                .setAmount(sun)
+                .build();
+        return raw().addContract(Contract.newBuilder()
+                        .setType(Contract.ContractType.TransferContract)
+                        .setParameter(Any.pack(transfer, "type.googleapis.com")))
+                .build()
+                .toByteArray();
     }
 
     private byte[] trc20Transfer() {
-        TriggerSmartContract call = TriggerSmartContract.newBuilder().setOwnerAddress(tronAddress(address))
-                .setContractAddress(tronAddress(TOKEN)).setData(ByteString.copyFrom(HEX.parseHex(
-                        "a9059cbb" + "00".repeat(12) + "11".repeat(20) + "00".repeat(31) + "64"))).build();
-        return raw().setFeeLimit(10_000_000).addContract(Contract.newBuilder()
-                .setType(Contract.ContractType.TriggerSmartContract)
-                .setParameter(Any.pack(call, "type.googleapis.com"))).build().toByteArray();
+        TriggerSmartContract call = TriggerSmartContract.newBuilder()
+                .setOwnerAddress(tronAddress(address))
+                .setContractAddress(tronAddress(TOKEN))
+                .setData(ByteString.copyFrom(
+                        HEX.parseHex("a9059cbb" + "00".repeat(12) + "11".repeat(20) + "00".repeat(31) + "64")))
+                .build();
+        return raw().setFeeLimit(10_000_000)
+                .addContract(Contract.newBuilder()
+                        .setType(Contract.ContractType.TriggerSmartContract)
+                        .setParameter(Any.pack(call, "type.googleapis.com")))
+                .build()
+                .toByteArray();
     }
 
     /** A VoteWitnessContract, a type Keyhaven signs but whose fields policies cannot read. */
@@ -107,9 +126,13 @@ class TronTransactionsIT extends OnBothStores {
         out.writeBytes(1, tronAddress(address));
         out.writeBytes(2, ByteString.copyFrom(vote.toByteArray()));
         out.flush();
-        return raw().addContract(Contract.newBuilder().setType(Contract.ContractType.VoteWitnessContract)
-                .setParameter(Any.newBuilder().setTypeUrl("type.googleapis.com/protocol.VoteWitnessContract")
-                        .setValue(ByteString.copyFrom(parameter.toByteArray())))).build().toByteArray();
+        return raw().addContract(Contract.newBuilder()
+                        .setType(Contract.ContractType.VoteWitnessContract)
+                        .setParameter(Any.newBuilder()
+                                .setTypeUrl("type.googleapis.com/protocol.VoteWitnessContract")
+                                .setValue(ByteString.copyFrom(parameter.toByteArray()))))
+                .build()
+                .toByteArray();
     }
 
     private Activity sign(NonRootUser as, byte[] raw) {
@@ -121,18 +144,23 @@ class TronTransactionsIT extends OnBothStores {
         byte[] raw = transfer(1_000_000);
         Activity activity = root.signTransaction(address, TYPE, HEX.formatHex(raw));
         assertThat(activity.isCompleted()).isTrue();
-        SignedTransaction signed = SignedTransaction.parseFrom(HEX.parseHex(
-                activity.result().path("signedTransaction").asString()));
+        SignedTransaction signed = SignedTransaction.parseFrom(
+                HEX.parseHex(activity.result().path("signedTransaction").asString()));
         assertThat(signed.getRawData().toByteArray()).isEqualTo(raw);
         assertThat(signed.getSignatureCount()).isEqualTo(1);
         byte[] signature = signed.getSignature(0).toByteArray();
         assertThat(signature).hasSize(65);
         assertThat(signature[64]).isIn((byte) 0, (byte) 1);
         ECDSASigner verifier = new ECDSASigner();
-        verifier.init(false, new ECPublicKeyParameters(EcCurve.SECP256K1.decodePoint(HEX.parseHex(publicKey)),
-                EcCurve.SECP256K1.domain()));
-        assertThat(verifier.verifySignature(Digests.sha256(raw), new BigInteger(1, Arrays.copyOf(signature, 32)),
-                new BigInteger(1, Arrays.copyOfRange(signature, 32, 64)))).isTrue();
+        verifier.init(
+                false,
+                new ECPublicKeyParameters(
+                        EcCurve.SECP256K1.decodePoint(HEX.parseHex(publicKey)), EcCurve.SECP256K1.domain()));
+        assertThat(verifier.verifySignature(
+                        Digests.sha256(raw),
+                        new BigInteger(1, Arrays.copyOf(signature, 32)),
+                        new BigInteger(1, Arrays.copyOfRange(signature, 32, 64))))
+                .isTrue();
     }
 
     @Test
@@ -148,8 +176,10 @@ class TronTransactionsIT extends OnBothStores {
 
     @Test
     void anAllowOnTheContractAndSelectorAllowsThatCallOnly() {
-        Policies.allow(root, "tron.tx.contract[0].contract_address == '" + TOKEN
-                + "' && tron.tx.contract[0].data[0..8] == 'a9059cbb'");
+        Policies.allow(
+                root,
+                "tron.tx.contract[0].contract_address == '" + TOKEN
+                        + "' && tron.tx.contract[0].data[0..8] == 'a9059cbb'");
         assertThat(sign(alice, trc20Transfer()).isCompleted()).isTrue();
         assertThat(sign(alice, transfer(1)).status()).isEqualTo("ACTIVITY_STATUS_FAILED");
     }
@@ -163,24 +193,32 @@ class TronTransactionsIT extends OnBothStores {
         JsonNode outcome = policyOutcome(voted.id(), deny);
         assertThat(outcome.path("outcome").asString()).isEqualTo("OUTCOME_ERROR");
         assertThat(outcome.path("failsClosed").asBoolean()).isTrue();
-        assertThat(outcome.path("error").asString()).contains("UNREADABLE")
+        assertThat(outcome.path("error").asString())
+                .contains("UNREADABLE")
                 .contains("Keyhaven does not read VoteWitnessContract");
     }
 
     @Test
     void refusesWhatIsNotATronTransactionNamingTheField() {
-        KeyhavenApiException garbage = apiError(ErrorCode.BAD_REQUEST, "parameters.unsignedTransaction",
+        KeyhavenApiException garbage = apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.unsignedTransaction",
                 () -> root.signTransaction(address, TYPE, "0a02ff"));
         assertThat(garbage.serverMessage())
                 .startsWith("bad request body: parameters.unsignedTransaction is not an unsigned Tron transaction: ");
-        KeyhavenApiException notHex = apiError(ErrorCode.BAD_REQUEST, "parameters.unsignedTransaction",
+        KeyhavenApiException notHex = apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.unsignedTransaction",
                 () -> root.signTransaction(address, TYPE, "zz"));
-        assertThat(notHex.serverMessage()).isEqualTo("bad request body: parameters.unsignedTransaction must be "
-                + "hexadecimal with an even number of digits");
-        KeyhavenApiException wrongCurve = apiError(ErrorCode.BAD_REQUEST, null,
+        assertThat(notHex.serverMessage())
+                .isEqualTo("bad request body: parameters.unsignedTransaction must be "
+                        + "hexadecimal with an even number of digits");
+        KeyhavenApiException wrongCurve = apiError(
+                ErrorCode.BAD_REQUEST,
+                null,
                 () -> root.signTransaction(solanaAddress, TYPE, HEX.formatHex(transfer(1))));
-        assertThat(wrongCurve.serverMessage()).isEqualTo("TRANSACTION_TYPE_TRON needs a CURVE_SECP256K1 key, not "
-                + "CURVE_ED25519");
+        assertThat(wrongCurve.serverMessage())
+                .isEqualTo("TRANSACTION_TYPE_TRON needs a CURVE_SECP256K1 key, not " + "CURVE_ED25519");
     }
 
     private JsonNode policyOutcome(String activityId, String policyId) {

@@ -41,6 +41,7 @@ class SmartContractInterfacesIT extends OnBothStores {
               {"name":"wad","type":"uint256"}],"outputs":[{"name":"","type":"bool"}],"stateMutability":"nonpayable"},
              {"type":"event","name":"Deposit","inputs":[{"name":"dst","type":"address","indexed":true},
               {"name":"wad","type":"uint256","indexed":false}],"anonymous":false}]""";
+
     static final String WETH = "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2";
     private static final String OTHER_CONTRACT = "0x" + "77".repeat(20);
     private static final String SPENDER = "08d2b0a37f869ff76bacb5bab3278e26ab7067b7";
@@ -55,10 +56,15 @@ class SmartContractInterfacesIT extends OnBothStores {
 
     @BeforeParameterizedClassInvocation
     void createAccount() {
-        String walletId = root.createWallet("abi", List.of(WalletAccountParams.ethereum(0))).result()
-                .path("walletId").asString();
-        address = root.query("list_wallet_accounts", Map.of("walletId", walletId)).path("accounts").get(0)
-                .path("address").asString();
+        String walletId = root.createWallet("abi", List.of(WalletAccountParams.ethereum(0)))
+                .result()
+                .path("walletId")
+                .asString();
+        address = root.query("list_wallet_accounts", Map.of("walletId", walletId))
+                .path("accounts")
+                .get(0)
+                .path("address")
+                .asString();
         alice = NonRootUser.create(root, "alice");
     }
 
@@ -71,11 +77,14 @@ class SmartContractInterfacesIT extends OnBothStores {
     }
 
     private Activity create(String type, String contract, String document, String label) {
-        Map<String, Object> parameters = new HashMap<>(Map.of("type", type, "smartContractAddress", contract,
-                "smartContractInterface", document, "label", label));
+        Map<String, Object> parameters = new HashMap<>(Map.of(
+                "type", type, "smartContractAddress", contract, "smartContractInterface", document, "label", label));
         parameters.put("notes", "notes of " + label);
-        return root.submit("create_smart_contract_interface", "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE",
-                parameters, "createSmartContractInterfaceResult");
+        return root.submit(
+                "create_smart_contract_interface",
+                "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE",
+                parameters,
+                "createSmartContractInterfaceResult");
     }
 
     private String createAbi(String contract) {
@@ -85,8 +94,11 @@ class SmartContractInterfacesIT extends OnBothStores {
     }
 
     private Activity delete(String id) {
-        return root.submit("delete_smart_contract_interface", "ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE",
-                Map.of("smartContractInterfaceId", id), "deleteSmartContractInterfaceResult");
+        return root.submit(
+                "delete_smart_contract_interface",
+                "ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE",
+                Map.of("smartContractInterfaceId", id),
+                "deleteSmartContractInterfaceResult");
     }
 
     @Test
@@ -111,15 +123,18 @@ class SmartContractInterfacesIT extends OnBothStores {
         assertThat(listed.get(1).path("type").asString()).isEqualTo("SOLANA");
         JsonNode references = root.getOrganization().path("smartContractInterfaceReferences");
         assertThat(references).hasSize(2);
-        assertThat(references.get(0).path("smartContractInterfaceId").asString()).isEqualTo(id);
+        assertThat(references.get(0).path("smartContractInterfaceId").asString())
+                .isEqualTo(id);
         assertThat(references.get(0).path("smartContractAddress").asString()).isEqualTo(WETH);
-        assertThat(references.get(0).path("digest").asString()).isEqualTo(HexFormat.of().formatHex(
-                Digests.sha256(WETH_ABI.getBytes(StandardCharsets.UTF_8))));
+        assertThat(references.get(0).path("digest").asString())
+                .isEqualTo(HexFormat.of().formatHex(Digests.sha256(WETH_ABI.getBytes(StandardCharsets.UTF_8))));
 
         Activity deleted = delete(id);
         assertThat(deleted.result().path("smartContractInterfaceId").asString()).isEqualTo(id);
-        KeyhavenApiException gone = apiError(ErrorCode.NOT_FOUND, null, () -> root.query(
-                "get_smart_contract_interface", Map.of("smartContractInterfaceId", id)));
+        KeyhavenApiException gone = apiError(
+                ErrorCode.NOT_FOUND,
+                null,
+                () -> root.query("get_smart_contract_interface", Map.of("smartContractInterfaceId", id)));
         assertThat(gone.serverMessage()).startsWith("no smart contract interface found with id " + id + " in ");
         assertThat(apiError(() -> delete(id)).httpStatus()).isEqualTo(404);
     }
@@ -129,34 +144,55 @@ class SmartContractInterfacesIT extends OnBothStores {
         String eth = "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM";
         String sol = "SMART_CONTRACT_INTERFACE_TYPE_SOLANA";
         assertRefused(() -> create("SMART_CONTRACT_INTERFACE_TYPE_TRON", WETH, WETH_ABI, "x"), "parameters.type", "");
-        assertRefused(() -> create(eth, "0x1234", WETH_ABI, "x"),
-                "parameters.smartContractAddress", "must be an Ethereum address");
-        assertRefused(() -> create(sol, WETH, IDL, "x"),
-                "parameters.smartContractAddress", "must be a Solana program id");
-        assertRefused(() -> create(sol, "0OIl" + "1".repeat(28), IDL, "x"),
-                "parameters.smartContractAddress", "must be a Solana program id");
-        assertRefused(() -> create(eth, WETH, "{\"not\":\"an array\"}", "x"),
-                "parameters.smartContractInterface", "is not an Ethereum JSON ABI");
-        assertRefused(() -> create(eth, WETH, "[{\"type\":\"function\"", "x"),
-                "parameters.smartContractInterface", "is not an Ethereum JSON ABI");
-        assertRefused(() -> create(sol, PROGRAM, "{\"instructions\":[]}", "x"),
-                "parameters.smartContractInterface", "is not a Solana Anchor IDL");
-        assertRefused(() -> create(eth, WETH, "[" + " ".repeat(400 * 1024) + "]", "x"),
-                "parameters.smartContractInterface", "is larger than 409600 bytes");
+        assertRefused(
+                () -> create(eth, "0x1234", WETH_ABI, "x"),
+                "parameters.smartContractAddress",
+                "must be an Ethereum address");
+        assertRefused(
+                () -> create(sol, WETH, IDL, "x"), "parameters.smartContractAddress", "must be a Solana program id");
+        assertRefused(
+                () -> create(sol, "0OIl" + "1".repeat(28), IDL, "x"),
+                "parameters.smartContractAddress",
+                "must be a Solana program id");
+        assertRefused(
+                () -> create(eth, WETH, "{\"not\":\"an array\"}", "x"),
+                "parameters.smartContractInterface",
+                "is not an Ethereum JSON ABI");
+        assertRefused(
+                () -> create(eth, WETH, "[{\"type\":\"function\"", "x"),
+                "parameters.smartContractInterface",
+                "is not an Ethereum JSON ABI");
+        assertRefused(
+                () -> create(sol, PROGRAM, "{\"instructions\":[]}", "x"),
+                "parameters.smartContractInterface",
+                "is not a Solana Anchor IDL");
+        assertRefused(
+                () -> create(eth, WETH, "[" + " ".repeat(400 * 1024) + "]", "x"),
+                "parameters.smartContractInterface",
+                "is larger than 409600 bytes");
         assertRefused(() -> create(eth, WETH, WETH_ABI, " "), "parameters.label", "must not be blank");
-        assertRefused(() -> root.submit("create_smart_contract_interface",
-                "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", Map.of("type", eth, "smartContractAddress", WETH,
-                        "label", "x"), "createSmartContractInterfaceResult"),
-                "parameters.smartContractInterface", "is required");
+        assertRefused(
+                () -> root.submit(
+                        "create_smart_contract_interface",
+                        "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE",
+                        Map.of("type", eth, "smartContractAddress", WETH, "label", "x"),
+                        "createSmartContractInterfaceResult"),
+                "parameters.smartContractInterface",
+                "is required");
         String id = createAbi(WETH);
-        assertRefused(() -> create(eth, WETH.toLowerCase(Locale.ROOT), WETH_ABI, "again"),
-                "parameters.smartContractAddress", "already has a smart contract interface of type "
+        assertRefused(
+                () -> create(eth, WETH.toLowerCase(Locale.ROOT), WETH_ABI, "again"),
+                "parameters.smartContractAddress",
+                "already has a smart contract interface of type "
                         + "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM in this organization (" + id + ")");
         assertThat(root.query("list_smart_contract_interfaces", Map.of()).path("smartContractInterfaces"))
                 .hasSize(1);
         assertThat(apiError(() -> delete("nope")).httpStatus()).isEqualTo(404);
-        assertThat(apiError(ErrorCode.BAD_REQUEST, "smartContractInterfaceId",
-                () -> root.query("get_smart_contract_interface", Map.of())).serverMessage())
+        assertThat(apiError(
+                                ErrorCode.BAD_REQUEST,
+                                "smartContractInterfaceId",
+                                () -> root.query("get_smart_contract_interface", Map.of()))
+                        .serverMessage())
                 .isEqualTo("bad request body: smartContractInterfaceId is required");
     }
 
@@ -175,22 +211,24 @@ class SmartContractInterfacesIT extends OnBothStores {
     }
 
     private Activity send(String to, String data) {
-        return alice.client().signTransaction(address, "TRANSACTION_TYPE_ETHEREUM",
-                EthereumTransactions.eip1559(to, BigInteger.ZERO, data));
+        return alice.client()
+                .signTransaction(
+                        address, "TRANSACTION_TYPE_ETHEREUM", EthereumTransactions.eip1559(to, BigInteger.ZERO, data));
     }
 
     @Test
     void policiesReadTheCallThroughTheUploadedAbi() {
         String interfaceId = createAbi(WETH);
         Policies.allow(root, "activity.kind == 'SIGN_TRANSACTION'");
-        String deny = Policies.deny(root, "eth.tx.function_name == 'approve' || "
-                + "eth.tx.contract_call_args['wad'] > 1000");
+        String deny = Policies.deny(
+                root, "eth.tx.function_name == 'approve' || " + "eth.tx.contract_call_args['wad'] > 1000");
         Activity approve = send(WETH, call("095ea7b3", SPENDER, "01"));
         assertThat(approve.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
         assertThat(outcome(approve, deny).path("outcome").asString()).isEqualTo("OUTCOME_DENY_EXPLICIT");
         assertThat(send(WETH, call("2e1a7d4d", Long.toHexString(5000))).status())
                 .isEqualTo("ACTIVITY_STATUS_FAILED");
-        assertThat(send(WETH, call("2e1a7d4d", Long.toHexString(10))).isCompleted()).isTrue();
+        assertThat(send(WETH, call("2e1a7d4d", Long.toHexString(10))).isCompleted())
+                .isTrue();
         assertThat(send(WETH, call("a9059cbb", SPENDER, "0a")).isCompleted()).isTrue();
         // deposit() has no wad: the DENY reads a key the call does not have and does not apply.
         assertThat(send(WETH, call("d0e30db0")).isCompleted()).isTrue();
@@ -214,9 +252,11 @@ class SmartContractInterfacesIT extends OnBothStores {
     @Test
     void anAllowReadsTheFunctionAndItsArguments() {
         createAbi(WETH);
-        Policies.allow(root, "eth.tx.to == '" + WETH + "' && "
-                + "eth.tx.function_name == 'transfer' && eth.tx.function_signature == '0xa9059cbb' && "
-                + "eth.tx.contract_call_args['dst'] == '0x" + SPENDER + "'");
+        Policies.allow(
+                root,
+                "eth.tx.to == '" + WETH + "' && "
+                        + "eth.tx.function_name == 'transfer' && eth.tx.function_signature == '0xa9059cbb' && "
+                        + "eth.tx.contract_call_args['dst'] == '0x" + SPENDER + "'");
         assertThat(send(WETH, call("a9059cbb", SPENDER, "0a")).isCompleted()).isTrue();
         assertThat(send(WETH, call("a9059cbb", "99".repeat(20), "0a")).status()).isEqualTo("ACTIVITY_STATUS_FAILED");
     }

@@ -14,8 +14,8 @@ import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Signing runs on what a server remembers of its organization, and list_wallet_accounts answers from it. Whatever
@@ -40,7 +40,8 @@ class OrganizationStateIT extends OnBothStores {
         try (TestServer peer = server.peer()) {
             assertThat(sign(root, key).isCompleted()).isTrue();
             delete(peer.rootClient(), key);
-            assertThat(apiError(ErrorCode.NOT_FOUND, null, () -> sign(root, key)).serverMessage())
+            assertThat(apiError(ErrorCode.NOT_FOUND, null, () -> sign(root, key))
+                            .serverMessage())
                     .startsWith("no wallet account or private key of this organization matches signWith '");
         }
     }
@@ -49,8 +50,13 @@ class OrganizationStateIT extends OnBothStores {
     void anApiKeyDeletedThroughAnotherServerNoLongerSubmitsActivities() {
         String key = privateKey("second-api-key");
         ApiKeyStamper second = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String apiKeyId = root.createApiKeys(server.rootUserId(), List.of(new ApiKeyParams("second",
-                second.publicKey(), "API_KEY_CURVE_P256", null))).result().path("apiKeyIds").get(0).asString();
+        String apiKeyId = root.createApiKeys(
+                        server.rootUserId(),
+                        List.of(new ApiKeyParams("second", second.publicKey(), "API_KEY_CURVE_P256", null)))
+                .result()
+                .path("apiKeyIds")
+                .get(0)
+                .asString();
         KeyhavenClient viaSecondKey = root.withStamper(second);
         try (TestServer peer = server.peer()) {
             assertThat(sign(viaSecondKey, key).isCompleted()).isTrue();
@@ -64,8 +70,12 @@ class OrganizationStateIT extends OnBothStores {
         String key = privateKey("renamed-voter");
         try (TestServer peer = server.peer()) {
             String before = voterName(sign(root, key));
-            peer.rootClient().submit("update_user_name", "ACTIVITY_TYPE_UPDATE_USER_NAME",
-                    Map.of("userId", server.rootUserId(), "userName", before + " renamed"), "updateUserNameResult");
+            peer.rootClient()
+                    .submit(
+                            "update_user_name",
+                            "ACTIVITY_TYPE_UPDATE_USER_NAME",
+                            Map.of("userId", server.rootUserId(), "userName", before + " renamed"),
+                            "updateUserNameResult");
             assertThat(voterName(sign(root, key))).isEqualTo(before + " renamed");
         }
     }
@@ -76,10 +86,18 @@ class OrganizationStateIT extends OnBothStores {
         assertThat(listedPaths(root, walletId, false)).containsExactly("m/44'/60'/0'/0/0");
         root.createWalletAccounts(walletId, List.of(WalletAccountParams.ethereum(1)));
         assertThat(listedPaths(root, walletId, false)).containsExactly("m/44'/60'/0'/0/0", "m/44'/60'/0'/0/1");
-        root.submit("update_wallet", "ACTIVITY_TYPE_UPDATE_WALLET", Map.of("walletId", walletId,
-                "walletName", "renamed-here"), "updateWalletResult");
-        assertThat(list(root, walletId, true).path("accounts").get(0).path("walletDetails").path("walletName")
-                .asString()).isEqualTo("renamed-here");
+        root.submit(
+                "update_wallet",
+                "ACTIVITY_TYPE_UPDATE_WALLET",
+                Map.of("walletId", walletId, "walletName", "renamed-here"),
+                "updateWalletResult");
+        assertThat(list(root, walletId, true)
+                        .path("accounts")
+                        .get(0)
+                        .path("walletDetails")
+                        .path("walletName")
+                        .asString())
+                .isEqualTo("renamed-here");
     }
 
     @Test
@@ -88,10 +106,13 @@ class OrganizationStateIT extends OnBothStores {
         try (TestServer peer = server.peer()) {
             assertThat(listedPaths(root, walletId, false)).containsExactly("m/44'/60'/0'/0/0");
             peer.rootClient().createWalletAccounts(walletId, List.of(WalletAccountParams.ethereum(1)));
-            assertThat(listedPaths(root, walletId, false)).containsExactly("m/44'/60'/0'/0/0",
-                    "m/44'/60'/0'/0/1");
-            peer.rootClient().submit("delete_wallets", "ACTIVITY_TYPE_DELETE_WALLETS", Map.of("walletIds",
-                    List.of(walletId), "deleteWithoutExport", true), "deleteWalletsResult");
+            assertThat(listedPaths(root, walletId, false)).containsExactly("m/44'/60'/0'/0/0", "m/44'/60'/0'/0/1");
+            peer.rootClient()
+                    .submit(
+                            "delete_wallets",
+                            "ACTIVITY_TYPE_DELETE_WALLETS",
+                            Map.of("walletIds", List.of(walletId), "deleteWithoutExport", true),
+                            "deleteWalletsResult");
             assertThat(apiError(() -> list(root, walletId, false)).httpStatus()).isEqualTo(404);
         }
     }
@@ -100,35 +121,56 @@ class OrganizationStateIT extends OnBothStores {
     void anApiKeyDeletedThroughAnotherServerNoLongerListsAccounts() {
         String walletId = wallet("listed-by-second-key");
         ApiKeyStamper second = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String apiKeyId = root.createApiKeys(server.rootUserId(), List.of(new ApiKeyParams("second-reader",
-                second.publicKey(), "API_KEY_CURVE_P256", null))).result().path("apiKeyIds").get(0).asString();
+        String apiKeyId = root.createApiKeys(
+                        server.rootUserId(),
+                        List.of(new ApiKeyParams("second-reader", second.publicKey(), "API_KEY_CURVE_P256", null)))
+                .result()
+                .path("apiKeyIds")
+                .get(0)
+                .asString();
         KeyhavenClient viaSecondKey = root.withStamper(second);
         try (TestServer peer = server.peer()) {
             assertThat(listedPaths(viaSecondKey, walletId, false)).hasSize(1);
             peer.rootClient().deleteApiKeys(server.rootUserId(), List.of(apiKeyId));
-            assertThat(apiError(() -> list(viaSecondKey, walletId, false)).httpStatus()).isEqualTo(401);
+            assertThat(apiError(() -> list(viaSecondKey, walletId, false)).httpStatus())
+                    .isEqualTo(401);
         }
     }
 
     private String wallet(String name) {
-        return root.createWallet(name, List.of(WalletAccountParams.ethereum(0))).result().path("walletId")
+        return root.createWallet(name, List.of(WalletAccountParams.ethereum(0)))
+                .result()
+                .path("walletId")
                 .asString();
     }
 
     private static JsonNode list(KeyhavenClient client, String walletId, boolean details) {
-        return client.query("list_wallet_accounts", Map.of("walletId", walletId, "includeWalletDetails", details,
-                "paginationOptions", Map.of("limit", "100")));
+        return client.query(
+                "list_wallet_accounts",
+                Map.of(
+                        "walletId",
+                        walletId,
+                        "includeWalletDetails",
+                        details,
+                        "paginationOptions",
+                        Map.of("limit", "100")));
     }
 
     private static List<String> listedPaths(KeyhavenClient client, String walletId, boolean details) {
         List<String> paths = new java.util.ArrayList<>();
-        list(client, walletId, details).path("accounts").forEach(a -> paths.add(a.path("path").asString()));
+        list(client, walletId, details)
+                .path("accounts")
+                .forEach(a -> paths.add(a.path("path").asString()));
         return paths;
     }
 
     private String privateKey(String name) {
         return root.createPrivateKeys(List.of(new PrivateKeyParams(name, "CURVE_SECP256K1", List.of(), List.of())))
-                .result().path("privateKeys").get(0).path("privateKeyId").asString();
+                .result()
+                .path("privateKeys")
+                .get(0)
+                .path("privateKeyId")
+                .asString();
     }
 
     private static Activity sign(KeyhavenClient client, String key) {
@@ -136,8 +178,11 @@ class OrganizationStateIT extends OnBothStores {
     }
 
     private static void delete(KeyhavenClient client, String key) {
-        client.submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS",
-                Map.of("privateKeyIds", List.of(key), "deleteWithoutExport", true), "deletePrivateKeysResult");
+        client.submit(
+                "delete_private_keys",
+                "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS",
+                Map.of("privateKeyIds", List.of(key), "deleteWithoutExport", true),
+                "deletePrivateKeysResult");
     }
 
     private static String voterName(Activity activity) {

@@ -13,36 +13,39 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class OrganizationStatesTest {
-    private static final Tx TX = new Tx() { };
+    private static final Tx TX = new Tx() {};
 
     /** Organization versions as a store would hold them, changed by the test. */
     private final Map<String, Long> versions = new HashMap<>();
+
     private final AtomicInteger loads = new AtomicInteger();
-    private final OrganizationStates states = new OrganizationStates(new Transactor() {
-        @Override
-        public <T> T write(TxWork<T> work) {
-            return work.run(TX);
-        }
+    private final OrganizationStates states = new OrganizationStates(
+            new Transactor() {
+                @Override
+                public <T> T write(TxWork<T> work) {
+                    return work.run(TX);
+                }
 
-        @Override
-        public <T> T read(TxWork<T> work) {
-            return work.run(TX);
-        }
-    }, new StateVersions() {
-        @Override
-        public OptionalLong current(Tx tx, String organizationId) {
-            Long version = versions.get(organizationId);
-            return version == null ? OptionalLong.empty() : OptionalLong.of(version);
-        }
+                @Override
+                public <T> T read(TxWork<T> work) {
+                    return work.run(TX);
+                }
+            },
+            new StateVersions() {
+                @Override
+                public OptionalLong current(Tx tx, String organizationId) {
+                    Long version = versions.get(organizationId);
+                    return version == null ? OptionalLong.empty() : OptionalLong.of(version);
+                }
 
-        @Override
-        public void advance(Tx tx, String organizationId) {
-            versions.merge(organizationId, 1L, Long::sum);
-        }
-    }, 20);
+                @Override
+                public void advance(Tx tx, String organizationId) {
+                    versions.merge(organizationId, 1L, Long::sum);
+                }
+            },
+            20);
 
-    private record Lookup(String what) {
-    }
+    private record Lookup(String what) {}
 
     private String load(Tx tx) {
         return "answer " + loads.incrementAndGet();

@@ -38,16 +38,18 @@ import tools.jackson.databind.JsonNode;
 class DatabaseOutageIT {
     /** Far above the few seconds an unreachable database may cost a request: a request still open then hangs. */
     private static final Duration HANG = Duration.ofSeconds(9);
+
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final String UNAVAILABLE = "the database is unavailable; the request may be sent again (retry "
-            + "after 5 s)";
+    private static final String UNAVAILABLE =
+            "the database is unavailable; the request may be sent again (retry " + "after 5 s)";
     private static final String READY = "{\"status\":\"ok\",\"database\":\"ok\"}";
     private static final String UNREACHABLE = "{\"status\":\"unavailable\",\"database\":\"unreachable\"}";
 
     @TempDir
     Path directory;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final AtomicInteger sequence = new AtomicInteger();
     private String baseUrl;
     private ApiKeyStamper stamper;
@@ -63,8 +65,10 @@ class DatabaseOutageIT {
     }
 
     private Answer post(String path, byte[] body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(HANG)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(HANG)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         var stamp = stamper.stamp(body);
         request.header(stamp.headerName(), stamp.headerValue());
         return send(request.build());
@@ -75,14 +79,20 @@ class DatabaseOutageIT {
     }
 
     private Answer getAt(String url, String path) {
-        return send(HttpRequest.newBuilder(URI.create(url + path)).timeout(HANG).GET().build());
+        return send(HttpRequest.newBuilder(URI.create(url + path))
+                .timeout(HANG)
+                .GET()
+                .build());
     }
 
     /** An email code through the auth proxy, which reads its configuration and writes the code. */
     private Answer initOtp() {
-        return send(HttpRequest.newBuilder(URI.create(proxyUrl + "/v1/otp_init_v2")).timeout(HANG)
-                .header("X-Auth-Proxy-Config-Id", proxyConfigId).POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"otpType\":\"OTP_TYPE_EMAIL\",\"contact\":\"outage@example.com\"}")).build());
+        return send(HttpRequest.newBuilder(URI.create(proxyUrl + "/v1/otp_init_v2"))
+                .timeout(HANG)
+                .header("X-Auth-Proxy-Config-Id", proxyConfigId)
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"otpType\":\"OTP_TYPE_EMAIL\",\"contact\":\"outage@example.com\"}"))
+                .build());
     }
 
     private Answer send(HttpRequest request) {
@@ -102,15 +112,28 @@ class DatabaseOutageIT {
     }
 
     private Answer createWallet() {
-        return post("/public/v1/submit/create_wallet", root.submitBody("ACTIVITY_TYPE_CREATE_WALLET",
-                Map.of("walletName", "wallet-" + UUID.randomUUID(), "accounts", List.of())));
+        return post(
+                "/public/v1/submit/create_wallet",
+                root.submitBody(
+                        "ACTIVITY_TYPE_CREATE_WALLET",
+                        Map.of("walletName", "wallet-" + UUID.randomUUID(), "accounts", List.of())));
     }
 
     private Answer sign() {
         String payload = String.format("%08x", sequence.incrementAndGet());
-        return post("/public/v1/submit/sign_raw_payload", root.submitBody("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
-                Map.of("signWith", signingKeyId, "payload", payload, "encoding", "PAYLOAD_ENCODING_HEXADECIMAL",
-                        "hashFunction", "HASH_FUNCTION_NOT_APPLICABLE")));
+        return post(
+                "/public/v1/submit/sign_raw_payload",
+                root.submitBody(
+                        "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                        Map.of(
+                                "signWith",
+                                signingKeyId,
+                                "payload",
+                                payload,
+                                "encoding",
+                                "PAYLOAD_ENCODING_HEXADECIMAL",
+                                "hashFunction",
+                                "HASH_FUNCTION_NOT_APPLICABLE")));
     }
 
     private static void assertUnavailable(Answer answer) {
@@ -147,22 +170,28 @@ class DatabaseOutageIT {
         private final List<Thread> threads;
 
         Load() {
-            List<Supplier<Answer>> requests = List.of(DatabaseOutageIT.this::whoami,
-                    DatabaseOutageIT.this::createWallet, DatabaseOutageIT.this::sign, DatabaseOutageIT.this::sign);
-            threads = requests.stream().map(request -> Thread.ofPlatform().name("outage-load").start(() -> {
-                while (running.get()) {
-                    try {
-                        Answer answer = request.get();
-                        if (answer.status() == 503 && answer.retryAfter().isPresent()) {
-                            unavailable.incrementAndGet();
-                        } else if (answer.status() != 200) {
-                            wrong.add(answer.status() + " " + answer.retryAfter() + " " + answer.body());
+            List<Supplier<Answer>> requests = List.of(
+                    DatabaseOutageIT.this::whoami,
+                    DatabaseOutageIT.this::createWallet,
+                    DatabaseOutageIT.this::sign,
+                    DatabaseOutageIT.this::sign);
+            threads = requests.stream()
+                    .map(request -> Thread.ofPlatform().name("outage-load").start(() -> {
+                        while (running.get()) {
+                            try {
+                                Answer answer = request.get();
+                                if (answer.status() == 503
+                                        && answer.retryAfter().isPresent()) {
+                                    unavailable.incrementAndGet();
+                                } else if (answer.status() != 200) {
+                                    wrong.add(answer.status() + " " + answer.retryAfter() + " " + answer.body());
+                                }
+                            } catch (AssertionError e) {
+                                wrong.add(e.getMessage());
+                            }
                         }
-                    } catch (AssertionError e) {
-                        wrong.add(e.getMessage());
-                    }
-                }
-            })).toList();
+                    }))
+                    .toList();
         }
 
         /** Stops the clients and waits for them, so that every answer they got is in {@link #wrong}. */
@@ -191,18 +220,32 @@ class DatabaseOutageIT {
             proxyPort = free.getLocalPort();
         }
         try (PostgresCluster cluster = PostgresCluster.create("keyhaven");
-                KeyhavenProcess server = KeyhavenProcess.serve(List.of("--data-dir", directory.resolve("data")
-                        .toString(), "--port", "0", "--db-url", cluster.url("keyhaven"), "--auth-proxy-port",
-                        Integer.toString(proxyPort)), Map.of())) {
+                KeyhavenProcess server = KeyhavenProcess.serve(
+                        List.of(
+                                "--data-dir",
+                                directory.resolve("data").toString(),
+                                "--port",
+                                "0",
+                                "--db-url",
+                                cluster.url("keyhaven"),
+                                "--auth-proxy-port",
+                                Integer.toString(proxyPort)),
+                        Map.of())) {
             baseUrl = server.baseUrl();
             proxyUrl = "http://127.0.0.1:" + proxyPort;
             proxyConfigId = server.awaitStdout(line -> line.startsWith("auth proxy config id: "), HANG)
                     .split(" ")[4];
-            stamper = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
+            stamper = ApiKeyStamper.fromPrivateKey(
+                    ApiKeyStamper.Curve.P256,
                     Files.readString(directory.resolve("data").resolve("root-api-key.private")));
             root = new KeyhavenClient(baseUrl, stamper, server.organizationId());
-            signingKeyId = root.createPrivateKeys(List.of(new PrivateKeyParams("outage-signer", "CURVE_ED25519",
-                    List.of(), List.of()))).result().path("privateKeys").get(0).path("privateKeyId").asString();
+            signingKeyId = root.createPrivateKeys(
+                            List.of(new PrivateKeyParams("outage-signer", "CURVE_ED25519", List.of(), List.of())))
+                    .result()
+                    .path("privateKeys")
+                    .get(0)
+                    .path("privateKeyId")
+                    .asString();
             assertThat(sign().status()).isEqualTo(200);
 
             server.explainingFailures(() -> {
@@ -223,7 +266,11 @@ class DatabaseOutageIT {
                     cluster.start();
                     eventually200(this::whoami);
                     eventually200(this::createWallet);
-                    assertThat(eventually200(this::sign).json().path("activity").path("status").asString())
+                    assertThat(eventually200(this::sign)
+                                    .json()
+                                    .path("activity")
+                                    .path("status")
+                                    .asString())
                             .isEqualTo("ACTIVITY_STATUS_COMPLETED");
                     assertHealth(eventually200(() -> get("/health/ready")), 200, READY);
                     assertHealth(get("/health"), 200, READY);
@@ -232,8 +279,11 @@ class DatabaseOutageIT {
                     assertThat(otp.status()).as(otp.body()).isEqualTo(200);
                     assertHealth(eventually200(() -> getAt(proxyUrl, "/health/ready")), 200, READY);
                     load.stop();
-                    assertThat(load.wrong).as("answers other than 200 and 503 with Retry-After; the server's "
-                            + "failures:\n%s", failuresIn(server.stderr())).isEmpty();
+                    assertThat(load.wrong)
+                            .as(
+                                    "answers other than 200 and 503 with Retry-After; the server's " + "failures:\n%s",
+                                    failuresIn(server.stderr()))
+                            .isEmpty();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new AssertionError("interrupted", e);

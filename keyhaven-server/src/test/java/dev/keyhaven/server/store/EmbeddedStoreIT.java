@@ -48,7 +48,8 @@ class EmbeddedStoreIT {
                 }
             }
             for (Future<List<String>> connection : settings) {
-                assertThat(connection.get()).as("journal_mode, synchronous (2 = FULL), foreign_keys")
+                assertThat(connection.get())
+                        .as("journal_mode, synchronous (2 = FULL), foreign_keys")
                         .containsExactly("wal", "2", "1");
             }
         }

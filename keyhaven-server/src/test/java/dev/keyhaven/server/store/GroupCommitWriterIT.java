@@ -63,17 +63,19 @@ class GroupCommitWriterIT {
                 for (int i = 0; i < units; i++) {
                     Future<Integer> outcome = outcomes.get(i);
                     switch (i % 3) {
-                        case 0 -> assertThatThrownBy(outcome::get).cause()
-                                .isExactlyInstanceOf(IllegalStateException.class)
-                                .hasMessage("unit " + i + " fails after writing");
-                        case 1 -> assertThatThrownBy(outcome::get)
-                                .hasCauseInstanceOf(Transactor.ConstraintViolation.class);
+                        case 0 ->
+                            assertThatThrownBy(outcome::get)
+                                    .cause()
+                                    .isExactlyInstanceOf(IllegalStateException.class)
+                                    .hasMessage("unit " + i + " fails after writing");
+                        case 1 ->
+                            assertThatThrownBy(outcome::get).hasCauseInstanceOf(Transactor.ConstraintViolation.class);
                         default -> assertThat(outcome.get()).isEqualTo(i);
                     }
                 }
             }
-            List<Long> committed = transactor.read(tx -> Sql.list(tx, "SELECT n FROM scratch ORDER BY n",
-                    rs -> rs.getLong(1)));
+            List<Long> committed =
+                    transactor.read(tx -> Sql.list(tx, "SELECT n FROM scratch ORDER BY n", rs -> rs.getLong(1)));
             assertThat(committed).hasSize(21).allSatisfy(n -> assertThat(n % 3).isEqualTo(2));
         } finally {
             store.drop(url);
@@ -120,8 +122,9 @@ class GroupCommitWriterIT {
             if (store == StoreKind.POSTGRES) {
                 assertThat(transactionIds).hasSize(1);
             }
-            assertThat(loggedUnits(database)).containsExactlyElementsOf(
-                    java.util.stream.LongStream.range(0, units).boxed().toList());
+            assertThat(loggedUnits(database))
+                    .containsExactlyElementsOf(
+                            java.util.stream.LongStream.range(0, units).boxed().toList());
         } finally {
             store.drop(url);
         }
@@ -177,9 +180,15 @@ class GroupCommitWriterIT {
                 }
             }
             if (store == StoreKind.POSTGRES) {
-                assertThat(observer.events).containsExactly("committed 1", "rolled back " + units,
-                        "alone committed", "alone committed", "alone rolled back", "alone committed",
-                        "alone committed");
+                assertThat(observer.events)
+                        .containsExactly(
+                                "committed 1",
+                                "rolled back " + units,
+                                "alone committed",
+                                "alone committed",
+                                "alone rolled back",
+                                "alone committed",
+                                "alone committed");
                 assertThat(runs).containsExactly(2, 2, 2, 1, 1);
             } else {
                 assertThat(observer.events).containsExactly("committed 1", "committed " + units);
@@ -193,8 +202,9 @@ class GroupCommitWriterIT {
     }
 
     /** Queues a unit that holds the writer's thread until {@code observer.release}; returns once it runs. */
-    private static Future<Integer> holdTheWriter(GroupCommitWriter writer, ExecutorService executor,
-            RecordingObserver observer) throws InterruptedException {
+    private static Future<Integer> holdTheWriter(
+            GroupCommitWriter writer, ExecutorService executor, RecordingObserver observer)
+            throws InterruptedException {
         CountDownLatch writerBusy = new CountDownLatch(1);
         Future<Integer> blocker = executor.submit(() -> writer.write(tx -> {
             writerBusy.countDown();
@@ -251,7 +261,8 @@ class GroupCommitWriterIT {
         try (Database database = Database.open(Database.embeddedUrl(directory), 4, null)) {
             Transactor transactor = database.transactor();
             assertThatThrownBy(() -> transactor.write(tx -> transactor.write(inner -> 1)))
-                    .isInstanceOf(IllegalStateException.class).hasMessage("a write transaction cannot start another one");
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("a write transaction cannot start another one");
         }
     }
 
@@ -259,7 +270,8 @@ class GroupCommitWriterIT {
     void writesAfterCloseAreRefused() {
         Database database = Database.open(Database.embeddedUrl(directory), 4, null);
         database.close();
-        assertThatThrownBy(() -> database.transactor().write(tx -> 1)).isInstanceOf(StoreException.class)
+        assertThatThrownBy(() -> database.transactor().write(tx -> 1))
+                .isInstanceOf(StoreException.class)
                 .hasMessage("the database is closed");
     }
 }

@@ -14,8 +14,7 @@ import java.util.function.Consumer;
  * not by the wording of its message (which may change; where the exact message is the contract, assert it too).
  */
 public final class ApiErrors {
-    private ApiErrors() {
-    }
+    private ApiErrors() {}
 
     /** Runs {@code call}, which must fail with an API error, and returns that error. */
     public static KeyhavenApiException apiError(Runnable call) {
@@ -39,8 +38,8 @@ public final class ApiErrors {
     public static KeyhavenApiException assertError(KeyhavenApiException error, ErrorCode code, String field) {
         assertThat(List.of(error.httpStatus(), error.code(), error.turnkeyErrorCode(), error.field()))
                 .as("status, gRPC code, turnkeyErrorCode and field of %s", error)
-                .containsExactly(code.httpStatus(), code.grpc().number(), code.turnkeyErrorCode(),
-                        Optional.ofNullable(field));
+                .containsExactly(
+                        code.httpStatus(), code.grpc().number(), code.turnkeyErrorCode(), Optional.ofNullable(field));
         return error;
     }
 
@@ -49,7 +48,8 @@ public final class ApiErrors {
      * server-side error has {@code code} and blames {@code field} ({@code null}: none).
      */
     public static Consumer<ApiException> isError(ErrorCode code, String field) {
-        return e -> assertThat(List.of(e.code(), e.field())).as("code and field of \"%s\"", e.getMessage())
+        return e -> assertThat(List.of(e.code(), e.field()))
+                .as("code and field of \"%s\"", e.getMessage())
                 .containsExactly(code, Optional.ofNullable(field));
     }
 }

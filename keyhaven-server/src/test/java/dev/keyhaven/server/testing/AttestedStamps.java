@@ -19,22 +19,23 @@ public final class AttestedStamps {
     public static final String VERIFICATION_TOKEN = "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private AttestedStamps() {
-    }
+    private AttestedStamps() {}
 
     /** A stamper whose {@code key} signs the body (DER, as {@code X-Stamp}) with the attestation riding along. */
     public static Stamper attested(TargetKey key, String attestation, String scheme) {
-        ApiKeyStamper signer = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
-                HexFormat.of().formatHex(key.privateKey()));
+        ApiKeyStamper signer = ApiKeyStamper.fromPrivateKey(
+                ApiKeyStamper.Curve.P256, HexFormat.of().formatHex(key.privateKey()));
         return body -> {
-            JsonNode apiStamp = JSON.readTree(Base64.getUrlDecoder().decode(signer.stamp(body).headerValue()));
+            JsonNode apiStamp = JSON.readTree(
+                    Base64.getUrlDecoder().decode(signer.stamp(body).headerValue()));
             Map<String, String> stamp = new LinkedHashMap<>();
             stamp.put("publicKey", key.compressed());
             stamp.put("signature", apiStamp.path("signature").asString());
             stamp.put("publicKeyAttestation", attestation);
             stamp.put("scheme", scheme);
-            return new Stamper.Stamp("X-Stamp-Attested", Base64.getUrlEncoder().withoutPadding()
-                    .encodeToString(JSON.writeValueAsBytes(stamp)));
+            return new Stamper.Stamp(
+                    "X-Stamp-Attested",
+                    Base64.getUrlEncoder().withoutPadding().encodeToString(JSON.writeValueAsBytes(stamp)));
         };
     }
 }

@@ -31,22 +31,24 @@ public final class Bundles {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private Bundles() {
-    }
+    private Bundles() {}
 
     /** A client's P-256 target key pair; the public key in both encodings (hex). */
     public record TargetKey(byte[] privateKey, String compressed, String uncompressed) {
         public static TargetKey generate() {
             try (SecretBytes key = KeyCurve.P256.generatePrivateKey(RANDOM)) {
                 byte[] publicKey = KeyCurve.P256.publicKey(key);
-                return new TargetKey(key.apply(byte[]::clone), HEX.formatHex(publicKey),
+                return new TargetKey(
+                        key.apply(byte[]::clone),
+                        HEX.formatHex(publicKey),
                         HEX.formatHex(EcCurve.P256.decompress(publicKey)));
             }
         }
 
         /** Opens a message encrypted to this key. */
         public byte[] open(TurnkeyHpke.Encrypted encrypted) {
-            try (SecretBytes key = SecretBytes.copyOf(privateKey); SecretBytes plain = TurnkeyHpke.open(key, encrypted)) {
+            try (SecretBytes key = SecretBytes.copyOf(privateKey);
+                    SecretBytes plain = TurnkeyHpke.open(key, encrypted)) {
                 return plain.apply(byte[]::clone);
             }
         }
@@ -60,8 +62,9 @@ public final class Bundles {
     /** A public key the server publishes at {@code path}. */
     public static String discoveredKey(String baseUrl, String path) {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET()
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).isEqualTo(200);
             return JSON.readTree(response.body()).path("publicKey").asString();
         } catch (IOException e) {
@@ -79,8 +82,9 @@ public final class Bundles {
         assertThat(outer.path("enclaveQuorumPublic").asString()).isEqualTo(signer);
         byte[] data = HEX.parseHex(outer.path("data").asString());
         assertThat(VerifyingKey.ecdsaSha256(EcCurve.P256, HEX.parseHex(signer))
-                .verify(data, HEX.parseHex(outer.path("dataSignature").asString())))
-                .as("dataSignature over data").isTrue();
+                        .verify(data, HEX.parseHex(outer.path("dataSignature").asString())))
+                .as("dataSignature over data")
+                .isTrue();
         return JSON.readTree(new String(data, StandardCharsets.UTF_8));
     }
 
@@ -88,7 +92,8 @@ public final class Bundles {
     public static byte[] openExport(String bundle, String signer, String organizationId, TargetKey target) {
         JsonNode inner = verifiedData(bundle, signer);
         assertThat(inner.path("organizationId").asString()).isEqualTo(organizationId);
-        return target.open(new TurnkeyHpke.Encrypted(HEX.parseHex(inner.path("encappedPublic").asString()),
+        return target.open(new TurnkeyHpke.Encrypted(
+                HEX.parseHex(inner.path("encappedPublic").asString()),
                 HEX.parseHex(inner.path("ciphertext").asString())));
     }
 
@@ -101,7 +106,8 @@ public final class Bundles {
         Map<String, String> plain = new LinkedHashMap<>();
         plain.put("otp_code", code);
         plain.put("public_key", publicKey);
-        return encryptTo(inner.path("targetPublic").asString(),
+        return encryptTo(
+                inner.path("targetPublic").asString(),
                 JSON.writeValueAsString(plain).getBytes(StandardCharsets.UTF_8));
     }
 
@@ -116,8 +122,8 @@ public final class Bundles {
     }
 
     /** What encryptWalletToBundle / encryptPrivateKeyToBundle send: {"encappedPublic","ciphertext"} to the target. */
-    public static String encryptToImportBundle(String importBundle, String signer, String organizationId,
-            String userId, byte[] plaintext) {
+    public static String encryptToImportBundle(
+            String importBundle, String signer, String organizationId, String userId, byte[] plaintext) {
         JsonNode inner = verifiedData(importBundle, signer);
         assertThat(inner.path("organizationId").asString()).isEqualTo(organizationId);
         assertThat(inner.path("userId").asString()).isEqualTo(userId);

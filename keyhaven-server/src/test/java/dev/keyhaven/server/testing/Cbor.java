@@ -10,8 +10,7 @@ import java.util.Map;
  * itself.
  */
 final class Cbor {
-    private Cbor() {
-    }
+    private Cbor() {}
 
     static byte[] encode(Object value) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

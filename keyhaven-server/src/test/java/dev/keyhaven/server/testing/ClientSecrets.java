@@ -18,15 +18,22 @@ public final class ClientSecrets {
     public static final String DISCOVERY_PATH = "/public/v1/discovery/oauth2-encryption-key";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private ClientSecrets() {
-    }
+    private ClientSecrets() {}
 
     /** The server's credential-encryption key, fetched unauthenticated from its discovery endpoint. */
     public static String encryptionKey(String baseUrl) {
         try {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                    baseUrl + DISCOVERY_PATH)).GET().build(), HttpResponse.BodyHandlers.ofString());
-            return JsonMapper.builder().build().readTree(response.body()).path("publicKey").asString();
+            HttpResponse<String> response = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(baseUrl + DISCOVERY_PATH))
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            return JsonMapper.builder()
+                    .build()
+                    .readTree(response.body())
+                    .path("publicKey")
+                    .asString();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -38,8 +45,7 @@ public final class ClientSecrets {
     /** {@code secret} encrypted to {@code publicKeyHex}: the hex envelope {@code encryptOauth2ClientSecret} returns. */
     public static String encrypt(String publicKeyHex, String secret) {
         try (SecretBytes plain = SecretBytes.copyOf(secret.getBytes(StandardCharsets.UTF_8))) {
-            return HexFormat.of().formatHex(QuorumEnvelope.seal(HexFormat.of().parseHex(publicKeyHex), plain,
-                    RANDOM));
+            return HexFormat.of().formatHex(QuorumEnvelope.seal(HexFormat.of().parseHex(publicKeyHex), plain, RANDOM));
         }
     }
 }

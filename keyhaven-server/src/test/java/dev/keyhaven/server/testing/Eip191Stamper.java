@@ -31,8 +31,11 @@ public final class Eip191Stamper implements Stamper {
             d = new BigInteger(256, random);
         } while (d.signum() == 0 || d.compareTo(EcCurve.SECP256K1.order()) >= 0);
         this.privateKey = d;
-        this.publicKey = HexFormat.of().formatHex(new FixedPointCombMultiplier()
-                .multiply(EcCurve.SECP256K1.domain().getG(), d).normalize().getEncoded(true));
+        this.publicKey = HexFormat.of()
+                .formatHex(new FixedPointCombMultiplier()
+                        .multiply(EcCurve.SECP256K1.domain().getG(), d)
+                        .normalize()
+                        .getEncoded(true));
     }
 
     /** The compressed public key to register as an API_KEY_CURVE_SECP256K1 key. */
@@ -47,13 +50,15 @@ public final class Eip191Stamper implements Stamper {
         BigInteger[] rs = signer.generateSignature(VerifyingKey.eip191Digest(body));
         String der;
         try {
-            der = HexFormat.of().formatHex(StandardDSAEncoding.INSTANCE.encode(EcCurve.SECP256K1.order(), rs[0], rs[1]));
+            der = HexFormat.of()
+                    .formatHex(StandardDSAEncoding.INSTANCE.encode(EcCurve.SECP256K1.order(), rs[0], rs[1]));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         String json = "{\"publicKey\":\"" + publicKey + "\",\"scheme\":\"SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191\","
                 + "\"signature\":\"" + der + "\"}";
-        return new Stamp("X-Stamp", Base64.getUrlEncoder().withoutPadding()
-                .encodeToString(json.getBytes(StandardCharsets.UTF_8)));
+        return new Stamp(
+                "X-Stamp",
+                Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8)));
     }
 }

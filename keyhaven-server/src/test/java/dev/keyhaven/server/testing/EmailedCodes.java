@@ -13,8 +13,7 @@ import java.util.regex.Pattern;
 public final class EmailedCodes {
     private static final Pattern CODE = Pattern.compile("monospace;\">([0-9A-Z]+)<");
 
-    private EmailedCodes() {
-    }
+    private EmailedCodes() {}
 
     public static String latest(GreenMail smtp) throws Exception {
         assertThat(smtp.waitForIncomingEmail(5_000, 1)).as("a message arrived").isTrue();

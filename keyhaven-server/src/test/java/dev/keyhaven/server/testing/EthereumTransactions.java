@@ -9,18 +9,23 @@ public final class EthereumTransactions {
     public static final BigInteger ONE_ETH = BigInteger.TEN.pow(18);
     private static final HexFormat HEX = HexFormat.of();
 
-    private EthereumTransactions() {
-    }
+    private EthereumTransactions() {}
 
     /** {@code 0x02 ‖ rlp([chainId, nonce, tip, maxFee, gas, to, value, data, []])} on chain 1, hex without 0x. */
     public static String eip1559(String to, BigInteger value, String dataHex) {
         String digits = to.startsWith("0x") ? to.substring(2) : to;
         String data = dataHex.startsWith("0x") ? dataHex.substring(2) : dataHex;
-        byte[][] fields = {Rlp.encodeInteger(BigInteger.ONE), Rlp.encodeInteger(BigInteger.ZERO),
+        byte[][] fields = {
+            Rlp.encodeInteger(BigInteger.ONE),
+            Rlp.encodeInteger(BigInteger.ZERO),
             Rlp.encodeInteger(BigInteger.valueOf(1_000_000_000L)),
             Rlp.encodeInteger(BigInteger.valueOf(30_000_000_000L)),
-            Rlp.encodeInteger(BigInteger.valueOf(100_000)), Rlp.encodeBytes(HEX.parseHex(digits)),
-            Rlp.encodeInteger(value), Rlp.encodeBytes(HEX.parseHex(data)), Rlp.encodeList()};
+            Rlp.encodeInteger(BigInteger.valueOf(100_000)),
+            Rlp.encodeBytes(HEX.parseHex(digits)),
+            Rlp.encodeInteger(value),
+            Rlp.encodeBytes(HEX.parseHex(data)),
+            Rlp.encodeList()
+        };
         return "02" + HEX.formatHex(Rlp.encodeList(fields));
     }
 

@@ -9,8 +9,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class Json {
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-    private Json() {
-    }
+    private Json() {}
 
     public static JsonNode parse(byte[] body) {
         return MAPPER.readTree(body);

@@ -43,7 +43,8 @@ public final class KeyhavenProcess implements AutoCloseable {
 
     /** The jar {@code package} built (the failsafe configuration names it). */
     public static Path jar() {
-        Path jar = Path.of(System.getProperty("keyhaven.jar", "target/keyhaven.jar")).toAbsolutePath();
+        Path jar = Path.of(System.getProperty("keyhaven.jar", "target/keyhaven.jar"))
+                .toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " does not exist: run the integration tests with 'mvnw verify', "
                     + "whose package phase builds it");
@@ -53,13 +54,14 @@ public final class KeyhavenProcess implements AutoCloseable {
 
     /** The {@code java} launcher of this JVM: the one on the PATH may be too old for Keyhaven. */
     public static String java() {
-        return ProcessHandle.current().info().command()
+        return ProcessHandle.current()
+                .info()
+                .command()
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java runs this JVM"));
     }
 
     /** What a command that ran to completion printed, and its exit status. */
-    public record Result(int exitCode, String stdout, String stderr) {
-    }
+    public record Result(int exitCode, String stdout, String stderr) {}
 
     /** Runs {@code java -jar keyhaven.jar ARGS} to completion with {@code environment} added. */
     public static Result run(List<String> args, Map<String, String> environment) {
@@ -68,8 +70,8 @@ public final class KeyhavenProcess implements AutoCloseable {
         Process process = start(List.of(), args, environment, ProcessBuilder.Redirect.to(out.toFile()), err);
         try {
             if (!process.waitFor(COMMAND.toSeconds(), TimeUnit.SECONDS)) {
-                throw new IllegalStateException("keyhaven " + String.join(" ", args) + " did not finish within "
-                        + COMMAND);
+                throw new IllegalStateException(
+                        "keyhaven " + String.join(" ", args) + " did not finish within " + COMMAND);
             }
             return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
         } catch (InterruptedException e) {
@@ -97,9 +99,11 @@ public final class KeyhavenProcess implements AutoCloseable {
      * {@link #serve} with the process's file-descriptor limit lowered to {@code fileDescriptors} (soft and hard), as
      * {@code bash -c 'ulimit -n N; exec java -jar ...'} does: the JVM cannot raise it again.
      */
-    public static KeyhavenProcess serveWithFileLimit(int fileDescriptors, List<String> args,
-            Map<String, String> environment) {
-        return serve(List.of("bash", "-c", "ulimit -n " + fileDescriptors + " && exec \"$@\"", "keyhaven"), args,
+    public static KeyhavenProcess serveWithFileLimit(
+            int fileDescriptors, List<String> args, Map<String, String> environment) {
+        return serve(
+                List.of("bash", "-c", "ulimit -n " + fileDescriptors + " && exec \"$@\"", "keyhaven"),
+                args,
                 environment);
     }
 
@@ -108,8 +112,8 @@ public final class KeyhavenProcess implements AutoCloseable {
         command.add("serve");
         command.addAll(args);
         Path err = temporaryFile("stderr");
-        KeyhavenProcess server = new KeyhavenProcess(start(launcher, command, environment,
-                ProcessBuilder.Redirect.PIPE, err), err);
+        KeyhavenProcess server =
+                new KeyhavenProcess(start(launcher, command, environment, ProcessBuilder.Redirect.PIPE, err), err);
         try {
             server.awaitStdout(line -> ORGANIZATION.matcher(line).find(), STARTUP);
             return server;
@@ -119,8 +123,12 @@ public final class KeyhavenProcess implements AutoCloseable {
         }
     }
 
-    private static Process start(List<String> launcher, List<String> args, Map<String, String> environment,
-            ProcessBuilder.Redirect stdout, Path stderr) {
+    private static Process start(
+            List<String> launcher,
+            List<String> args,
+            Map<String, String> environment,
+            ProcessBuilder.Redirect stdout,
+            Path stderr) {
         List<String> command = new ArrayList<>(launcher);
         command.addAll(List.of(java(), "-jar", jar().toString()));
         command.addAll(args);
@@ -140,8 +148,8 @@ public final class KeyhavenProcess implements AutoCloseable {
     }
 
     private void readStdout() {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 stdout.add(line);
                 synchronized (stdoutChanged) {
@@ -170,9 +178,10 @@ public final class KeyhavenProcess implements AutoCloseable {
                 }
                 long left = deadline - System.nanoTime();
                 if (stdoutEnded || left <= 0) {
-                    throw new IllegalStateException((stdoutEnded ? "keyhaven serve ended" : "keyhaven serve stayed "
-                            + "silent for " + timeout) + " without printing the expected line; stdout:\n"
-                            + String.join("\n", stdout) + "\nstderr:\n" + stderr());
+                    throw new IllegalStateException(
+                            (stdoutEnded ? "keyhaven serve ended" : "keyhaven serve stayed " + "silent for " + timeout)
+                                    + " without printing the expected line; stdout:\n"
+                                    + String.join("\n", stdout) + "\nstderr:\n" + stderr());
                 }
                 try {
                     stdoutChanged.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
@@ -231,8 +240,10 @@ public final class KeyhavenProcess implements AutoCloseable {
             step.run();
         } catch (RuntimeException | AssertionError e) {
             List<String> log = stderr().lines().toList();
-            AssertionError explained = new AssertionError(e.getMessage() + "\n--- last lines of the server log:\n"
-                    + String.join("\n", log.subList(Math.max(0, log.size() - 80), log.size())), e);
+            AssertionError explained = new AssertionError(
+                    e.getMessage() + "\n--- last lines of the server log:\n"
+                            + String.join("\n", log.subList(Math.max(0, log.size() - 80), log.size())),
+                    e);
             throw explained;
         }
     }
@@ -260,8 +271,8 @@ public final class KeyhavenProcess implements AutoCloseable {
     public int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("keyhaven serve still runs " + timeout + " later; stderr:\n"
-                        + stderr());
+                throw new IllegalStateException(
+                        "keyhaven serve still runs " + timeout + " later; stderr:\n" + stderr());
             }
             return process.exitValue();
         } catch (InterruptedException e) {

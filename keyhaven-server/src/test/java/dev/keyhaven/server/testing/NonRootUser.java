@@ -14,8 +14,12 @@ public record NonRootUser(String userId, KeyhavenClient client) {
 
     public static NonRootUser create(KeyhavenClient root, String name) {
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String userId = root.createUsers(List.of(UserParams.withApiKeys(name, List.of(ApiKeyParams.of(name + "'s key",
-                key))))).result().path("userIds").get(0).asString();
+        String userId = root.createUsers(
+                        List.of(UserParams.withApiKeys(name, List.of(ApiKeyParams.of(name + "'s key", key)))))
+                .result()
+                .path("userIds")
+                .get(0)
+                .asString();
         return new NonRootUser(userId, root.withStamper(key));
     }
 }

@@ -10,8 +10,7 @@ import java.util.Map;
 
 /** Creating the policies a test needs, and removing every policy after it. */
 public final class Policies {
-    private Policies() {
-    }
+    private Policies() {}
 
     /** Creates a policy (no consensus: it applies whoever submits) and returns its id. */
     public static String create(KeyhavenClient root, String effect, String condition) {
@@ -33,8 +32,13 @@ public final class Policies {
         List<String> ids = new ArrayList<>();
         root.listPolicies().forEach(p -> ids.add(p.path("policyId").asString()));
         if (!ids.isEmpty()) {
-            assertThat(root.submit("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", Map.of("policyIds", ids),
-                    "deletePoliciesResult").status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+            assertThat(root.submit(
+                                    "delete_policies",
+                                    "ACTIVITY_TYPE_DELETE_POLICIES",
+                                    Map.of("policyIds", ids),
+                                    "deletePoliciesResult")
+                            .status())
+                    .isEqualTo("ACTIVITY_STATUS_COMPLETED");
         }
     }
 }

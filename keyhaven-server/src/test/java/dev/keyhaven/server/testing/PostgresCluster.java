@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Assumptions;
  * refuses to run as root. Missing binaries skip the test loudly, unless {@code KEYHAVEN_REQUIRE_POSTGRES=1}.
  */
 public final class PostgresCluster implements AutoCloseable {
-    private static final Path BIN = Path.of(System.getenv().getOrDefault("KEYHAVEN_TEST_PG_BIN",
-            "/usr/lib/postgresql/15/bin"));
+    private static final Path BIN =
+            Path.of(System.getenv().getOrDefault("KEYHAVEN_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"));
     private static final long COMMAND_SECONDS = 120;
 
     private final Path directory;
@@ -50,7 +50,9 @@ public final class PostgresCluster implements AutoCloseable {
         try {
             Path directory = Files.createTempDirectory("keyhaven-pg");
             if (asRoot()) {
-                UserPrincipal postgres = directory.getFileSystem().getUserPrincipalLookupService()
+                UserPrincipal postgres = directory
+                        .getFileSystem()
+                        .getUserPrincipalLookupService()
                         .lookupPrincipalByName("postgres");
                 Files.setOwner(directory, postgres);
             }
@@ -59,8 +61,16 @@ public final class PostgresCluster implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         try {
-            cluster.run(BIN.resolve("initdb").toString(), "-D", cluster.data().toString(), "-U", "postgres",
-                    "--auth=trust", "--no-sync", "-E", "UTF8");
+            cluster.run(
+                    BIN.resolve("initdb").toString(),
+                    "-D",
+                    cluster.data().toString(),
+                    "-U",
+                    "postgres",
+                    "--auth=trust",
+                    "--no-sync",
+                    "-E",
+                    "UTF8");
             cluster.start();
             try (Connection admin = DriverManager.getConnection(cluster.url("postgres"));
                     Statement statement = admin.createStatement()) {
@@ -84,9 +94,19 @@ public final class PostgresCluster implements AutoCloseable {
 
     /** Starts the cluster and returns once it accepts connections. */
     public void start() {
-        run(BIN.resolve("pg_ctl").toString(), "-D", data().toString(), "-l", directory.resolve("server.log")
-                .toString(), "-w", "-t", "60", "-o", "-p " + port + " -c listen_addresses=127.0.0.1"
-                + " -c unix_socket_directories=" + directory + " -c fsync=off", "start");
+        run(
+                BIN.resolve("pg_ctl").toString(),
+                "-D",
+                data().toString(),
+                "-l",
+                directory.resolve("server.log").toString(),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                "-p " + port + " -c listen_addresses=127.0.0.1" + " -c unix_socket_directories=" + directory
+                        + " -c fsync=off",
+                "start");
     }
 
     /** Stops the cluster as an operator or a fail-over does (fast: open sessions are ended) and waits for it. */
@@ -106,8 +126,10 @@ public final class PostgresCluster implements AutoCloseable {
         full.addAll(List.of(command));
         Path output = directory.resolve("command.log");
         try {
-            Process process = new ProcessBuilder(full).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
+            Process process = new ProcessBuilder(full)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
+                    .start();
             if (!process.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException(String.join(" ", command) + " did not finish");
@@ -144,7 +166,8 @@ public final class PostgresCluster implements AutoCloseable {
             }
         }
         try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            files.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             System.err.println("could not remove " + directory + ": " + e.getMessage());
         }

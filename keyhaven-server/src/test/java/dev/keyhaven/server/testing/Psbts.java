@@ -11,12 +11,10 @@ import java.util.List;
  * witness_utxo and, when asked, the whole previous transaction as non_witness_utxo.
  */
 public final class Psbts {
-    private Psbts() {
-    }
+    private Psbts() {}
 
     /** An output: {@code value} sats to {@code script}. */
-    public record Output(long value, byte[] script) {
-    }
+    public record Output(long value, byte[] script) {}
 
     /** A spent output, and whether the PSBT carries its previous transaction and the output itself. */
     public record Spent(Output output, boolean withPreviousTransaction, boolean withWitnessUtxo) {
@@ -75,7 +73,10 @@ public final class Psbts {
     }
 
     private static void output(ByteArrayOutputStream out, Output output) {
-        out.writeBytes(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(output.value()).array());
+        out.writeBytes(ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(output.value())
+                .array());
         compact(out, output.script().length);
         out.writeBytes(output.script());
     }
@@ -88,7 +89,10 @@ public final class Psbts {
     }
 
     private static void int32(ByteArrayOutputStream out, int value) {
-        out.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(value).array());
+        out.writeBytes(ByteBuffer.allocate(4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(value)
+                .array());
     }
 
     private static void compact(ByteArrayOutputStream out, int value) {

@@ -97,7 +97,9 @@ public final class RawExchange implements AutoCloseable {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String line = readLine(); line != null && !line.isEmpty(); line = readLine()) {
             int colon = line.indexOf(':');
-            headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+            headers.put(
+                    line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    line.substring(colon + 1).trim());
         }
         int length = toHead ? 0 : Integer.parseInt(headers.getOrDefault("content-length", "0"));
         try {
@@ -126,8 +128,8 @@ public final class RawExchange implements AutoCloseable {
             int next = in.read();
             if (next >= 0) {
                 byte[] rest = in.readNBytes(Math.min(in.available(), 512));
-                throw new AssertionError("expected the connection to end, but the server sent: "
-                        + (char) next + new String(rest, StandardCharsets.ISO_8859_1));
+                throw new AssertionError("expected the connection to end, but the server sent: " + (char) next
+                        + new String(rest, StandardCharsets.ISO_8859_1));
             }
             return true;
         } catch (SocketTimeoutException e) {

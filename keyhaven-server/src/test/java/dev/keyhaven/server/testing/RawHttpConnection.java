@@ -44,12 +44,10 @@ public final class RawHttpConnection implements AutoCloseable {
         }
 
         /** Not one byte of a response: the connection was refused, reset or closed first. */
-        record NoResponse(IOException cause) implements Outcome {
-        }
+        record NoResponse(IOException cause) implements Outcome {}
 
         /** Part of a response arrived, then the connection ended. */
-        record Truncated(int bytesReceived, IOException cause) implements Outcome {
-        }
+        record Truncated(int bytesReceived, IOException cause) implements Outcome {}
     }
 
     /** POSTs {@code body} to {@code path} with the given extra headers and reads the response. */
@@ -104,14 +102,23 @@ public final class RawHttpConnection implements AutoCloseable {
 
     private byte[] head(String path, int contentLength, Map<String, String> headers, boolean expectContinue) {
         StringBuilder head = new StringBuilder()
-                .append("POST ").append(path).append(" HTTP/1.1\r\n")
-                .append("Host: ").append(host).append(':').append(port).append("\r\n")
+                .append("POST ")
+                .append(path)
+                .append(" HTTP/1.1\r\n")
+                .append("Host: ")
+                .append(host)
+                .append(':')
+                .append(port)
+                .append("\r\n")
                 .append("Content-Type: application/json\r\n")
-                .append("Content-Length: ").append(contentLength).append("\r\n");
+                .append("Content-Length: ")
+                .append(contentLength)
+                .append("\r\n");
         if (expectContinue) {
             head.append("Expect: 100-continue\r\n");
         }
-        headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+        headers.forEach(
+                (name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         return head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -169,7 +176,9 @@ public final class RawHttpConnection implements AutoCloseable {
             if (colon <= 0) {
                 throw new IOException("malformed header line: " + line);
             }
-            headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+            headers.put(
+                    line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    line.substring(colon + 1).trim());
         }
         return headers;
     }

@@ -23,8 +23,8 @@ public final class ServedJar implements AutoCloseable {
     }
 
     public static ServedJar in(StoreKind store, Path dataDirectory) {
-        return new ServedJar(store, dataDirectory, store == StoreKind.POSTGRES ? store.freshDatabase(dataDirectory)
-                : null);
+        return new ServedJar(
+                store, dataDirectory, store == StoreKind.POSTGRES ? store.freshDatabase(dataDirectory) : null);
     }
 
     /** {@code --data-dir} and, for PostgreSQL, {@code --db-url}: what every command needs to find the data. */
@@ -47,8 +47,8 @@ public final class ServedJar implements AutoCloseable {
     /** The root key pair {@code serve} generated into the empty data directory. */
     public ApiKeyStamper rootStamper() {
         try {
-            return ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256,
-                    Files.readString(dataDirectory.resolve("root-api-key.private")));
+            return ApiKeyStamper.fromPrivateKey(
+                    ApiKeyStamper.Curve.P256, Files.readString(dataDirectory.resolve("root-api-key.private")));
         } catch (IOException e) {
             throw new AssertionError("serve did not leave the root key in the data directory", e);
         }

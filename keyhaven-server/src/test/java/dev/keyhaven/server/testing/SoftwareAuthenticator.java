@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SoftwareAuthenticator implements Stamper {
     /** The header name the TypeScript stamper sends (the specification spells it X-Stamp-WebAuthn). */
     public static final String HEADER = "X-Stamp-Webauthn";
+
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
     private static final HexFormat HEX = HexFormat.of();
@@ -126,12 +127,18 @@ public final class SoftwareAuthenticator implements Stamper {
      * React Native module decode it to the challenge bytes; the client data carries those bytes base64url-encoded).
      */
     public AuthenticatorParams registration(String name, Format format, String challenge, Tamper tamper) {
-        byte[] challengeBytes = tamper == Tamper.CHALLENGE ? random(32) : Base64.getUrlDecoder().decode(challenge);
-        byte[] clientData = clientData(tamper == Tamper.TYPE ? "webauthn.get" : "webauthn.create", challengeBytes,
-                tamper);
-        byte[] authData = concat(sha256(rpId.getBytes(StandardCharsets.UTF_8)),
-                new byte[] {(byte) (flags(tamper) | AT)}, ByteBuffer.allocate(4).putInt(0).array(), AAGUID,
-                ByteBuffer.allocate(2).putShort((short) credentialId.length).array(), credentialId, coseKey());
+        byte[] challengeBytes =
+                tamper == Tamper.CHALLENGE ? random(32) : Base64.getUrlDecoder().decode(challenge);
+        byte[] clientData =
+                clientData(tamper == Tamper.TYPE ? "webauthn.get" : "webauthn.create", challengeBytes, tamper);
+        byte[] authData = concat(
+                sha256(rpId.getBytes(StandardCharsets.UTF_8)),
+                new byte[] {(byte) (flags(tamper) | AT)},
+                ByteBuffer.allocate(4).putInt(0).array(),
+                AAGUID,
+                ByteBuffer.allocate(2).putShort((short) credentialId.length).array(),
+                credentialId,
+                coseKey());
         Map<String, Object> statement = new LinkedHashMap<>();
         if (format == Format.PACKED_SELF) {
             statement.put("alg", -7);
@@ -144,8 +151,14 @@ public final class SoftwareAuthenticator implements Stamper {
         attestation.put("attStmt", statement);
         attestation.put("authData", authData);
         String sentId = tamper == Tamper.CREDENTIAL_ID ? B64URL.encodeToString(random(16)) : credentialId();
-        return new AuthenticatorParams(name, challenge, new Attestation(sentId, B64URL.encodeToString(clientData),
-                B64URL.encodeToString(Cbor.encode(attestation)), List.of("AUTHENTICATOR_TRANSPORT_INTERNAL")));
+        return new AuthenticatorParams(
+                name,
+                challenge,
+                new Attestation(
+                        sentId,
+                        B64URL.encodeToString(clientData),
+                        B64URL.encodeToString(Cbor.encode(attestation)),
+                        List.of("AUTHENTICATOR_TRANSPORT_INTERNAL")));
     }
 
     @Override
@@ -162,10 +175,11 @@ public final class SoftwareAuthenticator implements Stamper {
     public Stamp stamp(byte[] body, Tamper tamper) {
         byte[] challenge = HEX.formatHex(sha256(tamper == Tamper.CHALLENGE ? random(8) : body))
                 .getBytes(StandardCharsets.US_ASCII);
-        byte[] clientData = clientData(tamper == Tamper.TYPE ? "webauthn.create" : "webauthn.get", challenge,
-                tamper);
+        byte[] clientData = clientData(tamper == Tamper.TYPE ? "webauthn.create" : "webauthn.get", challenge, tamper);
         long counter = counts ? signCount.incrementAndGet() : 0;
-        byte[] authData = concat(sha256(rpId.getBytes(StandardCharsets.UTF_8)), new byte[] {flags(tamper)},
+        byte[] authData = concat(
+                sha256(rpId.getBytes(StandardCharsets.UTF_8)),
+                new byte[] {flags(tamper)},
                 ByteBuffer.allocate(4).putInt((int) counter).array());
         byte[] signature = sign(concat(authData, sha256(clientData)), tamper == Tamper.SIGNATURE);
         String id = tamper == Tamper.CREDENTIAL_ID ? B64URL.encodeToString(random(16)) : credentialId();
@@ -178,7 +192,8 @@ public final class SoftwareAuthenticator implements Stamper {
     private byte[] clientData(String type, byte[] challenge, Tamper tamper) {
         String from = tamper == Tamper.ORIGIN ? "https://elsewhere.example.net" : origin;
         return ("{\"type\":\"" + type + "\",\"challenge\":\"" + B64URL.encodeToString(challenge) + "\",\"origin\":\""
-                + from + "\",\"crossOrigin\":false}").getBytes(StandardCharsets.UTF_8);
+                        + from + "\",\"crossOrigin\":false}")
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     private static byte flags(Tamper tamper) {

@@ -15,12 +15,10 @@ public final class SolanaTransactions {
     public static final String SYSTEM_PROGRAM = "11111111111111111111111111111111";
     private static final String BLOCKHASH = "EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k";
 
-    private SolanaTransactions() {
-    }
+    private SolanaTransactions() {}
 
     /** One instruction: the program's index among the keys, its accounts' indexes, its data. */
-    public record Instruction(int program, List<Integer> accounts, byte[] data) {
-    }
+    public record Instruction(int program, List<Integer> accounts, byte[] data) {}
 
     /**
      * A legacy transaction. {@code keys} are in the header's order: the {@code signers} first (all writable), then
@@ -51,13 +49,20 @@ public final class SolanaTransactions {
 
     /** {@code from} sends {@code lamports} to {@code to}, paying the fee: System Program Transfer. */
     public static byte[] transfer(String from, String to, long lamports) {
-        return legacy(List.of(from, to, SYSTEM_PROGRAM), 1, 1, List.of(new Instruction(2, List.of(0, 1),
-                systemTransfer(lamports))));
+        return legacy(
+                List.of(from, to, SYSTEM_PROGRAM),
+                1,
+                1,
+                List.of(new Instruction(2, List.of(0, 1), systemTransfer(lamports))));
     }
 
     /** System Program Transfer's data: instruction 2 (u32 LE), then lamports (u64 LE). */
     public static byte[] systemTransfer(long lamports) {
-        return ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(2).putLong(lamports).array();
+        return ByteBuffer.allocate(12)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(2)
+                .putLong(lamports)
+                .array();
     }
 
     /** The message: what follows the signature slots of a transaction with {@code signers} slots. */

@@ -18,8 +18,8 @@ public enum StoreKind {
     SQLITE,
     POSTGRES;
 
-    static final String ADMIN_URL = System.getenv().getOrDefault("KEYHAVEN_TEST_PG_URL",
-            "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
+    static final String ADMIN_URL = System.getenv()
+            .getOrDefault("KEYHAVEN_TEST_PG_URL", "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
 
     /** A JDBC URL of a new, empty database of this kind; SQLite lives in {@code directory}. */
     public String freshDatabase(Path directory) {
@@ -30,9 +30,10 @@ public enum StoreKind {
     }
 
     private static String createPostgresDatabase() {
-        String name = "keyhaven_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16)
-                .toLowerCase(Locale.ROOT);
-        try (Connection admin = DriverManager.getConnection(ADMIN_URL); Statement statement = admin.createStatement()) {
+        String name = "keyhaven_test_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
+        try (Connection admin = DriverManager.getConnection(ADMIN_URL);
+                Statement statement = admin.createStatement()) {
             statement.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             String message = "PostgreSQL is not reachable at " + ADMIN_URL + " (" + e.getMessage() + ")";
@@ -51,7 +52,8 @@ public enum StoreKind {
             return;
         }
         String name = jdbcUrl.substring(jdbcUrl.lastIndexOf('/') + 1, jdbcUrl.indexOf('?'));
-        try (Connection admin = DriverManager.getConnection(ADMIN_URL); Statement statement = admin.createStatement()) {
+        try (Connection admin = DriverManager.getConnection(ADMIN_URL);
+                Statement statement = admin.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
         } catch (SQLException e) {
             System.err.println("could not drop test database " + name + ": " + e.getMessage());

@@ -13,8 +13,7 @@ import java.util.stream.Stream;
  * {@code java.io.tmpdir}.
  */
 public final class TemporaryDirectory {
-    private TemporaryDirectory() {
-    }
+    private TemporaryDirectory() {}
 
     /** A new empty directory under {@code java.io.tmpdir}, its name starting with {@code prefix}. */
     public static Path create(String prefix) {

@@ -27,13 +27,22 @@ public final class TestServer implements AutoCloseable {
     private final KeyhavenConfig config;
     /** Whether closing this server drops its database and deletes its directory (false for a {@link #peer}). */
     private final boolean ownsData;
+
     private final Keyhaven keyhaven;
     private final ApiServer server;
     private final ApiKeyStamper rootStamper;
     private final RootOrganizationSetup.Created root;
 
-    private TestServer(StoreKind store, Path directory, String databaseUrl, KeyhavenConfig config, boolean ownsData,
-            Keyhaven keyhaven, ApiServer server, ApiKeyStamper rootStamper, RootOrganizationSetup.Created root) {
+    private TestServer(
+            StoreKind store,
+            Path directory,
+            String databaseUrl,
+            KeyhavenConfig config,
+            boolean ownsData,
+            Keyhaven keyhaven,
+            ApiServer server,
+            ApiKeyStamper rootStamper,
+            RootOrganizationSetup.Created root) {
         this.store = store;
         this.directory = directory;
         this.databaseUrl = databaseUrl;
@@ -60,12 +69,15 @@ public final class TestServer implements AutoCloseable {
         Keyhaven keyhaven = null;
         try {
             url = store.freshDatabase(directory);
-            KeyhavenConfig config = customize.apply(KeyhavenConfig.defaults(directory).withPort(0)
-                    .withDatabaseUrl(Optional.of(url)));
+            KeyhavenConfig config = customize.apply(
+                    KeyhavenConfig.defaults(directory).withPort(0).withDatabaseUrl(Optional.of(url)));
             keyhaven = Keyhaven.open(config, clock);
             ApiKeyStamper stamper = ApiKeyStamper.generate(ApiKeyStamper.Curve.P256, RANDOM);
-            RootOrganizationSetup.Created root = keyhaven.rootSetup().initialize("Test organization", "root",
-                    NewApiKey.of("root key", stamper.publicKey(), ApiKeyCurve.API_KEY_CURVE_P256));
+            RootOrganizationSetup.Created root = keyhaven.rootSetup()
+                    .initialize(
+                            "Test organization",
+                            "root",
+                            NewApiKey.of("root key", stamper.publicKey(), ApiKeyCurve.API_KEY_CURVE_P256));
             return new TestServer(store, directory, url, config, true, keyhaven, keyhaven.serve(), stamper, root);
         } catch (RuntimeException | Error e) {
             // A server that did not start (or a skipped PostgreSQL test) leaves nothing behind either.

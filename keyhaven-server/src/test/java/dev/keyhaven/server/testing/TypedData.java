@@ -13,6 +13,5 @@ public final class TypedData {
             "message":{"from":{"name":"Cow","wallet":"0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"},\
             "to":{"name":"Bob","wallet":"0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"},"contents":"Hello, Bob!"}}""";
 
-    private TypedData() {
-    }
+    private TypedData() {}
 }

@@ -57,8 +57,8 @@ public final class WebhookReceiver implements AutoCloseable {
                 }
                 Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
                 exchange.getRequestHeaders().forEach((k, v) -> headers.put(k, List.copyOf(v)));
-                Received r = new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), headers,
-                        body);
+                Received r = new Received(
+                        exchange.getRequestMethod(), exchange.getRequestURI().getPath(), headers, body);
                 receiver.received.add(r);
                 int status = receiver.answer.apply(r);
                 exchange.sendResponseHeaders(status, -1);
@@ -112,8 +112,11 @@ public final class WebhookReceiver implements AutoCloseable {
 
     /** The first request whose body is the activity {@code activityId} with {@code status}. */
     public Received awaitActivity(String activityId, String status) {
-        return await(r -> r.bodyText().contains("\"id\":\"" + activityId + "\"")
-                && r.bodyText().contains("\"status\":\"" + status + "\""), 1).getFirst();
+        return await(
+                        r -> r.bodyText().contains("\"id\":\"" + activityId + "\"")
+                                && r.bodyText().contains("\"status\":\"" + status + "\""),
+                        1)
+                .getFirst();
     }
 
     public Optional<Received> last() {

@@ -50,13 +50,31 @@ class TvcIT extends OnBothStores {
         bob = createOperator("bob");
         carol = createOperator("carol");
         outsider = createOperator("outsider");
-        Activity app = root.submit("create_tvc_app", "ACTIVITY_TYPE_CREATE_TVC_APP", Map.of("name", "signer",
-                "quorumPublicKey", "04" + "11".repeat(64),
-                "manifestSetParams", Map.of("name", "manifest set", "existingOperatorIds", List.of(alice, bob, carol),
-                        "threshold", 2),
-                "shareSetParams", Map.of("name", "share set", "newOperators",
-                        List.of(Map.of("name", "share holder", "publicKey", newKey("share holder"))), "threshold",
-                        1)), "createTvcAppResult");
+        Activity app = root.submit(
+                "create_tvc_app",
+                "ACTIVITY_TYPE_CREATE_TVC_APP",
+                Map.of(
+                        "name",
+                        "signer",
+                        "quorumPublicKey",
+                        "04" + "11".repeat(64),
+                        "manifestSetParams",
+                        Map.of(
+                                "name",
+                                "manifest set",
+                                "existingOperatorIds",
+                                List.of(alice, bob, carol),
+                                "threshold",
+                                2),
+                        "shareSetParams",
+                        Map.of(
+                                "name",
+                                "share set",
+                                "newOperators",
+                                List.of(Map.of("name", "share holder", "publicKey", newKey("share holder"))),
+                                "threshold",
+                                1)),
+                "createTvcAppResult");
         assertThat(app.isCompleted()).isTrue();
         assertThat(app.result().path("manifestSetOperatorIds")).hasSize(3);
         assertThat(app.result().path("manifestSetThreshold").asInt()).isEqualTo(2);
@@ -65,8 +83,11 @@ class TvcIT extends OnBothStores {
     }
 
     private String createOperator(String name) {
-        Activity created = root.submit("create_tvc_operator", "ACTIVITY_TYPE_CREATE_TVC_OPERATOR",
-                Map.of("operatorName", name, "publicKey", newKey(name)), "createTvcOperatorResult");
+        Activity created = root.submit(
+                "create_tvc_operator",
+                "ACTIVITY_TYPE_CREATE_TVC_OPERATOR",
+                Map.of("operatorName", name, "publicKey", newKey(name)),
+                "createTvcOperatorResult");
         assertThat(created.isCompleted()).isTrue();
         return created.result().path("operatorId").asString();
     }
@@ -106,8 +127,7 @@ class TvcIT extends OnBothStores {
         return sign(name, HEX.parseHex(deployment.path("manifestHash").asString()));
     }
 
-    private record Deployment(String deploymentId, String manifestId) {
-    }
+    private record Deployment(String deploymentId, String manifestId) {}
 
     private Deployment deploy() {
         Map<String, Object> params = new LinkedHashMap<>();
@@ -120,20 +140,25 @@ class TvcIT extends OnBothStores {
         params.put("healthCheckType", "TVC_HEALTH_CHECK_TYPE_HTTP");
         params.put("healthCheckPort", 3001);
         params.put("publicIngressPort", 3000);
-        Activity created = root.submit("create_tvc_deployment", "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", params,
-                "createTvcDeploymentResult");
+        Activity created = root.submit(
+                "create_tvc_deployment", "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", params, "createTvcDeploymentResult");
         assertThat(created.isCompleted()).isTrue();
-        return new Deployment(created.result().path("deploymentId").asString(),
+        return new Deployment(
+                created.result().path("deploymentId").asString(),
                 created.result().path("manifestId").asString());
     }
 
     private JsonNode deployment(Deployment d) {
-        return root.query("get_tvc_deployment", Map.of("deploymentId", d.deploymentId())).path("tvcDeployment");
+        return root.query("get_tvc_deployment", Map.of("deploymentId", d.deploymentId()))
+                .path("tvcDeployment");
     }
 
     private Activity approve(Deployment d, List<Map<String, String>> approvals) {
-        return root.submit("create_tvc_manifest_approvals", "ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS",
-                Map.of("manifestId", d.manifestId(), "approvals", approvals), "createTvcManifestApprovalsResult");
+        return root.submit(
+                "create_tvc_manifest_approvals",
+                "ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS",
+                Map.of("manifestId", d.manifestId(), "approvals", approvals),
+                "createTvcManifestApprovalsResult");
     }
 
     private static Map<String, String> approval(String operatorId, String signature) {
@@ -179,8 +204,8 @@ class TvcIT extends OnBothStores {
     void severalApprovalsInOneActivity() {
         Deployment d = deploy();
         JsonNode before = deployment(d);
-        Activity both = approve(d, List.of(approval(alice, approvalBy("alice", before)),
-                approval(carol, approvalBy("carol", before))));
+        Activity both = approve(
+                d, List.of(approval(alice, approvalBy("alice", before)), approval(carol, approvalBy("carol", before))));
         assertThat(both.result().path("approvalIds")).hasSize(2);
         assertThat(deployment(d).path("approved").asBoolean()).isTrue();
     }
@@ -191,14 +216,20 @@ class TvcIT extends OnBothStores {
         JsonNode before = deployment(d);
         approve(d, List.of(approval(alice, approvalBy("alice", before))));
 
-        KeyhavenApiException again = apiError(ErrorCode.BAD_REQUEST, null, () -> approve(d, List.of(approval(alice,
-                approvalBy("alice", before)))));
-        assertThat(again.serverMessage()).isEqualTo("approvals[0] (operator " + alice + "): the operator has already "
-                + "approved manifest " + d.manifestId());
-        KeyhavenApiException twice = apiError(ErrorCode.BAD_REQUEST, null, () -> approve(d, List.of(approval(bob,
-                approvalBy("bob", before)), approval(bob, approvalBy("bob", before)))));
-        assertThat(twice.serverMessage()).isEqualTo("approvals[1] (operator " + bob + "): the operator has already "
-                + "approved manifest " + d.manifestId());
+        KeyhavenApiException again = apiError(
+                ErrorCode.BAD_REQUEST, null, () -> approve(d, List.of(approval(alice, approvalBy("alice", before)))));
+        assertThat(again.serverMessage())
+                .isEqualTo("approvals[0] (operator " + alice + "): the operator has already " + "approved manifest "
+                        + d.manifestId());
+        KeyhavenApiException twice = apiError(
+                ErrorCode.BAD_REQUEST,
+                null,
+                () -> approve(
+                        d,
+                        List.of(approval(bob, approvalBy("bob", before)), approval(bob, approvalBy("bob", before)))));
+        assertThat(twice.serverMessage())
+                .isEqualTo("approvals[1] (operator " + bob + "): the operator has already " + "approved manifest "
+                        + d.manifestId());
         assertThat(deployment(d).path("approvalCount").asInt()).isEqualTo(1);
     }
 
@@ -206,15 +237,22 @@ class TvcIT extends OnBothStores {
     void anOperatorOutsideTheManifestSetOrUnknownIsRefused() {
         Deployment d = deploy();
         JsonNode before = deployment(d);
-        KeyhavenApiException outside = apiError(ErrorCode.BAD_REQUEST, null, () -> approve(d, List.of(approval(alice,
-                approvalBy("alice", before)), approval(outsider, approvalBy("outsider", before)))));
-        assertThat(outside.serverMessage()).isEqualTo("approvals[1] (operator " + outsider + "): the operator is not "
-                + "in the manifest set of deployment " + d.deploymentId());
+        KeyhavenApiException outside = apiError(
+                ErrorCode.BAD_REQUEST,
+                null,
+                () -> approve(
+                        d,
+                        List.of(
+                                approval(alice, approvalBy("alice", before)),
+                                approval(outsider, approvalBy("outsider", before)))));
+        assertThat(outside.serverMessage())
+                .isEqualTo("approvals[1] (operator " + outsider + "): the operator is not "
+                        + "in the manifest set of deployment " + d.deploymentId());
         String unknown = "00000000-0000-7000-8000-000000000000";
-        KeyhavenApiException missing = apiError(ErrorCode.BAD_REQUEST, null,
-                () -> approve(d, List.of(approval(unknown, "00"))));
-        assertThat(missing.serverMessage()).isEqualTo("approvals[0] (operator " + unknown + "): no TVC operator "
-                + "found with this id");
+        KeyhavenApiException missing =
+                apiError(ErrorCode.BAD_REQUEST, null, () -> approve(d, List.of(approval(unknown, "00"))));
+        assertThat(missing.serverMessage())
+                .isEqualTo("approvals[0] (operator " + unknown + "): no TVC operator " + "found with this id");
         // Nothing of a refused activity is recorded, not even its valid approvals.
         assertThat(deployment(d).path("approvalCount").asInt()).isZero();
     }
@@ -226,10 +264,11 @@ class TvcIT extends OnBothStores {
         String otherData = sign("alice", "not the manifest hash".getBytes(StandardCharsets.UTF_8));
         String wrongSigner = approvalBy("bob", before);
         for (String signature : List.of(otherData, wrongSigner, "zz", "00".repeat(64))) {
-            KeyhavenApiException bad = apiError(ErrorCode.BAD_REQUEST, null,
-                    () -> approve(d, List.of(approval(alice, signature))));
-            assertThat(bad.serverMessage()).isEqualTo("approvals[0] (operator " + alice + "): the signature does not "
-                    + "verify over the manifest hash with the operator's public key");
+            KeyhavenApiException bad =
+                    apiError(ErrorCode.BAD_REQUEST, null, () -> approve(d, List.of(approval(alice, signature))));
+            assertThat(bad.serverMessage())
+                    .isEqualTo("approvals[0] (operator " + alice + "): the signature does not "
+                            + "verify over the manifest hash with the operator's public key");
         }
         assertThat(deployment(d).path("approvalCount").asInt()).isZero();
     }
@@ -240,27 +279,38 @@ class TvcIT extends OnBothStores {
         JsonNode before = deployment(d);
         Deployment unknown = new Deployment(d.deploymentId(), "00000000-0000-7000-8000-000000000000");
         assertThat(apiError(() -> approve(unknown, List.of(approval(alice, approvalBy("alice", before)))))
-                .httpStatus()).isEqualTo(404);
+                        .httpStatus())
+                .isEqualTo(404);
         apiError(ErrorCode.BAD_REQUEST, "parameters.approvals", () -> approve(d, List.of()));
 
-        Map<String, Object> params = Map.of("manifestId", d.manifestId(), "approvals",
-                List.of(approval(alice, approvalBy("alice", before))));
-        apiError(ErrorCode.BAD_REQUEST, "generateAppProofs", () -> root.submitRaw("create_tvc_manifest_approvals",
-                root.submitBodyWithAppProofs("ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS", params),
-                "createTvcManifestApprovalsResult"));
+        Map<String, Object> params = Map.of(
+                "manifestId", d.manifestId(), "approvals", List.of(approval(alice, approvalBy("alice", before))));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "generateAppProofs",
+                () -> root.submitRaw(
+                        "create_tvc_manifest_approvals",
+                        root.submitBodyWithAppProofs("ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS", params),
+                        "createTvcManifestApprovalsResult"));
         // generateAppProofs: false is what @turnkey/core sends with every activity; it is accepted.
-        Map<String, Object> body = new LinkedHashMap<>(JSON.readValue(root.submitBody(
-                "ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS", params), new TypeReference<Map<String, Object>>() {}));
+        Map<String, Object> body = new LinkedHashMap<>(JSON.readValue(
+                root.submitBody("ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS", params),
+                new TypeReference<Map<String, Object>>() {}));
         body.put("generateAppProofs", false);
-        assertThat(root.submitRaw("create_tvc_manifest_approvals", JSON.writeValueAsBytes(body),
-                "createTvcManifestApprovalsResult").isCompleted()).isTrue();
+        assertThat(root.submitRaw(
+                                "create_tvc_manifest_approvals",
+                                JSON.writeValueAsBytes(body),
+                                "createTvcManifestApprovalsResult")
+                        .isCompleted())
+                .isTrue();
     }
 
     @Test
     void theManifestIsStoredWithItsHash() {
         Deployment d = deploy();
         JsonNode deployment = deployment(d);
-        byte[] manifest = Base64.getDecoder().decode(deployment.path("manifest").path("manifest").asString());
+        byte[] manifest = Base64.getDecoder()
+                .decode(deployment.path("manifest").path("manifest").asString());
         assertThat(deployment.path("manifest").path("id").asString()).isEqualTo(d.manifestId());
         assertThat(deployment.path("manifestHash").asString()).isEqualTo(HEX.formatHex(Digests.sha256(manifest)));
         JsonNode content = JSON.readTree(manifest);
@@ -279,60 +329,148 @@ class TvcIT extends OnBothStores {
         JsonNode app = root.query("get_tvc_app", Map.of("tvcAppId", appId)).path("tvcApp");
         assertThat(app.path("name").asString()).isEqualTo("signer");
         assertThat(app.path("manifestSet").path("threshold").asInt()).isEqualTo(2);
-        assertThat(app.path("shareSet").path("operators").get(0).path("name").asString()).isEqualTo("share holder");
-        assertThat(root.query("list_tvc_apps", Map.of()).path("tvcApps")).anySatisfy(
-                a -> assertThat(a.path("id").asString()).isEqualTo(appId));
-        assertThat(root.query("list_tvc_app_deployments", Map.of("appId", appId)).path("tvcDeployments"))
+        assertThat(app.path("shareSet").path("operators").get(0).path("name").asString())
+                .isEqualTo("share holder");
+        assertThat(root.query("list_tvc_apps", Map.of()).path("tvcApps"))
+                .anySatisfy(a -> assertThat(a.path("id").asString()).isEqualTo(appId));
+        assertThat(root.query("list_tvc_app_deployments", Map.of("appId", appId))
+                        .path("tvcDeployments"))
                 .anySatisfy(x -> assertThat(x.path("id").asString()).isEqualTo(d.deploymentId()));
 
         String unknown = "00000000-0000-7000-8000-000000000000";
-        assertThat(apiError(() -> root.query("get_tvc_app", Map.of("tvcAppId", unknown))).httpStatus())
+        assertThat(apiError(() -> root.query("get_tvc_app", Map.of("tvcAppId", unknown)))
+                        .httpStatus())
                 .isEqualTo(404);
-        assertThat(apiError(() -> root.query("get_tvc_deployment", Map.of("deploymentId", unknown))).httpStatus())
+        assertThat(apiError(() -> root.query("get_tvc_deployment", Map.of("deploymentId", unknown)))
+                        .httpStatus())
                 .isEqualTo(404);
-        assertThat(apiError(() -> root.query("list_tvc_app_deployments", Map.of("appId", unknown))).httpStatus())
+        assertThat(apiError(() -> root.query("list_tvc_app_deployments", Map.of("appId", unknown)))
+                        .httpStatus())
                 .isEqualTo(404);
     }
 
     @Test
     void creationsRefuseInvalidInput() {
-        apiError(ErrorCode.BAD_REQUEST, "parameters.publicKey", () -> root.submit("create_tvc_operator",
-                "ACTIVITY_TYPE_CREATE_TVC_OPERATOR", Map.of("operatorName", "bad key", "publicKey", "04abcd"),
-                "createTvcOperatorResult"));
-        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("create_tvc_operator",
-                "ACTIVITY_TYPE_CREATE_TVC_OPERATOR", Map.of("operatorName", "alice", "publicKey",
-                        newKey("alice again")), "createTvcOperatorResult")).serverMessage())
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.publicKey",
+                () -> root.submit(
+                        "create_tvc_operator",
+                        "ACTIVITY_TYPE_CREATE_TVC_OPERATOR",
+                        Map.of("operatorName", "bad key", "publicKey", "04abcd"),
+                        "createTvcOperatorResult"));
+        assertThat(apiError(
+                                ErrorCode.BAD_REQUEST,
+                                null,
+                                () -> root.submit(
+                                        "create_tvc_operator",
+                                        "ACTIVITY_TYPE_CREATE_TVC_OPERATOR",
+                                        Map.of("operatorName", "alice", "publicKey", newKey("alice again")),
+                                        "createTvcOperatorResult"))
+                        .serverMessage())
                 .endsWith(": a TVC operator named 'alice' already exists");
-        apiError(ErrorCode.BAD_REQUEST, "parameters.publicKey", () -> root.submit("create_tvc_operator",
-                "ACTIVITY_TYPE_CREATE_TVC_OPERATOR", Map.of("operatorName", "wallet op", "walletName", "w", "path",
-                        "m/0"), "createTvcOperatorResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.publicKey",
+                () -> root.submit(
+                        "create_tvc_operator",
+                        "ACTIVITY_TYPE_CREATE_TVC_OPERATOR",
+                        Map.of("operatorName", "wallet op", "walletName", "w", "path", "m/0"),
+                        "createTvcOperatorResult"));
 
         Map<String, Object> set = Map.of("name", "s", "existingOperatorIds", List.of(alice), "threshold", 2);
-        apiError(ErrorCode.BAD_REQUEST, "parameters.manifestSetParams.threshold", () -> root.submit(
-                "create_tvc_app", "ACTIVITY_TYPE_CREATE_TVC_APP", Map.of("name", "x", "quorumPublicKey", "04",
-                        "manifestSetParams", set, "shareSetId", "y"), "createTvcAppResult"));
-        apiError(ErrorCode.BAD_REQUEST, "parameters.manifestSetId", () -> root.submit("create_tvc_app",
-                "ACTIVITY_TYPE_CREATE_TVC_APP", Map.of("name", "x", "quorumPublicKey", "04", "manifestSetId", "a",
-                        "manifestSetParams", set, "shareSetId", "y"), "createTvcAppResult"));
-        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("create_tvc_app",
-                "ACTIVITY_TYPE_CREATE_TVC_APP", Map.of("name", "signer", "quorumPublicKey", "04", "manifestSetId",
-                        "a", "shareSetId", "y"), "createTvcAppResult")).serverMessage())
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.manifestSetParams.threshold",
+                () -> root.submit(
+                        "create_tvc_app",
+                        "ACTIVITY_TYPE_CREATE_TVC_APP",
+                        Map.of("name", "x", "quorumPublicKey", "04", "manifestSetParams", set, "shareSetId", "y"),
+                        "createTvcAppResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.manifestSetId",
+                () -> root.submit(
+                        "create_tvc_app",
+                        "ACTIVITY_TYPE_CREATE_TVC_APP",
+                        Map.of(
+                                "name",
+                                "x",
+                                "quorumPublicKey",
+                                "04",
+                                "manifestSetId",
+                                "a",
+                                "manifestSetParams",
+                                set,
+                                "shareSetId",
+                                "y"),
+                        "createTvcAppResult"));
+        assertThat(apiError(
+                                ErrorCode.BAD_REQUEST,
+                                null,
+                                () -> root.submit(
+                                        "create_tvc_app",
+                                        "ACTIVITY_TYPE_CREATE_TVC_APP",
+                                        Map.of(
+                                                "name",
+                                                "signer",
+                                                "quorumPublicKey",
+                                                "04",
+                                                "manifestSetId",
+                                                "a",
+                                                "shareSetId",
+                                                "y"),
+                                        "createTvcAppResult"))
+                        .serverMessage())
                 .isEqualTo("a TVC app named 'signer' already exists");
 
-        Map<String, Object> params = new LinkedHashMap<>(Map.of("appId", "00000000-0000-7000-8000-000000000000",
-                "qosVersion", "0.5.0", "pivotContainerImageUrl", "img", "pivotPath", "/p", "pivotArgs", List.of(),
-                "expectedPivotDigest", "ab", "healthCheckType", "TVC_HEALTH_CHECK_TYPE_HTTP", "healthCheckPort", 1,
-                "publicIngressPort", 2));
-        assertThat(apiError(() -> root.submit("create_tvc_deployment", "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", params,
-                "createTvcDeploymentResult")).httpStatus()).isEqualTo(404);
+        Map<String, Object> params = new LinkedHashMap<>(Map.of(
+                "appId",
+                "00000000-0000-7000-8000-000000000000",
+                "qosVersion",
+                "0.5.0",
+                "pivotContainerImageUrl",
+                "img",
+                "pivotPath",
+                "/p",
+                "pivotArgs",
+                List.of(),
+                "expectedPivotDigest",
+                "ab",
+                "healthCheckType",
+                "TVC_HEALTH_CHECK_TYPE_HTTP",
+                "healthCheckPort",
+                1,
+                "publicIngressPort",
+                2));
+        assertThat(apiError(() -> root.submit(
+                                "create_tvc_deployment",
+                                "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT",
+                                params,
+                                "createTvcDeploymentResult"))
+                        .httpStatus())
+                .isEqualTo(404);
         params.put("appId", appId);
         params.put("debugMode", true);
-        assertThat(apiError(ErrorCode.BAD_REQUEST, null, () -> root.submit("create_tvc_deployment",
-                "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", params, "createTvcDeploymentResult")).serverMessage())
+        assertThat(apiError(
+                                ErrorCode.BAD_REQUEST,
+                                null,
+                                () -> root.submit(
+                                        "create_tvc_deployment",
+                                        "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT",
+                                        params,
+                                        "createTvcDeploymentResult"))
+                        .serverMessage())
                 .isEqualTo("TVC app " + appId + " does not allow debug-mode deployments");
         params.put("healthCheckType", "TVC_HEALTH_CHECK_TYPE_TCP");
-        apiError(ErrorCode.BAD_REQUEST, "parameters.healthCheckType", () -> root.submit("create_tvc_deployment",
-                "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", params, "createTvcDeploymentResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.healthCheckType",
+                () -> root.submit(
+                        "create_tvc_deployment",
+                        "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT",
+                        params,
+                        "createTvcDeploymentResult"));
     }
 
     /** DER {@code SEQUENCE {r, s}} to the raw 64 bytes. */

@@ -51,8 +51,8 @@ class AuthenticatorsIT {
 
     @BeforeParameterizedClassInvocation
     void start() {
-        server = TestServer.start(store, c -> c.withWebAuthnOrigins(List.of(ORIGIN, "http://localhost:3000")),
-                Clock.systemUTC());
+        server = TestServer.start(
+                store, c -> c.withWebAuthnOrigins(List.of(ORIGIN, "http://localhost:3000")), Clock.systemUTC());
         root = server.rootClient();
     }
 
@@ -67,8 +67,8 @@ class AuthenticatorsIT {
     void rootCreatesAUserWithAPasskeyWhoThenAuthenticatesWithIt() {
         SoftwareAuthenticator passkey = SoftwareAuthenticator.create(ORIGIN, RP_ID);
 
-        Activity activity = root.createUsers(List.of(UserParams.withAuthenticators("carol",
-                List.of(passkey.registration("carol's laptop", Format.NONE)))));
+        Activity activity = root.createUsers(List.of(
+                UserParams.withAuthenticators("carol", List.of(passkey.registration("carol's laptop", Format.NONE)))));
 
         assertThat(activity.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         String userId = activity.result().path("userIds").get(0).asString();
@@ -80,7 +80,8 @@ class AuthenticatorsIT {
         JsonNode authenticator = root.getUser(userId).path("authenticators").get(0);
         assertThat(authenticator.path("authenticatorName").asString()).isEqualTo("carol's laptop");
         assertThat(authenticator.path("credentialId").asString()).isEqualTo(passkey.credentialId());
-        assertThat(authenticator.path("credential").path("publicKey").asString()).isEqualTo(passkey.publicKeyHex());
+        assertThat(authenticator.path("credential").path("publicKey").asString())
+                .isEqualTo(passkey.publicKeyHex());
         assertThat(authenticator.path("credential").path("type").asString())
                 .isEqualTo("CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR");
         assertThat(authenticator.path("attestationType").asString()).isEqualTo("none");
@@ -92,8 +93,11 @@ class AuthenticatorsIT {
     void aUserAddsAndDeletesTheirOwnPasskeys() {
         SoftwareAuthenticator laptop = SoftwareAuthenticator.create(ORIGIN, RP_ID);
         SoftwareAuthenticator phone = SoftwareAuthenticator.create(ORIGIN, RP_ID);
-        String userId = root.createUsers(List.of(UserParams.withAuthenticators("dave",
-                List.of(laptop.registration("laptop", Format.PACKED_SELF))))).result().path("userIds").get(0)
+        String userId = root.createUsers(List.of(UserParams.withAuthenticators(
+                        "dave", List.of(laptop.registration("laptop", Format.PACKED_SELF)))))
+                .result()
+                .path("userIds")
+                .get(0)
                 .asString();
         KeyhavenClient dave = root.withStamper(laptop);
 
@@ -101,7 +105,8 @@ class AuthenticatorsIT {
 
         assertThat(added.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         String phoneId = added.result().path("authenticatorIds").get(0).asString();
-        assertThat(dave.getAuthenticators(userId)).extracting(a -> a.path("authenticatorName").asString())
+        assertThat(dave.getAuthenticators(userId))
+                .extracting(a -> a.path("authenticatorName").asString())
                 .containsExactly("laptop", "phone");
         JsonNode phoneView = dave.getAuthenticator(phoneId);
         assertThat(phoneView.path("credentialId").asString()).isEqualTo(phone.credentialId());
@@ -113,13 +118,14 @@ class AuthenticatorsIT {
 
         assertThat(deleted.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         assertThat(deleted.result().path("authenticatorIds").get(0).asString()).isEqualTo(phoneId);
-        assertThatThrownBy(() -> root.withStamper(phone).whoami()).isInstanceOfSatisfying(
-                KeyhavenApiException.class, e -> {
+        assertThatThrownBy(() -> root.withStamper(phone).whoami())
+                .isInstanceOfSatisfying(KeyhavenApiException.class, e -> {
                     assertThat(e.httpStatus()).isEqualTo(401);
                     assertThat(e.turnkeyErrorCode()).isEqualTo("CREDENTIAL_NOT_FOUND");
                 });
         assertThat(dave.whoami().userId()).isEqualTo(userId);
-        assertThat(dave.getAuthenticators(userId)).extracting(a -> a.path("authenticatorName").asString())
+        assertThat(dave.getAuthenticators(userId))
+                .extracting(a -> a.path("authenticatorName").asString())
                 .containsExactly("laptop");
     }
 
@@ -129,8 +135,10 @@ class AuthenticatorsIT {
         byte[] random = new byte[32];
         ThreadLocalRandom.current().nextBytes(random);
 
-        Activity activity = root.createUsers(List.of(UserParams.withAuthenticators("erin", List.of(
-                passkey.registration("phone", Format.NONE, HexFormat.of().formatHex(random), Tamper.NOTHING)))));
+        Activity activity = root.createUsers(List.of(UserParams.withAuthenticators(
+                "erin",
+                List.of(passkey.registration(
+                        "phone", Format.NONE, HexFormat.of().formatHex(random), Tamper.NOTHING)))));
 
         assertThat(activity.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         assertThat(root.withStamper(passkey).whoami().username()).isEqualTo("erin");
@@ -139,9 +147,16 @@ class AuthenticatorsIT {
     @Test
     void aSubOrganizationRootUserWithAPasskeyIsFoundByWhoamiFromTheParent() {
         SoftwareAuthenticator passkey = SoftwareAuthenticator.create(ORIGIN, RP_ID);
-        Activity created = root.createSubOrganization("passkey sub-organization", List.of(new RootUserParams(
-                "frank", null, null, List.of(), List.of(passkey.registration("frank's key", Format.PACKED_SELF)),
-                List.of())), 1);
+        Activity created = root.createSubOrganization(
+                "passkey sub-organization",
+                List.of(new RootUserParams(
+                        "frank",
+                        null,
+                        null,
+                        List.of(),
+                        List.of(passkey.registration("frank's key", Format.PACKED_SELF)),
+                        List.of())),
+                1);
         String subOrganizationId = created.result().path("subOrganizationId").asString();
 
         KeyhavenClient.Whoami whoami = root.withStamper(passkey).whoami();
@@ -172,37 +187,54 @@ class AuthenticatorsIT {
 
     @Test
     void aRegistrationWithoutUserPresenceIsA400NamingTheAttestationObject() {
-        assertRefused(Format.NONE, Tamper.USER_NOT_PRESENT, ATTESTATION + ".attestationObject",
+        assertRefused(
+                Format.NONE,
+                Tamper.USER_NOT_PRESENT,
+                ATTESTATION + ".attestationObject",
                 "user-present flag is not set");
     }
 
     @Test
     void aRegistrationNamingAnotherCredentialIsA400NamingTheCredentialId() {
-        assertRefused(Format.NONE, Tamper.CREDENTIAL_ID, ATTESTATION + ".credentialId",
+        assertRefused(
+                Format.NONE,
+                Tamper.CREDENTIAL_ID,
+                ATTESTATION + ".credentialId",
                 "is not the id of the attested credential");
     }
 
     @Test
     void aRegistrationThatIsNotCborIsA400NamingTheAttestationObject() {
         AuthenticatorParams good = SoftwareAuthenticator.create(ORIGIN, RP_ID).registration("key", Format.NONE);
-        AuthenticatorParams broken = new AuthenticatorParams(good.authenticatorName(), good.challenge(),
-                new Attestation(good.attestation().credentialId(),
-                        good.attestation().clientDataJson(), "AAECAw", good.attestation().transports()));
+        AuthenticatorParams broken = new AuthenticatorParams(
+                good.authenticatorName(),
+                good.challenge(),
+                new Attestation(
+                        good.attestation().credentialId(),
+                        good.attestation().clientDataJson(),
+                        "AAECAw",
+                        good.attestation().transports()));
 
         assertThatThrownBy(() -> root.createUsers(List.of(UserParams.withAuthenticators("ghost", List.of(broken)))))
-                .isInstanceOfSatisfying(KeyhavenApiException.class,
+                .isInstanceOfSatisfying(
+                        KeyhavenApiException.class,
                         e -> assertError(e, ErrorCode.BAD_REQUEST, ATTESTATION + ".attestationObject"));
     }
 
     private void assertRefused(Format format, Tamper tamper, String field, String problem) {
-        AuthenticatorParams registration = SoftwareAuthenticator.create(ORIGIN, RP_ID).registration("key", format,
-                tamper);
+        AuthenticatorParams registration =
+                SoftwareAuthenticator.create(ORIGIN, RP_ID).registration("key", format, tamper);
 
-        assertThatThrownBy(() -> root.createUsers(List.of(UserParams.withAuthenticators("mallory",
-                List.of(registration))))).isInstanceOfSatisfying(KeyhavenApiException.class, e -> {
+        assertThatThrownBy(() ->
+                        root.createUsers(List.of(UserParams.withAuthenticators("mallory", List.of(registration)))))
+                .isInstanceOfSatisfying(KeyhavenApiException.class, e -> {
                     assertError(e, ErrorCode.BAD_REQUEST, field);
-                    assertThat(e.serverMessage()).startsWith("bad request body: " + field + " ").contains(problem);
+                    assertThat(e.serverMessage())
+                            .startsWith("bad request body: " + field + " ")
+                            .contains(problem);
                 });
-        assertThat(root.listUsers()).extracting(u -> u.path("userName").asString()).doesNotContain("mallory");
+        assertThat(root.listUsers())
+                .extracting(u -> u.path("userName").asString())
+                .doesNotContain("mallory");
     }
 }

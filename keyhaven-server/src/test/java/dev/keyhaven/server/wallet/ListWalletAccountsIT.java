@@ -16,8 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,13 +34,28 @@ class ListWalletAccountsIT extends OnBothStores {
     @BeforeParameterizedClassInvocation
     void createAccounts() {
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String subId = root.createSubOrganization("accounts", List.of(RootUserParams.withApiKeys("r",
-                List.of(ApiKeyParams.of("k", key)))), 1).result().path("subOrganizationId").asString();
+        String subId = root.createSubOrganization(
+                        "accounts", List.of(RootUserParams.withApiKeys("r", List.of(ApiKeyParams.of("k", key)))), 1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
         sub = root.withStamper(key).forOrganization(subId);
-        walletA = sub.createWallet("a", IntStream.range(0, 25).mapToObj(WalletAccountParams::ethereum).toList())
-                .result().path("walletId").asString();
-        walletB = sub.createWallet("b", IntStream.range(0, 3).mapToObj(WalletAccountParams::ethereum).toList())
-                .result().path("walletId").asString();
+        walletA = sub.createWallet(
+                        "a",
+                        IntStream.range(0, 25)
+                                .mapToObj(WalletAccountParams::ethereum)
+                                .toList())
+                .result()
+                .path("walletId")
+                .asString();
+        walletB = sub.createWallet(
+                        "b",
+                        IntStream.range(0, 3)
+                                .mapToObj(WalletAccountParams::ethereum)
+                                .toList())
+                .result()
+                .path("walletId")
+                .asString();
         accountsA = ids(list(Map.of("walletId", walletA, "paginationOptions", Map.of("limit", "100"))));
         all = ids(list(Map.of("paginationOptions", Map.of("limit", "100"))));
     }
@@ -127,23 +142,31 @@ class ListWalletAccountsIT extends OnBothStores {
     void badPaginationOptionsAreRejectedNamingTheField() {
         for (String bad : List.of("0", "101", "-1", "ten", "1.5", "0x10", "")) {
             Map<String, Object> body = Map.of("paginationOptions", Map.of("limit", bad));
-            assertThat(apiError(ErrorCode.BAD_REQUEST, "paginationOptions.limit", () -> list(body)).serverMessage())
-                    .as(bad).startsWith("bad request body: paginationOptions.limit must be an integer between 1 and ");
+            assertThat(apiError(ErrorCode.BAD_REQUEST, "paginationOptions.limit", () -> list(body))
+                            .serverMessage())
+                    .as(bad)
+                    .startsWith("bad request body: paginationOptions.limit must be an integer between 1 and ");
         }
-        apiError(ErrorCode.BAD_REQUEST, "paginationOptions.limit",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "paginationOptions.limit",
                 () -> list(Map.of("paginationOptions", Map.of("limit", 5))));
-        apiError(ErrorCode.BAD_REQUEST, "paginationOptions.after",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "paginationOptions.after",
                 () -> list(Map.of("paginationOptions", Map.of("after", "not-an-id"))));
-        apiError(ErrorCode.BAD_REQUEST, "paginationOptions.before",
-                () -> list(Map.of("paginationOptions", Map.of("before",
-                "00000000-0000-7000-8000-000000000009"))));
-        apiError(ErrorCode.BAD_REQUEST, "paginationOptions",
-                () -> list(Map.of("paginationOptions", Map.of("before", accountsA.get(3), "after",
-                accountsA.get(1)))));
-        apiError(ErrorCode.BAD_REQUEST, "paginationOptions",
-                () -> list(Map.of("paginationOptions", "ten")));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "paginationOptions.before",
+                () -> list(Map.of("paginationOptions", Map.of("before", "00000000-0000-7000-8000-000000000009"))));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "paginationOptions",
+                () -> list(Map.of("paginationOptions", Map.of("before", accountsA.get(3), "after", accountsA.get(1)))));
+        apiError(ErrorCode.BAD_REQUEST, "paginationOptions", () -> list(Map.of("paginationOptions", "ten")));
         apiError(ErrorCode.BAD_REQUEST, "includeWalletDetails", () -> list(Map.of("includeWalletDetails", "yes")));
-        assertThat(apiError(() -> list(Map.of("walletId", "00000000-0000-7000-8000-000000000009"))).httpStatus())
+        assertThat(apiError(() -> list(Map.of("walletId", "00000000-0000-7000-8000-000000000009")))
+                        .httpStatus())
                 .isEqualTo(404);
     }
 }

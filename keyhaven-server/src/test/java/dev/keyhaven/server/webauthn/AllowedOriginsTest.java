@@ -34,14 +34,16 @@ class AllowedOriginsTest {
 
     @Test
     void aStarAnywhereInTheListAllowsEveryOrigin() {
-        assertThat(AllowedOrigins.of(List.of("https://app.example.com", "*")).isAny()).isTrue();
+        assertThat(AllowedOrigins.of(List.of("https://app.example.com", "*")).isAny())
+                .isTrue();
         assertThat(AllowedOrigins.of(List.of()).isAny()).isTrue();
     }
 
     @Test
     void refusesSomethingThatIsNotAnOrigin() {
         assertThatThrownBy(() -> AllowedOrigins.of(List.of("https://app.example.com/login")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("app.example.com/login");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("app.example.com/login");
         assertThatThrownBy(() -> AllowedOrigins.of(List.of("app.example.com")))
                 .isInstanceOf(IllegalArgumentException.class);
     }

@@ -32,7 +32,9 @@ class PasskeyKeysTest {
 
         byte[] x = publicKey.getW().getAffineX().toByteArray();
         String expectedX = HexFormat.of().formatHex(x, Math.max(0, x.length - 32), x.length);
-        assertThat(hex).hasSize(66).startsWith(publicKey.getW().getAffineY().testBit(0) ? "03" : "02")
+        assertThat(hex)
+                .hasSize(66)
+                .startsWith(publicKey.getW().getAffineY().testBit(0) ? "03" : "02")
                 .endsWith(expectedX);
     }
 
@@ -48,10 +50,11 @@ class PasskeyKeysTest {
     void refusesOtherKeyTypes() throws GeneralSecurityException {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
         generator.initialize(2048);
-        RSACOSEKey rsa = RSACOSEKey.create((RSAPublicKey) generator.generateKeyPair().getPublic(),
-                COSEAlgorithmIdentifier.RS256);
+        RSACOSEKey rsa = RSACOSEKey.create(
+                (RSAPublicKey) generator.generateKeyPair().getPublic(), COSEAlgorithmIdentifier.RS256);
 
-        assertThatThrownBy(() -> keys.apiPublicKey(rsa)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> keys.apiPublicKey(rsa))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("only ES256 (P-256) and EdDSA (Ed25519)");
     }
 
@@ -59,8 +62,8 @@ class PasskeyKeysTest {
     void storesAndReadsBackTheCoseKey() throws GeneralSecurityException {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(new ECGenParameterSpec("secp256r1"));
-        EC2COSEKey cose = EC2COSEKey.create((ECPublicKey) generator.generateKeyPair().getPublic(),
-                COSEAlgorithmIdentifier.ES256);
+        EC2COSEKey cose =
+                EC2COSEKey.create((ECPublicKey) generator.generateKeyPair().getPublic(), COSEAlgorithmIdentifier.ES256);
 
         COSEKey read = keys.fromCoseHex(keys.coseHex(cose));
 

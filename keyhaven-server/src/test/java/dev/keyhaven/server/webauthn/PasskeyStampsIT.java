@@ -60,8 +60,12 @@ class PasskeyStampsIT {
         server = TestServer.start(store, c -> c.withWebAuthnOrigins(List.of(ORIGIN)), Clock.systemUTC());
         root = server.rootClient();
         passkey = SoftwareAuthenticator.create(ORIGIN, RP_ID);
-        userId = root.createUsers(List.of(UserParams.withAuthenticators("stamper",
-                List.of(passkey.registration("laptop", Format.NONE))))).result().path("userIds").get(0).asString();
+        userId = root.createUsers(List.of(
+                        UserParams.withAuthenticators("stamper", List.of(passkey.registration("laptop", Format.NONE)))))
+                .result()
+                .path("userIds")
+                .get(0)
+                .asString();
     }
 
     @AfterParameterizedClassInvocation
@@ -83,8 +87,8 @@ class PasskeyStampsIT {
     void anActivityStampedWithAPasskeyRecordsAPasskeyVote() {
         SoftwareAuthenticator second = SoftwareAuthenticator.create(ORIGIN, RP_ID);
 
-        Activity activity = root.withStamper(passkey).createAuthenticators(userId,
-                List.of(second.registration("second", Format.PACKED_SELF)));
+        Activity activity = root.withStamper(passkey)
+                .createAuthenticators(userId, List.of(second.registration("second", Format.PACKED_SELF)));
 
         assertThat(activity.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         JsonNode vote = activity.raw().path("votes").get(0);
@@ -98,8 +102,8 @@ class PasskeyStampsIT {
     @Test
     void aCountingAuthenticatorMustRaiseItsCounterSoAReplayFails() {
         SoftwareAuthenticator key = SoftwareAuthenticator.counting(ORIGIN, RP_ID);
-        root.createUsers(List.of(UserParams.withAuthenticators("counter", List.of(key.registration("key",
-                Format.PACKED_SELF)))));
+        root.createUsers(List.of(
+                UserParams.withAuthenticators("counter", List.of(key.registration("key", Format.PACKED_SELF)))));
         assertThat(root.withStamper(key).whoami().username()).isEqualTo("counter");
         assertThat(root.withStamper(key).whoami().username()).isEqualTo("counter");
         byte[] body = whoamiBody();
@@ -119,15 +123,17 @@ class PasskeyStampsIT {
         byte[] body = whoamiBody();
         Stamper.Stamp stamp = passkey.stamp(body);
 
-        assertThat(post(body, Map.of(stamp.headerName(), stamp.headerValue())).status()).isEqualTo(200);
-        assertThat(post(body, Map.of(stamp.headerName(), stamp.headerValue())).status()).isEqualTo(200);
+        assertThat(post(body, Map.of(stamp.headerName(), stamp.headerValue())).status())
+                .isEqualTo(200);
+        assertThat(post(body, Map.of(stamp.headerName(), stamp.headerValue())).status())
+                .isEqualTo(200);
     }
 
     @Test
     void aStampOverAnotherBodyIsASignatureFailure() {
         Stamper.Stamp stamp = passkey.stamp(whoamiBody());
-        byte[] tampered = ("{\"organizationId\":\"" + server.organizationId() + "\" }").getBytes(
-                StandardCharsets.UTF_8);
+        byte[] tampered =
+                ("{\"organizationId\":\"" + server.organizationId() + "\" }").getBytes(StandardCharsets.UTF_8);
 
         KeyhavenClient.RawResponse response = post(tampered, Map.of(stamp.headerName(), stamp.headerValue()));
 
@@ -138,8 +144,8 @@ class PasskeyStampsIT {
 
     @Test
     void anAssertionForAnotherChallengeIsASignatureFailure() {
-        assertUnauthenticated(passkey.tampered(Tamper.CHALLENGE), ErrorCode.SIGNATURE_INVALID,
-                "challenge does not match");
+        assertUnauthenticated(
+                passkey.tampered(Tamper.CHALLENGE), ErrorCode.SIGNATURE_INVALID, "challenge does not match");
     }
 
     @Test
@@ -149,8 +155,8 @@ class PasskeyStampsIT {
 
     @Test
     void aBadSignatureIsASignatureFailure() {
-        assertUnauthenticated(passkey.tampered(Tamper.SIGNATURE), ErrorCode.SIGNATURE_INVALID,
-                "could not verify WebAuthN signature");
+        assertUnauthenticated(
+                passkey.tampered(Tamper.SIGNATURE), ErrorCode.SIGNATURE_INVALID, "could not verify WebAuthN signature");
     }
 
     @Test
@@ -160,20 +166,25 @@ class PasskeyStampsIT {
 
     @Test
     void anAssertionWithoutUserPresenceIsASignatureFailure() {
-        assertUnauthenticated(passkey.tampered(Tamper.USER_NOT_PRESENT), ErrorCode.SIGNATURE_INVALID,
-                "user-present flag is not set");
+        assertUnauthenticated(
+                passkey.tampered(Tamper.USER_NOT_PRESENT), ErrorCode.SIGNATURE_INVALID, "user-present flag is not set");
     }
 
     @Test
     void anUnknownCredentialIsNotFound() {
-        assertUnauthenticated(passkey.tampered(Tamper.CREDENTIAL_ID), ErrorCode.CREDENTIAL_NOT_FOUND,
+        assertUnauthenticated(
+                passkey.tampered(Tamper.CREDENTIAL_ID),
+                ErrorCode.CREDENTIAL_NOT_FOUND,
                 "webauthn authenticator not found");
     }
 
     @Test
     void aHeaderThatIsNotTheStampJsonIsMalformed() {
         Stamper.Stamp good = passkey.stamp(whoamiBody());
-        for (String value : List.of("not json", "[]", "{\"credentialId\":\"" + passkey.credentialId() + "\"}",
+        for (String value : List.of(
+                "not json",
+                "[]",
+                "{\"credentialId\":\"" + passkey.credentialId() + "\"}",
                 good.headerValue().replace("\"signature\":\"", "\"signature\":\"!!"))) {
             KeyhavenClient.RawResponse response = post(whoamiBody(), Map.of(SoftwareAuthenticator.HEADER, value));
 
@@ -189,8 +200,8 @@ class PasskeyStampsIT {
         Stamper.Stamp webauthn = passkey.stamp(body);
         Stamper.Stamp apiKey = server.rootStamper().stamp(body);
 
-        KeyhavenClient.RawResponse response = post(body, Map.of(webauthn.headerName(), webauthn.headerValue(),
-                apiKey.headerName(), apiKey.headerValue()));
+        KeyhavenClient.RawResponse response = post(
+                body, Map.of(webauthn.headerName(), webauthn.headerValue(), apiKey.headerName(), apiKey.headerValue()));
 
         assertThat(response.status()).isEqualTo(401);
         assertThat(error(response).path("message").asString()).contains("exactly one");
@@ -204,19 +215,21 @@ class PasskeyStampsIT {
                 .header("Content-Type", "application/json")
                 .header("X-Stamp-WebAuthn", stamp.headerValue())
                 .header("X-Stamp-Webauthn", stamp.headerValue())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
 
         try (HttpClient http = HttpClient.newHttpClient()) {
             HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
 
             assertThat(response.statusCode()).isEqualTo(401);
-            assertThat(JSON.readTree(response.body()).path("message").asString()).contains("exactly one");
+            assertThat(JSON.readTree(response.body()).path("message").asString())
+                    .contains("exactly one");
         }
     }
 
     private void assertUnauthenticated(Stamper stamper, ErrorCode code, String message) {
-        assertThatThrownBy(() -> root.withStamper(stamper).whoami()).isInstanceOfSatisfying(
-                KeyhavenApiException.class, e -> {
+        assertThatThrownBy(() -> root.withStamper(stamper).whoami())
+                .isInstanceOfSatisfying(KeyhavenApiException.class, e -> {
                     assertError(e, code, null);
                     assertThat(e.httpStatus()).isEqualTo(401);
                     assertThat(e.serverMessage()).contains(message);

@@ -34,7 +34,8 @@ class RelyingPartyIdTest {
 
     @Test
     void derivesTheSuffixWhoseHashTheAuthenticatorDataCarries() {
-        assertThat(RelyingPartyId.derive("login.app.example.com", sha256("example.com"))).contains("example.com");
+        assertThat(RelyingPartyId.derive("login.app.example.com", sha256("example.com")))
+                .contains("example.com");
         assertThat(RelyingPartyId.derive("login.app.example.com", sha256("login.app.example.com")))
                 .contains("login.app.example.com");
         assertThat(RelyingPartyId.derive("localhost", sha256("localhost"))).contains("localhost");
@@ -42,9 +43,11 @@ class RelyingPartyIdTest {
 
     @Test
     void derivesNothingForAnUnrelatedDomainOrATopLevelDomain() {
-        assertThat(RelyingPartyId.derive("app.example.com", sha256("example.org"))).isEmpty();
+        assertThat(RelyingPartyId.derive("app.example.com", sha256("example.org")))
+                .isEmpty();
         assertThat(RelyingPartyId.derive("app.example.com", sha256("com"))).isEmpty();
-        assertThat(RelyingPartyId.derive("example.com", sha256("other.example.com"))).isEmpty();
+        assertThat(RelyingPartyId.derive("example.com", sha256("other.example.com")))
+                .isEmpty();
     }
 
     private static byte[] sha256(String text) {

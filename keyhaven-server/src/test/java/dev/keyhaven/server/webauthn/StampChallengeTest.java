@@ -19,10 +19,11 @@ class StampChallengeTest {
     void matchesTheTurnkeySdkVector() {
         byte[] challenge = StampChallenge.of("hello".getBytes(StandardCharsets.UTF_8));
 
-        assertThat(Base64.getEncoder().encodeToString(challenge)).isEqualTo(
-                "MmNmMjRkYmE1ZmIwYTMwZTI2ZTgzYjJhYzViOWUyOWUxYjE2MWU1YzFmYTc0MjVlNzMwNDMzNjI5MzhiOTgyNA==");
-        assertThat(Base64Url.decode("MmNmMjRkYmE1ZmIwYTMwZTI2ZTgzYjJhYzViOWUyOWUxYjE2MWU1YzFmYTc0MjVlNzMwNDMzNjI5"
-                + "MzhiOTgyNA")).isEqualTo(challenge);
+        assertThat(Base64.getEncoder().encodeToString(challenge))
+                .isEqualTo("MmNmMjRkYmE1ZmIwYTMwZTI2ZTgzYjJhYzViOWUyOWUxYjE2MWU1YzFmYTc0MjVlNzMwNDMzNjI5MzhiOTgyNA==");
+        assertThat(Base64Url.decode(
+                        "MmNmMjRkYmE1ZmIwYTMwZTI2ZTgzYjJhYzViOWUyOWUxYjE2MWU1YzFmYTc0MjVlNzMwNDMzNjI5" + "MzhiOTgyNA"))
+                .isEqualTo(challenge);
     }
 
     @Test

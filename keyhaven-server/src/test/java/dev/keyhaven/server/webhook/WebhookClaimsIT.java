@@ -28,8 +28,12 @@ class WebhookClaimsIT {
     void twoServersOnOneDatabaseNeverDeliverAnEventTwice() throws Exception {
         Map<String, AtomicInteger> perEvent = new ConcurrentHashMap<>();
         try (WebhookReceiver receiver = WebhookReceiver.start();
-                TestServer first = TestServer.start(StoreKind.POSTGRES, c -> c.withWebhooks(WebhookSettings.DEFAULT
-                        .withAllowInsecureUrls(true).withPollInterval(Duration.ofMillis(20))), Clock.systemUTC());
+                TestServer first = TestServer.start(
+                        StoreKind.POSTGRES,
+                        c -> c.withWebhooks(WebhookSettings.DEFAULT
+                                .withAllowInsecureUrls(true)
+                                .withPollInterval(Duration.ofMillis(20))),
+                        Clock.systemUTC());
                 TestServer second = first.peer()) {
             receiver.answer(r -> {
                 perEvent.computeIfAbsent(r.header("X-Keyhaven-Event-Id"), id -> new AtomicInteger())
@@ -39,19 +43,34 @@ class WebhookClaimsIT {
             });
             KeyhavenClient one = first.rootClient();
             KeyhavenClient two = second.rootClient();
-            one.submit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", Map.of("url",
-                    receiver.url("/claims"), "name", "claims", "subscriptions",
-                    List.of(Map.of("eventType", "ACTIVITY_UPDATES"))), "createWebhookEndpointResult");
+            one.submit(
+                    "create_webhook_endpoint",
+                    "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT",
+                    Map.of(
+                            "url",
+                            receiver.url("/claims"),
+                            "name",
+                            "claims",
+                            "subscriptions",
+                            List.of(Map.of("eventType", "ACTIVITY_UPDATES"))),
+                    "createWebhookEndpointResult");
             List<String> activityIds = new ArrayList<>();
             for (int i = 0; i < EVENTS; i++) {
-                activityIds.add((i % 2 == 0 ? one : two).createUserTag("claims-" + i, List.of()).id());
+                activityIds.add((i % 2 == 0 ? one : two)
+                        .createUserTag("claims-" + i, List.of())
+                        .id());
             }
             receiver.await(r -> activityIds.stream().anyMatch(id -> r.bodyText().contains(id)), EVENTS);
             WebhookReceiver.pause(500); // a second delivery of any event would arrive meanwhile
-            assertThat(perEvent.entrySet().stream().filter(e -> e.getValue().get() > 1)
-                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().get()))).isEmpty();
-            assertThat(receiver.received().stream().filter(r -> activityIds.stream().anyMatch(
-                    id -> r.bodyText().contains(id)))).hasSize(EVENTS);
+            assertThat(perEvent.entrySet().stream()
+                            .filter(e -> e.getValue().get() > 1)
+                            .collect(Collectors.toMap(
+                                    Map.Entry::getKey, e -> e.getValue().get())))
+                    .isEmpty();
+            assertThat(receiver.received().stream()
+                            .filter(r -> activityIds.stream()
+                                    .anyMatch(id -> r.bodyText().contains(id))))
+                    .hasSize(EVENTS);
         }
     }
 }

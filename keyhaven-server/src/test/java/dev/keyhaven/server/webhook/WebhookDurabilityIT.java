@@ -65,20 +65,32 @@ class WebhookDurabilityIT {
                 return 503;
             });
             try (KeyhavenProcess server = KeyhavenProcess.serve(serveArguments(), Map.of())) {
-                KeyhavenClient client = new KeyhavenClient(server.baseUrl(), jar.rootStamper(), server.organizationId());
-                client.submit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", Map.of("url",
-                        receiver.url("/durable"), "name", "durable", "subscriptions",
-                        List.of(Map.of("eventType", "ACTIVITY_UPDATES"))), "createWebhookEndpointResult");
+                KeyhavenClient client =
+                        new KeyhavenClient(server.baseUrl(), jar.rootStamper(), server.organizationId());
+                client.submit(
+                        "create_webhook_endpoint",
+                        "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT",
+                        Map.of(
+                                "url",
+                                receiver.url("/durable"),
+                                "name",
+                                "durable",
+                                "subscriptions",
+                                List.of(Map.of("eventType", "ACTIVITY_UPDATES"))),
+                        "createWebhookEndpointResult");
                 for (int i = 0; i < ACTIVITIES; i++) {
-                    activityIds.add(client.createUserTag("durable-" + i, List.of()).id());
+                    activityIds.add(
+                            client.createUserTag("durable-" + i, List.of()).id());
                 }
                 receiver.await(r -> r.bodyText().contains(activityIds.getFirst()), 1);
                 assertThat(server.kill()).as("exit status after SIGKILL").isEqualTo(137);
             }
             receiver.answer(r -> {
                 String body = r.bodyText();
-                activityIds.stream().filter(body::contains).findFirst().ifPresent(id -> acceptedEventByActivity.put(id,
-                        r.header("X-Keyhaven-Event-Id")));
+                activityIds.stream()
+                        .filter(body::contains)
+                        .findFirst()
+                        .ifPresent(id -> acceptedEventByActivity.put(id, r.header("X-Keyhaven-Event-Id")));
                 return 200;
             });
             try (KeyhavenProcess restarted = KeyhavenProcess.serve(serveArguments(), Map.of())) {
@@ -86,9 +98,20 @@ class WebhookDurabilityIT {
                     try {
                         receiver.await(r -> acceptedEventByActivity.size() == ACTIVITIES, 1);
                     } catch (AssertionError e) {
-                        throw new AssertionError("accepted " + acceptedEventByActivity + " of " + activityIds
-                                + "; received " + receiver.received().stream().map(r -> r.header("X-Keyhaven-Event-Id")
-                                + " " + r.bodyText().substring(0, Math.min(80, r.bodyText().length()))).toList(), e);
+                        throw new AssertionError(
+                                "accepted " + acceptedEventByActivity + " of " + activityIds
+                                        + "; received "
+                                        + receiver.received().stream()
+                                                .map(r -> r.header("X-Keyhaven-Event-Id") + " "
+                                                        + r.bodyText()
+                                                                .substring(
+                                                                        0,
+                                                                        Math.min(
+                                                                                80,
+                                                                                r.bodyText()
+                                                                                        .length())))
+                                                .toList(),
+                                e);
                     }
                 });
             }
@@ -106,22 +129,36 @@ class WebhookDurabilityIT {
             rotate.addAll(jar.storeArguments());
             KeyhavenProcess.Result rotated = KeyhavenProcess.run(rotate, Map.of());
             assertThat(rotated.exitCode()).as(rotated.stderr()).isZero();
-            String newKeyId = JsonMappers.strict().readTree(rotated.stdout()).path("keyId").asString();
+            String newKeyId = JsonMappers.strict()
+                    .readTree(rotated.stdout())
+                    .path("keyId")
+                    .asString();
             assertThat(keyIds(server)).containsExactly(newKeyId, before.getFirst());
         }
     }
 
     private static List<String> keyIds(KeyhavenProcess server) throws Exception {
-        HttpResponse<String> jwks = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                server.baseUrl() + "/public/v1/discovery/webhooks/jwks")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> jwks = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.baseUrl() + "/public/v1/discovery/webhooks/jwks"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         List<String> ids = new ArrayList<>();
-        JsonMappers.strict().readTree(jwks.body()).path("keys").forEach(k -> ids.add(k.path("kid").asString()));
+        JsonMappers.strict()
+                .readTree(jwks.body())
+                .path("keys")
+                .forEach(k -> ids.add(k.path("kid").asString()));
         return ids;
     }
 
     private List<String> serveArguments() {
-        return jar.serveArguments("--webhook-allow-insecure-urls", "--webhook-first-retry-millis", "100",
-                "--webhook-max-attempts", "1000", "--webhook-timeout-millis", "2000");
+        return jar.serveArguments(
+                "--webhook-allow-insecure-urls",
+                "--webhook-first-retry-millis",
+                "100",
+                "--webhook-max-attempts",
+                "1000",
+                "--webhook-timeout-millis",
+                "2000");
     }
 }

@@ -53,6 +53,7 @@ class WebhookPostTest {
 
     @TempDir
     static Path keys;
+
     private static KeyStore keyStore;
 
     private final List<Receiver> receivers = new ArrayList<>();
@@ -61,10 +62,30 @@ class WebhookPostTest {
     @BeforeAll
     static void certificate() throws Exception {
         Path file = keys.resolve("hooks.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "hooks", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + NAME,
-                "-ext", "SAN=dns:" + NAME, "-validity", "2", "-keystore", file.toString(), "-storetype", "PKCS12",
-                "-storepass", new String(PASSWORD)).redirectErrorStream(true).start();
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "hooks",
+                        "-keyalg",
+                        "EC",
+                        "-groupname",
+                        "secp256r1",
+                        "-dname",
+                        "CN=" + NAME,
+                        "-ext",
+                        "SAN=dns:" + NAME,
+                        "-validity",
+                        "2",
+                        "-keystore",
+                        file.toString(),
+                        "-storetype",
+                        "PKCS12",
+                        "-storepass",
+                        new String(PASSWORD))
+                .redirectErrorStream(true)
+                .start();
         String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(keytool.waitFor()).as(output).isZero();
         keyStore = KeyStore.getInstance(file.toFile(), PASSWORD);
@@ -78,8 +99,7 @@ class WebhookPostTest {
     }
 
     /** One request as a receiver read it, and the SNI name it was asked for. */
-    private record Request(String head, byte[] body, List<String> serverNames) {
-    }
+    private record Request(String head, byte[] body, List<String> serverNames) {}
 
     /** Accepts connections on loopback; reads each request and writes what {@code answer} makes of it. */
     private static final class Receiver {
@@ -122,10 +142,15 @@ class WebhookPostTest {
                 head.write(b);
             }
             String text = head.toString(StandardCharsets.US_ASCII);
-            int length = Integer.parseInt(text.lines().filter(l -> l.startsWith("Content-Length: ")).findFirst()
-                    .orElseThrow().substring("Content-Length: ".length()));
+            int length = Integer.parseInt(text.lines()
+                    .filter(l -> l.startsWith("Content-Length: "))
+                    .findFirst()
+                    .orElseThrow()
+                    .substring("Content-Length: ".length()));
             List<String> names = s instanceof SSLSocket tls && tls.getSession() instanceof ExtendedSSLSession session
-                    ? session.getRequestedServerNames().stream().map(n -> ((SNIHostName) n).getAsciiName()).toList()
+                    ? session.getRequestedServerNames().stream()
+                            .map(n -> ((SNIHostName) n).getAsciiName())
+                            .toList()
                     : List.of();
             return new Request(text, in.readNBytes(length), names);
         }
@@ -144,7 +169,8 @@ class WebhookPostTest {
         km.init(keyStore, PASSWORD);
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(km.getKeyManagers(), null, null);
-        SSLServerSocket server = (SSLServerSocket) context.getServerSocketFactory().createServerSocket();
+        SSLServerSocket server =
+                (SSLServerSocket) context.getServerSocketFactory().createServerSocket();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         Receiver r = new Receiver(server, answer);
         receivers.add(r);
@@ -169,8 +195,8 @@ class WebhookPostTest {
     }
 
     private static WebhookDestination loopback(String url, int port) {
-        return new WebhookDestination(URI.create(url), URI.create(url).getHost(), port,
-                List.of(InetAddress.getLoopbackAddress()));
+        return new WebhookDestination(
+                URI.create(url), URI.create(url).getHost(), port, List.of(InetAddress.getLoopbackAddress()));
     }
 
     private static SequencedMap<String, String> headers() {
@@ -189,15 +215,19 @@ class WebhookPostTest {
         Receiver receiver = tls(r -> answer("HTTP/1.1 204 No Content\r\n\r\n"));
         WebhookNetwork network = WebhookNetwork.SYSTEM.withTls(WebhookPostTest::trustingTheTestCertificate);
         try (WebhookPost post = post(network, Duration.ofSeconds(10))) {
-            int status = post.send(loopback("https://" + NAME + ":" + receiver.port() + "/hook?x=1", receiver.port()),
-                    headers(), BODY);
+            int status = post.send(
+                    loopback("https://" + NAME + ":" + receiver.port() + "/hook?x=1", receiver.port()),
+                    headers(),
+                    BODY);
             assertThat(status).isEqualTo(204);
         }
         Request request = receiver.requests.getFirst();
         assertThat(request.serverNames()).containsExactly(NAME);
-        assertThat(request.head()).isEqualTo("POST /hook?x=1 HTTP/1.1\r\nHost: " + NAME + ":" + receiver.port()
-                + "\r\nContent-Type: application/json\r\nX-Keyhaven-Event-Id: e-1\r\nContent-Length: " + BODY.length
-                + "\r\nConnection: close\r\n\r\n");
+        assertThat(request.head())
+                .isEqualTo("POST /hook?x=1 HTTP/1.1\r\nHost: " + NAME + ":" + receiver.port()
+                        + "\r\nContent-Type: application/json\r\nX-Keyhaven-Event-Id: e-1\r\nContent-Length: "
+                        + BODY.length
+                        + "\r\nConnection: close\r\n\r\n");
         assertThat(request.body()).isEqualTo(BODY);
     }
 
@@ -206,8 +236,9 @@ class WebhookPostTest {
         Receiver receiver = tls(r -> answer("HTTP/1.1 200 OK\r\n\r\n"));
         WebhookNetwork network = WebhookNetwork.SYSTEM.withTls(WebhookPostTest::trustingTheTestCertificate);
         try (WebhookPost post = post(network, Duration.ofSeconds(10))) {
-            assertThatThrownBy(() -> post.send(loopback("https://other.example.test/", receiver.port()), headers(),
-                    BODY)).isInstanceOf(SSLHandshakeException.class)
+            assertThatThrownBy(
+                            () -> post.send(loopback("https://other.example.test/", receiver.port()), headers(), BODY))
+                    .isInstanceOf(SSLHandshakeException.class)
                     .hasMessageContaining("No subject alternative DNS name matching other.example.test found");
         }
         assertThat(receiver.requests).isEmpty();
@@ -218,7 +249,8 @@ class WebhookPostTest {
         Receiver receiver = tls(r -> answer("HTTP/1.1 200 OK\r\n\r\n"));
         try (WebhookPost post = post(WebhookNetwork.SYSTEM, Duration.ofSeconds(10))) {
             assertThatThrownBy(() -> post.send(loopback("https://" + NAME + "/", receiver.port()), headers(), BODY))
-                    .isInstanceOf(SSLHandshakeException.class).hasMessageContaining("PKIX path building failed");
+                    .isInstanceOf(SSLHandshakeException.class)
+                    .hasMessageContaining("PKIX path building failed");
         }
         assertThat(receiver.requests).isEmpty();
     }
@@ -235,13 +267,18 @@ class WebhookPostTest {
             }
             return new Socket(address.getAddress(), address.getPort());
         });
-        WebhookDestination destination = new WebhookDestination(URI.create("http://hooks.example.test/x"),
-                "hooks.example.test", receiver.port(), List.of(unreachable, InetAddress.getLoopbackAddress()));
+        WebhookDestination destination = new WebhookDestination(
+                URI.create("http://hooks.example.test/x"),
+                "hooks.example.test",
+                receiver.port(),
+                List.of(unreachable, InetAddress.getLoopbackAddress()));
         try (WebhookPost post = post(network, Duration.ofSeconds(10))) {
             assertThat(post.send(destination, headers(), BODY)).isEqualTo(200);
         }
-        assertThat(dialled).containsExactly(new InetSocketAddress(unreachable, receiver.port()),
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port()));
+        assertThat(dialled)
+                .containsExactly(
+                        new InetSocketAddress(unreachable, receiver.port()),
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port()));
     }
 
     @Test
@@ -261,7 +298,8 @@ class WebhookPostTest {
         Receiver closing = plain(r -> new byte[0]);
         try (WebhookPost post = post(WebhookNetwork.SYSTEM, Duration.ofSeconds(10))) {
             assertThatThrownBy(() -> post.send(loopback("http://a.example.test/", ssh.port()), headers(), BODY))
-                    .isInstanceOf(ProtocolException.class).hasMessage("the receiver's answer is not HTTP/1.x");
+                    .isInstanceOf(ProtocolException.class)
+                    .hasMessage("the receiver's answer is not HTTP/1.x");
             assertThatThrownBy(() -> post.send(loopback("http://a.example.test/", endless.port()), headers(), BODY))
                     .isInstanceOf(ProtocolException.class)
                     .hasMessage("the receiver's answer exceeds 1024 bytes before its status");
@@ -294,9 +332,11 @@ class WebhookPostTest {
             }
         });
         byte[] large = new byte[32 * 1024 * 1024];
-        try (server; WebhookPost post = post(WebhookNetwork.SYSTEM, Duration.ofMillis(500))) {
-            assertThatThrownBy(() -> post.send(loopback("http://a.example.test/", server.getLocalPort()), headers(),
-                    large)).isInstanceOf(SocketTimeoutException.class);
+        try (server;
+                WebhookPost post = post(WebhookNetwork.SYSTEM, Duration.ofMillis(500))) {
+            assertThatThrownBy(() ->
+                            post.send(loopback("http://a.example.test/", server.getLocalPort()), headers(), large))
+                    .isInstanceOf(SocketTimeoutException.class);
         } finally {
             for (Socket s : held) {
                 s.close();

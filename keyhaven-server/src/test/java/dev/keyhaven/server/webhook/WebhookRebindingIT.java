@@ -41,22 +41,26 @@ class WebhookRebindingIT extends OnBothStores {
 
     @Override
     protected KeyhavenConfig configure(KeyhavenConfig defaults) {
-        WebhookNetwork network = WebhookNetwork.SYSTEM.withResolver(host -> {
-            if (!host.equals(NAME)) {
-                throw new UnknownHostException(host);
-            }
-            return List.of(lookups.getAndIncrement() == 0 ? PUBLIC : InetAddress.getLoopbackAddress());
-        }).withDialer((address, timeoutMillis) -> {
-            dialled.add(address);
-            if (!address.getAddress().isLoopbackAddress()) {
-                throw new ConnectException(UNREACHABLE);
-            }
-            Socket socket = new Socket();
-            socket.connect(address, timeoutMillis);
-            return socket;
-        });
-        return defaults.withWebhooks(WebhookSettings.DEFAULT.withNetwork(network)
-                .withRetries(1, Duration.ofMillis(50), Duration.ofMillis(50)).withPollInterval(Duration.ofMillis(50))
+        WebhookNetwork network = WebhookNetwork.SYSTEM
+                .withResolver(host -> {
+                    if (!host.equals(NAME)) {
+                        throw new UnknownHostException(host);
+                    }
+                    return List.of(lookups.getAndIncrement() == 0 ? PUBLIC : InetAddress.getLoopbackAddress());
+                })
+                .withDialer((address, timeoutMillis) -> {
+                    dialled.add(address);
+                    if (!address.getAddress().isLoopbackAddress()) {
+                        throw new ConnectException(UNREACHABLE);
+                    }
+                    Socket socket = new Socket();
+                    socket.connect(address, timeoutMillis);
+                    return socket;
+                });
+        return defaults.withWebhooks(WebhookSettings.DEFAULT
+                .withNetwork(network)
+                .withRetries(1, Duration.ofMillis(50), Duration.ofMillis(50))
+                .withPollInterval(Duration.ofMillis(50))
                 .withRequestTimeout(Duration.ofSeconds(5)));
     }
 
@@ -88,11 +92,16 @@ class WebhookRebindingIT extends OnBothStores {
         while (true) {
             JsonNode deliveries = root.query("list_webhook_deliveries", Map.of("endpointId", endpointId))
                     .path("deliveries");
-            long failed = deliveries.valueStream().filter(d -> d.path("status").asString().equals("FAILED")).count();
+            long failed = deliveries
+                    .valueStream()
+                    .filter(d -> d.path("status").asString().equals("FAILED"))
+                    .count();
             if (failed == count && deliveries.size() == count) {
                 return deliveries;
             }
-            assertThat(Instant.now()).as(count + " failed deliveries, have " + deliveries).isBefore(deadline);
+            assertThat(Instant.now())
+                    .as(count + " failed deliveries, have " + deliveries)
+                    .isBefore(deadline);
             WebhookReceiver.pause(50);
         }
     }
@@ -106,21 +115,38 @@ class WebhookRebindingIT extends OnBothStores {
         reached.set(0);
         String url = "https://" + NAME + ":" + internal.getLocalPort() + "/hook";
         // The endpoint's own creation is its first event; the tag is the second.
-        String endpointId = root.submit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT",
-                Map.of("url", url, "name", "rebinding", "subscriptions", List.of(Map.of("eventType",
-                        "ACTIVITY_UPDATES"))), "createWebhookEndpointResult").result().path("endpointId").asString();
+        String endpointId = root.submit(
+                        "create_webhook_endpoint",
+                        "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT",
+                        Map.of(
+                                "url",
+                                url,
+                                "name",
+                                "rebinding",
+                                "subscriptions",
+                                List.of(Map.of("eventType", "ACTIVITY_UPDATES"))),
+                        "createWebhookEndpointResult")
+                .result()
+                .path("endpointId")
+                .asString();
         root.createUserTag("rebinding-" + store, List.of());
 
         JsonNode deliveries = awaitFailedDeliveries(endpointId, 2);
 
-        assertThat(reached.get()).as("connections that reached the service on loopback").isZero();
+        assertThat(reached.get())
+                .as("connections that reached the service on loopback")
+                .isZero();
         // One lookup per attempt: the first attempt got the public address and connected to it, and to nothing
         // else; the second got loopback and was refused before connecting.
         assertThat(lookups.get()).isEqualTo(2);
         assertThat(dialled).containsExactly(new InetSocketAddress(PUBLIC, internal.getLocalPort()));
-        assertThat(deliveries.valueStream().map(d -> d.path("lastError").asString()).toList())
-                .containsExactlyInAnyOrder("ConnectException: " + UNREACHABLE,
-                        "the host resolves to a non-public address");
-        assertThat(deliveries.valueStream().map(d -> d.path("attempts").asInt()).toList()).containsExactly(1, 1);
+        assertThat(deliveries
+                        .valueStream()
+                        .map(d -> d.path("lastError").asString())
+                        .toList())
+                .containsExactlyInAnyOrder(
+                        "ConnectException: " + UNREACHABLE, "the host resolves to a non-public address");
+        assertThat(deliveries.valueStream().map(d -> d.path("attempts").asInt()).toList())
+                .containsExactly(1, 1);
     }
 }

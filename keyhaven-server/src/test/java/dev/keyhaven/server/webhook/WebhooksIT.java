@@ -57,8 +57,10 @@ class WebhooksIT extends OnBothStores {
 
     @Override
     protected KeyhavenConfig configure(KeyhavenConfig defaults) {
-        return defaults.withWebhooks(WebhookSettings.DEFAULT.withAllowInsecureUrls(true)
-                .withRetries(4, Duration.ofMillis(50), Duration.ofMillis(200)).withPollInterval(Duration.ofMillis(50))
+        return defaults.withWebhooks(WebhookSettings.DEFAULT
+                .withAllowInsecureUrls(true)
+                .withRetries(4, Duration.ofMillis(50), Duration.ofMillis(200))
+                .withPollInterval(Duration.ofMillis(50))
                 // Longer than any test: a hanging receiver's attempts stay in flight until the test releases them.
                 .withRequestTimeout(Duration.ofSeconds(60)));
     }
@@ -80,25 +82,31 @@ class WebhooksIT extends OnBothStores {
         if (subscriptions != null) {
             p.put("subscriptions", subscriptions);
         }
-        return client.submit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", p,
-                "createWebhookEndpointResult");
+        return client.submit(
+                "create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", p, "createWebhookEndpointResult");
     }
 
     private String subscribedEndpoint(KeyhavenClient client, String path) {
-        Activity created = createEndpoint(client, receiver.url(path), "endpoint " + path,
-                List.of(Map.of("eventType", ACTIVITY_UPDATES)));
+        Activity created = createEndpoint(
+                client, receiver.url(path), "endpoint " + path, List.of(Map.of("eventType", ACTIVITY_UPDATES)));
         assertThat(created.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         return created.result().path("endpointId").asString();
     }
 
     private Activity updateEndpoint(Map<String, Object> params) {
-        return root.submit("update_webhook_endpoint", "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT", params,
+        return root.submit(
+                "update_webhook_endpoint",
+                "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT",
+                params,
                 "updateWebhookEndpointResult");
     }
 
     private Activity deleteEndpoint(String endpointId) {
-        return root.submit("delete_webhook_endpoint", "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT",
-                Map.of("endpointId", endpointId), "deleteWebhookEndpointResult");
+        return root.submit(
+                "delete_webhook_endpoint",
+                "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT",
+                Map.of("endpointId", endpointId),
+                "deleteWebhookEndpointResult");
     }
 
     private Activity someActivity(KeyhavenClient client) {
@@ -106,24 +114,34 @@ class WebhooksIT extends OnBothStores {
     }
 
     private WebhookVerifier verifier(String prefix) {
-        return new WebhookVerifier(WebhookKeys.fetching(http, URI.create(server.baseUrl()
-                + "/public/v1/discovery/webhooks/jwks"), prefix, Clock.systemUTC()), prefix, Duration.ofMinutes(5),
+        return new WebhookVerifier(
+                WebhookKeys.fetching(
+                        http,
+                        URI.create(server.baseUrl() + "/public/v1/discovery/webhooks/jwks"),
+                        prefix,
+                        Clock.systemUTC()),
+                prefix,
+                Duration.ofMinutes(5),
                 Clock.systemUTC());
     }
 
     private JsonNode deliveries(String endpointId) {
-        return root.query("list_webhook_deliveries", Map.of("endpointId", endpointId)).path("deliveries");
+        return root.query("list_webhook_deliveries", Map.of("endpointId", endpointId))
+                .path("deliveries");
     }
 
     private JsonNode awaitDelivery(String endpointId, String eventId, String status) {
         Instant deadline = Instant.now().plusSeconds(20);
         while (true) {
             for (JsonNode d : deliveries(endpointId)) {
-                if (d.path("eventId").asString().equals(eventId) && d.path("status").asString().equals(status)) {
+                if (d.path("eventId").asString().equals(eventId)
+                        && d.path("status").asString().equals(status)) {
                     return d;
                 }
             }
-            assertThat(Instant.now()).as("delivery of " + eventId + " reaching " + status).isBefore(deadline);
+            assertThat(Instant.now())
+                    .as("delivery of " + eventId + " reaching " + status)
+                    .isBefore(deadline);
             WebhookReceiver.pause(50);
         }
     }
@@ -137,7 +155,10 @@ class WebhooksIT extends OnBothStores {
 
     @Test
     void endpointsAreCreatedListedUpdatedAndDeleted() {
-        Activity created = createEndpoint(root, "https://hooks.example.com/keyhaven", "ops",
+        Activity created = createEndpoint(
+                root,
+                "https://hooks.example.com/keyhaven",
+                "ops",
                 List.of(Map.of("eventType", ACTIVITY_UPDATES, "isActive", false)));
         assertThat(created.type()).isEqualTo("ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT");
         String id = created.result().path("endpointId").asString();
@@ -147,14 +168,16 @@ class WebhooksIT extends OnBothStores {
         assertThat(endpoint.path("url").asString()).isEqualTo("https://hooks.example.com/keyhaven");
         assertThat(endpoint.path("name").asString()).isEqualTo("ops");
         assertThat(endpoint.path("isActive").asBoolean(false)).isTrue();
-        assertThat(endpoint.path("subscriptions").get(0).path("eventType").asString()).isEqualTo(ACTIVITY_UPDATES);
-        assertThat(endpoint.path("subscriptions").get(0).path("isActive").asBoolean(true)).isFalse();
+        assertThat(endpoint.path("subscriptions").get(0).path("eventType").asString())
+                .isEqualTo(ACTIVITY_UPDATES);
+        assertThat(endpoint.path("subscriptions").get(0).path("isActive").asBoolean(true))
+                .isFalse();
 
         JsonNode listed = root.query("list_webhook_endpoints", Map.of()).path("webhookEndpoints");
         assertThat(listed).anySatisfy(e -> assertThat(e).isEqualTo(endpoint));
 
-        Activity updated = updateEndpoint(Map.of("endpointId", id, "name", "ops-2", "isActive", false,
-                "url", "https://hooks.example.com/v2"));
+        Activity updated = updateEndpoint(
+                Map.of("endpointId", id, "name", "ops-2", "isActive", false, "url", "https://hooks.example.com/v2"));
         JsonNode after = updated.result().path("webhookEndpoint");
         assertThat(after.path("name").asString()).isEqualTo("ops-2");
         assertThat(after.path("url").asString()).isEqualTo("https://hooks.example.com/v2");
@@ -169,51 +192,90 @@ class WebhooksIT extends OnBothStores {
 
     @Test
     void endpointParametersAreValidated() {
-        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.url",
-                () -> createEndpoint(root, "ftp://hooks.example.com", "x", null)).serverMessage())
+        assertThat(apiError(
+                                ErrorCode.BAD_REQUEST,
+                                "parameters.url",
+                                () -> createEndpoint(root, "ftp://hooks.example.com", "x", null))
+                        .serverMessage())
                 .isEqualTo("bad request body: parameters.url must be an https URL");
-        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.url",
-                () -> createEndpoint(root, "https://user:pw@hooks.example.com", "x", null)).serverMessage())
+        assertThat(apiError(
+                                ErrorCode.BAD_REQUEST,
+                                "parameters.url",
+                                () -> createEndpoint(root, "https://user:pw@hooks.example.com", "x", null))
+                        .serverMessage())
                 .isEqualTo("bad request body: parameters.url must not contain user information (user:password@)");
         apiError(ErrorCode.BAD_REQUEST, "parameters.url", () -> createEndpoint(root, "not a url", "x", null));
-        apiError(ErrorCode.BAD_REQUEST, "parameters.name",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.name",
                 () -> createEndpoint(root, "https://hooks.example.com", " ", null));
-        apiError(ErrorCode.BAD_REQUEST, "parameters.subscriptions[0].eventType",
-                () -> createEndpoint(root, "https://hooks.example.com", "x",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.subscriptions[0].eventType",
+                () -> createEndpoint(
+                        root,
+                        "https://hooks.example.com",
+                        "x",
                         List.of(Map.of("eventType", "BALANCE_CONFIRMED_UPDATES"))));
-        apiError(ErrorCode.BAD_REQUEST, "parameters.subscriptions[0].filtersJson",
-                () -> createEndpoint(root, "https://hooks.example.com", "x",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.subscriptions[0].filtersJson",
+                () -> createEndpoint(
+                        root,
+                        "https://hooks.example.com",
+                        "x",
                         List.of(Map.of("eventType", ACTIVITY_UPDATES, "filtersJson", "{\"a\":1}"))));
-        apiError(ErrorCode.BAD_REQUEST, "parameters.subscriptions", () -> createEndpoint(root,
-                "https://hooks.example.com", "x",
-                List.of(Map.of("eventType", ACTIVITY_UPDATES), Map.of("eventType", ACTIVITY_UPDATES))));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.subscriptions",
+                () -> createEndpoint(
+                        root,
+                        "https://hooks.example.com",
+                        "x",
+                        List.of(Map.of("eventType", ACTIVITY_UPDATES), Map.of("eventType", ACTIVITY_UPDATES))));
         apiError(ErrorCode.BAD_REQUEST, "parameters.url", () -> createEndpoint(root, null, "x", null));
         apiError(ErrorCode.NOT_FOUND, null, () -> updateEndpoint(Map.of("endpointId", "nope", "name", "y")));
         apiError(ErrorCode.NOT_FOUND, null, () -> deleteEndpoint("nope"));
-        apiError(ErrorCode.BAD_REQUEST, "parameters.url",
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.url",
                 () -> updateEndpoint(Map.of("endpointId", "nope", "url", "gopher://x")));
         apiError(ErrorCode.NOT_FOUND, null, () -> deliveries("nope"));
         apiError(ErrorCode.BAD_REQUEST, "endpointId", () -> root.query("list_webhook_deliveries", Map.of()));
         KeyhavenApiException noDelivery = apiError(ErrorCode.NOT_FOUND, null, () -> redeliver(root, "nope"));
-        assertThat(noDelivery.getMessage()).isEqualTo("HTTP 404 (code 5, UNSPECIFIED): no webhook delivery found "
-                + "with id nope");
-        assertThat(apiError(ErrorCode.BAD_REQUEST, "parameters.deliveryId",
-                () -> root.submit("redeliver_webhook_delivery", "ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY", Map.of(),
-                        "redeliverWebhookDeliveryResult")).serverMessage())
+        assertThat(noDelivery.getMessage())
+                .isEqualTo("HTTP 404 (code 5, UNSPECIFIED): no webhook delivery found " + "with id nope");
+        assertThat(apiError(
+                                ErrorCode.BAD_REQUEST,
+                                "parameters.deliveryId",
+                                () -> root.submit(
+                                        "redeliver_webhook_delivery",
+                                        "ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY",
+                                        Map.of(),
+                                        "redeliverWebhookDeliveryResult"))
+                        .serverMessage())
                 .isEqualTo("bad request body: parameters.deliveryId is required");
     }
 
     @Test
     void anOrganizationHasAtMostTenEndpoints() {
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String subId = root.createSubOrganization("many-endpoints", List.of(RootUserParams.withApiKeys("r",
-                List.of(ApiKeyParams.of("k", key)))), 1).result().path("subOrganizationId").asString();
+        String subId = root.createSubOrganization(
+                        "many-endpoints",
+                        List.of(RootUserParams.withApiKeys("r", List.of(ApiKeyParams.of("k", key)))),
+                        1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
         KeyhavenClient sub = root.withStamper(key).forOrganization(subId);
         for (int i = 0; i < 10; i++) {
             createEndpoint(sub, "https://hooks.example.com/" + i, "e" + i, null);
         }
-        assertThat(apiError(ErrorCode.LIMIT_EXCEEDED, null,
-                () -> createEndpoint(sub, "https://hooks.example.com/x", "x", null)).serverMessage())
+        assertThat(apiError(
+                                ErrorCode.LIMIT_EXCEEDED,
+                                null,
+                                () -> createEndpoint(sub, "https://hooks.example.com/x", "x", null))
+                        .serverMessage())
                 .isEqualTo("organization has reached the maximum of 10 webhook endpoints");
     }
 
@@ -238,9 +300,11 @@ class WebhooksIT extends OnBothStores {
         assertThat(body).isEqualTo(fetched);
 
         WebhookVerifier.Result result = verifier("Keyhaven").verify(delivery.headers(), delivery.body());
-        assertThat(result).isEqualTo(new WebhookVerifier.Verified(delivery.header("X-Keyhaven-Event-Id"),
-                delivery.header("X-Keyhaven-Signature-Key-Id"),
-                Long.parseLong(delivery.header("X-Keyhaven-Timestamp"))));
+        assertThat(result)
+                .isEqualTo(new WebhookVerifier.Verified(
+                        delivery.header("X-Keyhaven-Event-Id"),
+                        delivery.header("X-Keyhaven-Signature-Key-Id"),
+                        Long.parseLong(delivery.header("X-Keyhaven-Timestamp"))));
         JsonNode recorded = awaitDelivery(endpointId, delivery.header("X-Keyhaven-Event-Id"), "DELIVERED");
         assertThat(recorded.path("attempts").asInt()).isEqualTo(1);
         assertThat(recorded.path("lastStatusCode").asInt()).isEqualTo(200);
@@ -257,19 +321,23 @@ class WebhooksIT extends OnBothStores {
 
         byte[] body = delivery.body().clone();
         body[body.length / 2] ^= 0x01;
-        assertThat(verifier.verify(delivery.headers(), body)).isEqualTo(new WebhookVerifier.Rejected(
-                WebhookVerifier.Reason.INVALID_SIGNATURE, java.util.Optional.empty()));
+        assertThat(verifier.verify(delivery.headers(), body))
+                .isEqualTo(new WebhookVerifier.Rejected(
+                        WebhookVerifier.Reason.INVALID_SIGNATURE, java.util.Optional.empty()));
         Map<String, List<String>> otherEvent = withHeader(delivery.headers());
         String eventId = delivery.header("X-Keyhaven-Event-Id");
-        otherEvent.put("X-Keyhaven-Event-Id", List.of(eventId.substring(0, eventId.length() - 1)
-                + (eventId.endsWith("a") ? "b" : "a")));
+        otherEvent.put(
+                "X-Keyhaven-Event-Id",
+                List.of(eventId.substring(0, eventId.length() - 1) + (eventId.endsWith("a") ? "b" : "a")));
         assertThat(verifier.verify(otherEvent, delivery.body()).ok()).isFalse();
         Map<String, List<String>> otherTime = withHeader(delivery.headers());
-        otherTime.put("X-Keyhaven-Timestamp", List.of(Long.toString(Long.parseLong(
-                delivery.header("X-Keyhaven-Timestamp")) + 1)));
+        otherTime.put(
+                "X-Keyhaven-Timestamp",
+                List.of(Long.toString(Long.parseLong(delivery.header("X-Keyhaven-Timestamp")) + 1)));
         assertThat(verifier.verify(otherTime, delivery.body()).ok()).isFalse();
-        byte[] reSerialised = root.json().writerWithDefaultPrettyPrinter().writeValueAsBytes(
-                root.json().readTree(delivery.body()));
+        byte[] reSerialised = root.json()
+                .writerWithDefaultPrettyPrinter()
+                .writeValueAsBytes(root.json().readTree(delivery.body()));
         assertThat(verifier.verify(delivery.headers(), reSerialised).ok()).isFalse();
         deleteEndpoint(endpointId);
     }
@@ -277,20 +345,32 @@ class WebhooksIT extends OnBothStores {
     @Test
     void aReceiverAnswering500TwiceGetsTheSameEventIdAThirdTime() {
         Map<String, AtomicInteger> attemptsPerEvent = new java.util.concurrent.ConcurrentHashMap<>();
-        receiver.answer(r -> !r.path().equals("/flaky") ? 200 : attemptsPerEvent.computeIfAbsent(
-                r.header("X-Keyhaven-Event-Id"), id -> new AtomicInteger()).incrementAndGet() <= 2 ? 500 : 200);
+        receiver.answer(r -> !r.path().equals("/flaky")
+                ? 200
+                : attemptsPerEvent
+                                        .computeIfAbsent(r.header("X-Keyhaven-Event-Id"), id -> new AtomicInteger())
+                                        .incrementAndGet()
+                                <= 2
+                        ? 500
+                        : 200);
         try {
             String endpointId = subscribedEndpoint(root, "/flaky");
             Activity activity = someActivity(root);
-            List<Received> attempts = receiver.await(r -> r.path().equals("/flaky")
-                    && r.bodyText().contains(activity.id()), 3);
-            assertThat(attempts).extracting(r -> r.header("X-Keyhaven-Event-Id")).containsOnly(
-                    attempts.getFirst().header("X-Keyhaven-Event-Id"));
-            assertThat(attempts).extracting(r -> r.header("X-Keyhaven-Signature")).doesNotHaveDuplicates();
+            List<Received> attempts = receiver.await(
+                    r -> r.path().equals("/flaky") && r.bodyText().contains(activity.id()), 3);
+            assertThat(attempts)
+                    .extracting(r -> r.header("X-Keyhaven-Event-Id"))
+                    .containsOnly(attempts.getFirst().header("X-Keyhaven-Event-Id"));
+            assertThat(attempts)
+                    .extracting(r -> r.header("X-Keyhaven-Signature"))
+                    .doesNotHaveDuplicates();
             WebhookVerifier verifier = verifier("Keyhaven");
-            assertThat(attempts).allSatisfy(r -> assertThat(verifier.verify(r.headers(), r.body()).ok()).isTrue());
-            JsonNode recorded = awaitDelivery(endpointId, attempts.getFirst().header("X-Keyhaven-Event-Id"),
-                    "DELIVERED");
+            assertThat(attempts)
+                    .allSatisfy(r -> assertThat(
+                                    verifier.verify(r.headers(), r.body()).ok())
+                            .isTrue());
+            JsonNode recorded =
+                    awaitDelivery(endpointId, attempts.getFirst().header("X-Keyhaven-Event-Id"), "DELIVERED");
             assertThat(recorded.path("attempts").asInt()).isEqualTo(3);
             deleteEndpoint(endpointId);
         } finally {
@@ -309,36 +389,47 @@ class WebhooksIT extends OnBothStores {
             String gone = subscribedEndpoint(root, "/gone");
             String down = subscribedEndpoint(root, "/down");
             Activity activity = someActivity(root);
-            String goneEvent = receiver.await(r -> r.path().equals("/gone") && r.bodyText().contains(activity.id()),
-                    1).getFirst().header("X-Keyhaven-Event-Id");
+            String goneEvent = receiver.await(
+                            r -> r.path().equals("/gone") && r.bodyText().contains(activity.id()), 1)
+                    .getFirst()
+                    .header("X-Keyhaven-Event-Id");
             JsonNode failed = awaitDelivery(gone, goneEvent, "FAILED");
             assertThat(failed.path("attempts").asInt()).isEqualTo(1);
             assertThat(failed.path("lastStatusCode").asInt()).isEqualTo(410);
             assertThat(failed.path("lastError").asString()).isEqualTo("HTTP 410");
 
-            String downEvent = receiver.await(r -> r.path().equals("/down") && r.bodyText().contains(activity.id()),
-                    1).getFirst().header("X-Keyhaven-Event-Id");
+            String downEvent = receiver.await(
+                            r -> r.path().equals("/down") && r.bodyText().contains(activity.id()), 1)
+                    .getFirst()
+                    .header("X-Keyhaven-Event-Id");
             JsonNode exhausted = awaitDelivery(down, downEvent, "FAILED");
             assertThat(exhausted.path("attempts").asInt()).isEqualTo(4);
-            assertThat(receiver.received().stream().filter(r -> r.path().equals("/down")
-                    && r.bodyText().contains(activity.id()))).hasSize(4);
+            assertThat(receiver.received().stream()
+                            .filter(r ->
+                                    r.path().equals("/down") && r.bodyText().contains(activity.id())))
+                    .hasSize(4);
 
             receiver.answer(r -> 200);
             Activity redelivery = redeliver(root, failed.path("deliveryId").asString());
             assertThat(redelivery.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
             assertThat(redelivery.type()).isEqualTo("ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY");
             JsonNode requeued = redelivery.result().path("delivery");
-            assertThat(requeued.path("deliveryId").asString()).isEqualTo(failed.path("deliveryId").asString());
+            assertThat(requeued.path("deliveryId").asString())
+                    .isEqualTo(failed.path("deliveryId").asString());
             assertThat(requeued.path("status").asString()).isEqualTo("PENDING");
             assertThat(requeued.path("attempts").asInt()).isZero();
             assertThat(requeued.path("eventId").asString()).isEqualTo(goneEvent);
             // Recorded like any activity, with its intent.
             JsonNode recorded = root.getActivity(redelivery.id());
-            assertThat(recorded.path("intent").path("redeliverWebhookDeliveryIntent").path("deliveryId").asString())
+            assertThat(recorded.path("intent")
+                            .path("redeliverWebhookDeliveryIntent")
+                            .path("deliveryId")
+                            .asString())
                     .isEqualTo(failed.path("deliveryId").asString());
 
             JsonNode delivered = awaitDelivery(gone, goneEvent, "DELIVERED");
-            assertThat(delivered.path("deliveryId").asString()).isEqualTo(failed.path("deliveryId").asString());
+            assertThat(delivered.path("deliveryId").asString())
+                    .isEqualTo(failed.path("deliveryId").asString());
             deleteEndpoint(gone);
             deleteEndpoint(down);
         } finally {
@@ -347,23 +438,34 @@ class WebhooksIT extends OnBothStores {
     }
 
     private Activity redeliver(KeyhavenClient client, String deliveryId) {
-        return client.submit("redeliver_webhook_delivery", "ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY",
-                Map.of("deliveryId", deliveryId), "redeliverWebhookDeliveryResult");
+        return client.submit(
+                "redeliver_webhook_delivery",
+                "ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY",
+                Map.of("deliveryId", deliveryId),
+                "redeliverWebhookDeliveryResult");
     }
 
     /** A delivery that failed for good: its receiver answered 410. */
     private JsonNode failedDelivery(String path) {
         String endpointId = subscribedEndpoint(root, path);
         Activity activity = someActivity(root);
-        String eventId = receiver.await(r -> r.path().equals(path) && r.bodyText().contains(activity.id()), 1)
-                .getFirst().header("X-Keyhaven-Event-Id");
+        String eventId = receiver.await(
+                        r -> r.path().equals(path) && r.bodyText().contains(activity.id()), 1)
+                .getFirst()
+                .header("X-Keyhaven-Event-Id");
         return awaitDelivery(endpointId, eventId, "FAILED");
     }
 
     private String deliveryStatus(JsonNode delivery) {
-        return deliveries(delivery.path("endpointId").asString()).valueStream()
-                .filter(d -> d.path("deliveryId").asString().equals(delivery.path("deliveryId").asString()))
-                .findFirst().orElseThrow().path("status").asString();
+        return deliveries(delivery.path("endpointId").asString())
+                .valueStream()
+                .filter(d -> d.path("deliveryId")
+                        .asString()
+                        .equals(delivery.path("deliveryId").asString()))
+                .findFirst()
+                .orElseThrow()
+                .path("status")
+                .asString();
     }
 
     /**
@@ -377,27 +479,44 @@ class WebhooksIT extends OnBothStores {
         try {
             JsonNode failed = failedDelivery("/refused");
             String deliveryId = failed.path("deliveryId").asString();
-            String queryBody = "{\"organizationId\":\"" + server.organizationId() + "\",\"deliveryId\":\""
-                    + deliveryId + "\"}";
+            String queryBody =
+                    "{\"organizationId\":\"" + server.organizationId() + "\",\"deliveryId\":\"" + deliveryId + "\"}";
 
-            String session = root.submit("create_read_only_session", "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",
-                    Map.of(), "createReadOnlySessionResult").result().path("session").asString();
-            KeyhavenClient.RawResponse sessionQuery = root.post("/public/v1/query/redeliver_webhook_delivery",
-                    queryBody.getBytes(StandardCharsets.UTF_8), Map.of("X-Session", session), false);
+            String session = root.submit(
+                            "create_read_only_session",
+                            "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",
+                            Map.of(),
+                            "createReadOnlySessionResult")
+                    .result()
+                    .path("session")
+                    .asString();
+            KeyhavenClient.RawResponse sessionQuery = root.post(
+                    "/public/v1/query/redeliver_webhook_delivery",
+                    queryBody.getBytes(StandardCharsets.UTF_8),
+                    Map.of("X-Session", session),
+                    false);
             assertThat(sessionQuery.status()).isEqualTo(404);
             assertThat(root.json().readTree(sessionQuery.body()).path("message").asString())
                     .isEqualTo("unknown operation: /public/v1/query/redeliver_webhook_delivery");
-            KeyhavenClient.RawResponse sessionSubmit = root.post("/public/v1/submit/redeliver_webhook_delivery",
+            KeyhavenClient.RawResponse sessionSubmit = root.post(
+                    "/public/v1/submit/redeliver_webhook_delivery",
                     root.submitBody("ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY", Map.of("deliveryId", deliveryId)),
-                    Map.of("X-Session", session), false);
+                    Map.of("X-Session", session),
+                    false);
             assertThat(sessionSubmit.status()).isEqualTo(401);
-            assertThat(root.json().readTree(sessionSubmit.body()).path("message").asString()).isEqualTo(
-                    "a read-only session (X-Session) authenticates queries only; stamp submissions");
+            assertThat(root.json()
+                            .readTree(sessionSubmit.body())
+                            .path("message")
+                            .asString())
+                    .isEqualTo("a read-only session (X-Session) authenticates queries only; stamp submissions");
 
-            KeyhavenApiException asQuery = apiError(ErrorCode.UNKNOWN_OPERATION, null,
+            KeyhavenApiException asQuery = apiError(
+                    ErrorCode.UNKNOWN_OPERATION,
+                    null,
                     () -> root.query("redeliver_webhook_delivery", Map.of("deliveryId", deliveryId)));
-            assertThat(asQuery.getMessage()).isEqualTo("HTTP 404 (code 5, UNSPECIFIED): unknown operation: "
-                    + "/public/v1/query/redeliver_webhook_delivery");
+            assertThat(asQuery.getMessage())
+                    .isEqualTo("HTTP 404 (code 5, UNSPECIFIED): unknown operation: "
+                            + "/public/v1/query/redeliver_webhook_delivery");
             assertThat(deliveryStatus(failed)).isEqualTo("FAILED");
 
             NonRootUser alice = NonRootUser.create(root, "alice-" + store);
@@ -405,16 +524,20 @@ class WebhooksIT extends OnBothStores {
             assertThat(denied.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
             assertThat(deliveryStatus(failed)).isEqualTo("FAILED");
 
-            Policies.allow(root, "activity.type == 'ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY' "
-                    + "&& activity.resource == 'WEBHOOK_ENDPOINT' && activity.action == 'UPDATE' "
-                    + "&& activity.params.delivery_id == '" + deliveryId + "'");
+            Policies.allow(
+                    root,
+                    "activity.type == 'ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY' "
+                            + "&& activity.resource == 'WEBHOOK_ENDPOINT' && activity.action == 'UPDATE' "
+                            + "&& activity.params.delivery_id == '" + deliveryId + "'");
             receiver.answer(r -> 200);
             Activity allowed = redeliver(alice.client(), deliveryId);
             assertThat(allowed.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
-            awaitDelivery(failed.path("endpointId").asString(), failed.path("eventId").asString(), "DELIVERED");
+            awaitDelivery(
+                    failed.path("endpointId").asString(), failed.path("eventId").asString(), "DELIVERED");
 
-            assertThat(root.listActivities(null, List.of("ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY"), null, null,
-                    null)).extracting(a -> a.path("id").asString()).contains(denied.id(), allowed.id());
+            assertThat(root.listActivities(null, List.of("ACTIVITY_TYPE_REDELIVER_WEBHOOK_DELIVERY"), null, null, null))
+                    .extracting(a -> a.path("id").asString())
+                    .contains(denied.id(), allowed.id());
             deleteEndpoint(failed.path("endpointId").asString());
         } finally {
             Policies.deleteAll(root);
@@ -438,13 +561,16 @@ class WebhooksIT extends OnBothStores {
         try {
             String endpointId = subscribedEndpoint(root, "/held");
             Activity activity = someActivity(root);
-            String eventId = receiver.await(r -> r.path().equals("/held") && r.bodyText().contains(activity.id()), 1)
-                    .getFirst().header("X-Keyhaven-Event-Id");
+            String eventId = receiver.await(
+                            r -> r.path().equals("/held") && r.bodyText().contains(activity.id()), 1)
+                    .getFirst()
+                    .header("X-Keyhaven-Event-Id");
             JsonNode inFlight = awaitDelivery(endpointId, eventId, "PENDING");
             String deliveryId = inFlight.path("deliveryId").asString();
             KeyhavenApiException refused = apiError(() -> redeliver(root, deliveryId));
-            assertThat(refused.getMessage()).isEqualTo("HTTP 400 (code 3, REQUEST_INVALID): webhook delivery "
-                    + deliveryId + " is still pending");
+            assertThat(refused.getMessage())
+                    .isEqualTo(
+                            "HTTP 400 (code 3, REQUEST_INVALID): webhook delivery " + deliveryId + " is still pending");
             release.countDown();
             awaitDelivery(endpointId, eventId, "DELIVERED");
             deleteEndpoint(endpointId);
@@ -457,43 +583,59 @@ class WebhooksIT extends OnBothStores {
     @Test
     void signaturesAndFailuresAreDeliveredToo() {
         String endpointId = subscribedEndpoint(root, "/signing");
-        Activity keys = root.createPrivateKeys(List.of(new PrivateKeyParams("webhook-signer-" + System.nanoTime(),
-                "CURVE_ED25519", List.of(), List.of())));
-        String privateKeyId = keys.result().path("privateKeys").get(0).path("privateKeyId").asString();
-        Activity signed = root.signRawPayload(privateKeyId, "68656c6c6f", "PAYLOAD_ENCODING_HEXADECIMAL",
-                "HASH_FUNCTION_NOT_APPLICABLE");
+        Activity keys = root.createPrivateKeys(List.of(
+                new PrivateKeyParams("webhook-signer-" + System.nanoTime(), "CURVE_ED25519", List.of(), List.of())));
+        String privateKeyId =
+                keys.result().path("privateKeys").get(0).path("privateKeyId").asString();
+        Activity signed = root.signRawPayload(
+                privateKeyId, "68656c6c6f", "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NOT_APPLICABLE");
         Received delivery = receiver.awaitActivity(signed.id(), "ACTIVITY_STATUS_COMPLETED");
         assertThat(delivery.bodyText()).contains("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2");
 
-        KeyhavenApiException failure = apiError(() -> root.signRawPayload("no-such-key", "68656c6c6f",
-                "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NOT_APPLICABLE"));
+        KeyhavenApiException failure = apiError(() -> root.signRawPayload(
+                "no-such-key", "68656c6c6f", "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NOT_APPLICABLE"));
         assertThat(failure.httpStatus()).isEqualTo(404);
-        receiver.await(r -> r.path().equals("/signing") && r.bodyText().contains("ACTIVITY_STATUS_FAILED")
-                && r.bodyText().contains("no-such-key"), 1);
+        receiver.await(
+                r -> r.path().equals("/signing")
+                        && r.bodyText().contains("ACTIVITY_STATUS_FAILED")
+                        && r.bodyText().contains("no-such-key"),
+                1);
         deleteEndpoint(endpointId);
     }
 
     @Test
     void aParentEndpointReceivesItsSubOrganizationsEventsAndInactiveOnesReceiveNothing() {
         String parentEndpoint = subscribedEndpoint(root, "/parent");
-        String inactive = createEndpoint(root, receiver.url("/inactive"), "inactive",
-                List.of(Map.of("eventType", ACTIVITY_UPDATES, "isActive", false))).result().path("endpointId")
+        String inactive = createEndpoint(
+                        root,
+                        receiver.url("/inactive"),
+                        "inactive",
+                        List.of(Map.of("eventType", ACTIVITY_UPDATES, "isActive", false)))
+                .result()
+                .path("endpointId")
                 .asString();
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String subId = root.createSubOrganization("webhook-sub", List.of(RootUserParams.withApiKeys("r",
-                List.of(ApiKeyParams.of("k", key)))), 1).result().path("subOrganizationId").asString();
+        String subId = root.createSubOrganization(
+                        "webhook-sub", List.of(RootUserParams.withApiKeys("r", List.of(ApiKeyParams.of("k", key)))), 1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
         KeyhavenClient sub = root.withStamper(key).forOrganization(subId);
         Activity inSub = someActivity(sub);
         Received delivery = receiver.awaitActivity(inSub.id(), "ACTIVITY_STATUS_COMPLETED");
         assertThat(delivery.path()).isEqualTo("/parent");
         assertThat(delivery.header("X-Keyhaven-Organization-Id")).isEqualTo(subId);
-        assertThat(verifier("Keyhaven").verify(delivery.headers(), delivery.body()).ok()).isTrue();
+        assertThat(verifier("Keyhaven")
+                        .verify(delivery.headers(), delivery.body())
+                        .ok())
+                .isTrue();
 
         subscribedEndpoint(sub, "/sub");
         Activity second = someActivity(sub);
         List<Received> both = receiver.await(r -> r.bodyText().contains(second.id()), 2);
         assertThat(both).extracting(Received::path).containsExactlyInAnyOrder("/parent", "/sub");
-        assertThat(both.get(0).header("X-Keyhaven-Event-Id")).isEqualTo(both.get(1).header("X-Keyhaven-Event-Id"));
+        assertThat(both.get(0).header("X-Keyhaven-Event-Id"))
+                .isEqualTo(both.get(1).header("X-Keyhaven-Event-Id"));
 
         // The parent's endpoint deleted: the sub-organization's next event goes to its own endpoint only.
         deleteEndpoint(parentEndpoint);
@@ -502,9 +644,12 @@ class WebhooksIT extends OnBothStores {
         Activity rootEvent = someActivity(root);
         WebhookReceiver.pause(300);
         assertThat(receiver.received()).noneSatisfy(r -> assertThat(r.path()).isEqualTo("/inactive"));
-        assertThat(receiver.received()).noneSatisfy(r -> assertThat(r.bodyText()).contains(rootEvent.id()));
-        assertThat(receiver.received().stream().filter(r -> r.bodyText().contains(third.id()))
-                .map(Received::path)).containsExactly("/sub");
+        assertThat(receiver.received())
+                .noneSatisfy(r -> assertThat(r.bodyText()).contains(rootEvent.id()));
+        assertThat(receiver.received().stream()
+                        .filter(r -> r.bodyText().contains(third.id()))
+                        .map(Received::path))
+                .containsExactly("/sub");
         deleteEndpoint(inactive);
     }
 
@@ -513,24 +658,31 @@ class WebhooksIT extends OnBothStores {
         String endpointId = subscribedEndpoint(root, "/consensus");
         ApiKeyStamper a = TestServer.newKey(ApiKeyStamper.Curve.P256);
         ApiKeyStamper b = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String subId = root.createSubOrganization("two-of-two", List.of(
-                RootUserParams.withApiKeys("a", List.of(ApiKeyParams.of("ka", a))),
-                RootUserParams.withApiKeys("b", List.of(ApiKeyParams.of("kb", b)))), 2).result()
-                .path("subOrganizationId").asString();
+        String subId = root.createSubOrganization(
+                        "two-of-two",
+                        List.of(
+                                RootUserParams.withApiKeys("a", List.of(ApiKeyParams.of("ka", a))),
+                                RootUserParams.withApiKeys("b", List.of(ApiKeyParams.of("kb", b)))),
+                        2)
+                .result()
+                .path("subOrganizationId")
+                .asString();
         KeyhavenClient asA = root.withStamper(a).forOrganization(subId);
-        byte[] body = asA.submitBody("ACTIVITY_TYPE_CREATE_USER_TAG", Map.of("userTagName", "needs-two",
-                "userIds", List.of()));
+        byte[] body = asA.submitBody(
+                "ACTIVITY_TYPE_CREATE_USER_TAG", Map.of("userTagName", "needs-two", "userIds", List.of()));
         Activity waiting = asA.submitRaw("create_user_tag", body, "createUserTagResult");
         assertThat(waiting.status()).isEqualTo("ACTIVITY_STATUS_CONSENSUS_NEEDED");
         Received first = receiver.awaitActivity(waiting.id(), "ACTIVITY_STATUS_CONSENSUS_NEEDED");
 
-        Activity approved = root.withStamper(b).forOrganization(subId).submitRaw("create_user_tag", body,
-                "createUserTagResult");
+        Activity approved =
+                root.withStamper(b).forOrganization(subId).submitRaw("create_user_tag", body, "createUserTagResult");
         assertThat(approved.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         Received second = receiver.awaitActivity(waiting.id(), "ACTIVITY_STATUS_COMPLETED");
         assertThat(second.header("X-Keyhaven-Event-Id")).isNotEqualTo(first.header("X-Keyhaven-Event-Id"));
-        assertThat(receiver.received().stream().filter(r -> r.path().equals("/consensus")
-                && r.bodyText().contains(waiting.id()))).hasSize(2);
+        assertThat(receiver.received().stream()
+                        .filter(r ->
+                                r.path().equals("/consensus") && r.bodyText().contains(waiting.id())))
+                .hasSize(2);
         deleteEndpoint(endpointId);
     }
 
@@ -563,7 +715,8 @@ class WebhooksIT extends OnBothStores {
             Activity activity = someActivity(root);
             Received delivered = receiver.awaitActivity(activity.id(), "ACTIVITY_STATUS_COMPLETED");
             assertThat(delivered.path()).isEqualTo("/prompt");
-            assertThat(release.getCount()).as("delivered while the hanging receiver still holds its attempts")
+            assertThat(release.getCount())
+                    .as("delivered while the hanging receiver still holds its attempts")
                     .isEqualTo(1);
             assertThat(mostHanging.get()).isEqualTo(4);
             release.countDown();
@@ -578,17 +731,23 @@ class WebhooksIT extends OnBothStores {
     @Test
     void anOrganizationWithoutSubscribedEndpointsGetsNoOutboxRows() throws Exception {
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String subId = root.createSubOrganization("quiet", List.of(RootUserParams.withApiKeys("r",
-                List.of(ApiKeyParams.of("k", key)))), 1).result().path("subOrganizationId").asString();
+        String subId = root.createSubOrganization(
+                        "quiet", List.of(RootUserParams.withApiKeys("r", List.of(ApiKeyParams.of("k", key)))), 1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
         KeyhavenClient sub = root.withStamper(key).forOrganization(subId);
         createEndpoint(sub, receiver.url("/quiet"), "unsubscribed", List.of());
-        Activity keys = sub.createPrivateKeys(List.of(new PrivateKeyParams("quiet", "CURVE_ED25519", List.of(),
-                List.of())));
-        sub.signRawPayload(keys.result().path("privateKeys").get(0).path("privateKeyId").asString(), "00",
-                "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NOT_APPLICABLE");
+        Activity keys =
+                sub.createPrivateKeys(List.of(new PrivateKeyParams("quiet", "CURVE_ED25519", List.of(), List.of())));
+        sub.signRawPayload(
+                keys.result().path("privateKeys").get(0).path("privateKeyId").asString(),
+                "00",
+                "PAYLOAD_ENCODING_HEXADECIMAL",
+                "HASH_FUNCTION_NOT_APPLICABLE");
         try (Connection db = DriverManager.getConnection(server.databaseUrl());
-                PreparedStatement count = db.prepareStatement(
-                        "SELECT COUNT(*) FROM webhook_deliveries WHERE organization_id = ?")) {
+                PreparedStatement count =
+                        db.prepareStatement("SELECT COUNT(*) FROM webhook_deliveries WHERE organization_id = ?")) {
             count.setString(1, subId);
             try (ResultSet rs = count.executeQuery()) {
                 rs.next();
@@ -599,11 +758,14 @@ class WebhooksIT extends OnBothStores {
 
     @Test
     void theJwksIsPublicCachedAndKeepsARotatedKeySoOldDeliveriesStillVerify() throws Exception {
-        HttpResponse<byte[]> jwks = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl()
-                + "/public/v1/discovery/webhooks/jwks")).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> jwks = http.send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/public/v1/discovery/webhooks/jwks"))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         assertThat(jwks.statusCode()).isEqualTo(200);
-        assertThat(jwks.headers().firstValue("Cache-Control")).contains(
-                "public, max-age=86400, s-maxage=86400, stale-if-error=604800");
+        assertThat(jwks.headers().firstValue("Cache-Control"))
+                .contains("public, max-age=86400, s-maxage=86400, stale-if-error=604800");
         assertThat(jwks.headers().firstValue("Content-Type")).contains("application/json");
         JsonNode key = root.json().readTree(jwks.body()).path("keys").get(0);
         assertThat(key.path("kty").asString()).isEqualTo("OKP");
@@ -612,11 +774,15 @@ class WebhooksIT extends OnBothStores {
         assertThat(key.path("use").asString()).isEqualTo("sig");
         assertThat(key.path("keyhaven_signature_algorithm").asString()).isEqualTo("ed25519");
         assertThat(key.path("keyhaven_signature_version").asString()).isEqualTo("v1");
-        assertThat(java.util.Base64.getUrlDecoder().decode(key.path("x").asString())).hasSize(32);
+        assertThat(java.util.Base64.getUrlDecoder().decode(key.path("x").asString()))
+                .hasSize(32);
 
         String endpointId = subscribedEndpoint(root, "/rotation");
-        WebhookKeys keys = WebhookKeys.fetching(http, URI.create(server.baseUrl()
-                + "/public/v1/discovery/webhooks/jwks"), "Keyhaven", Clock.systemUTC());
+        WebhookKeys keys = WebhookKeys.fetching(
+                http,
+                URI.create(server.baseUrl() + "/public/v1/discovery/webhooks/jwks"),
+                "Keyhaven",
+                Clock.systemUTC());
         WebhookVerifier verifier = new WebhookVerifier(keys, "Keyhaven", Duration.ofMinutes(5), Clock.systemUTC());
         Activity before = someActivity(root);
         Received old = receiver.awaitActivity(before.id(), "ACTIVITY_STATUS_COMPLETED");
@@ -633,10 +799,18 @@ class WebhooksIT extends OnBothStores {
         assertThat(verifier.verify(old.headers(), old.body()).ok()).isTrue();
         assertThat(keys.fetches()).isEqualTo(fetches + 1);
 
-        JsonNode rotated = root.json().readTree(http.send(HttpRequest.newBuilder(URI.create(server.baseUrl()
-                + "/public/v1/discovery/webhooks/jwks")).GET().build(), HttpResponse.BodyHandlers.ofString(
-                        StandardCharsets.UTF_8)).body()).path("keys");
-        assertThat(rotated).extracting(k -> k.path("kid").asString()).startsWith(newKeyId)
+        JsonNode rotated = root.json()
+                .readTree(http.send(
+                                HttpRequest.newBuilder(
+                                                URI.create(server.baseUrl() + "/public/v1/discovery/webhooks/jwks"))
+                                        .GET()
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+                        .body())
+                .path("keys");
+        assertThat(rotated)
+                .extracting(k -> k.path("kid").asString())
+                .startsWith(newKeyId)
                 .contains(old.header("X-Keyhaven-Signature-Key-Id"));
         deleteEndpoint(endpointId);
     }
