@@ -90,15 +90,6 @@ final class Features {
                 keys.transfer,
                 wallets.creator(),
                 privateKeys.creator());
-        recovery = new RecoveryFeature(
-                repositories.users,
-                repositories.recoveryCredentials,
-                users.credentials(),
-                keys.transfer,
-                base.passkeys,
-                base.messaging.mailer,
-                base.messaging.defaultFrom,
-                base.messaging.templates);
         webhooks = new WebhookFeature(
                 base.transactor,
                 repositories.webhooks,
@@ -115,6 +106,16 @@ final class Features {
                 keys.sessionSigner,
                 keys.transfer,
                 base.clock);
+        recovery = new RecoveryFeature(
+                repositories.users,
+                repositories.recoveryCredentials,
+                users.credentials(),
+                keys.transfer,
+                base.passkeys,
+                base.messaging.mailer,
+                base.messaging.defaultFrom,
+                base.messaging.templates,
+                sessions.bundleKeys());
         otp = new OtpFeature(
                 base.transactor,
                 repositories.otps,
@@ -125,14 +126,16 @@ final class Features {
                 repositories.organizations,
                 new RateLimiter(otpLimits.initsPerContact(), otpLimits.rateWindow(), base.clock),
                 new RateLimiter(otpLimits.initsPerAddress(), otpLimits.rateWindow(), base.clock),
-                base.random);
+                base.random,
+                sessions.bundleKeys());
         oauth2 = new Oauth2Feature(
                 base.transactor,
                 repositories.oauth2Credentials,
                 config.oauth2Providers(),
                 keys.oauth2Secrets,
                 base.oauth2Tokens);
-        oauthLogin = new OauthLoginFeature(base.oidc, repositories.oauthProviders, sessions.sessions());
+        oauthLogin = new OauthLoginFeature(
+                base.oidc, repositories.oauthProviders, sessions.sessions(), sessions.bundleKeys());
         authProxy = new AuthProxyFeature(
                 base.transactor,
                 repositories.authProxyConfigs,

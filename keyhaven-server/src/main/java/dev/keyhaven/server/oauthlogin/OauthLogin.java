@@ -56,12 +56,25 @@ public final class OauthLogin {
 
     /** Uses the token up and opens a session for {@code userId} of {@code organizationId}; returns the session JWT. */
     public String login(Tx tx, String organizationId, String userId, Request request, Instant now, Ids ids) {
+        spend(tx, request.token(), now);
+        return sessions.open(tx, organizationId, userId, request.session(), now, ids);
+    }
+
+    /**
+     * Verifies {@code token} for the older {@code oauth} activity, whose nonce binds the credential bundle's target
+     * key ({@link SessionNonce#of} {@code targetPublicKey} as sent) instead of a session key.
+     */
+    public VerifiedIdToken verifyForTarget(String token, String targetPublicKeyAsSent) {
+        return verifier.verify(token, Optional.of(SessionNonce.of(targetPublicKeyAsSent)));
+    }
+
+    /** Uses {@code token} up, so that it signs in once only, on every server sharing the store. */
+    public void spend(Tx tx, VerifiedIdToken token, Instant now) {
         // Kept past exp by the verifier's clock skew, for as long as the token could still be accepted.
-        Instant forgetAfter = request.token().expiresAt().plus(OidcVerifier.CLOCK_SKEW);
-        if (!providers.useToken(tx, request.token().fingerprint(), now, forgetAfter)) {
+        Instant forgetAfter = token.expiresAt().plus(OidcVerifier.CLOCK_SKEW);
+        if (!providers.useToken(tx, token.fingerprint(), now, forgetAfter)) {
             throw new ApiException(
                     ErrorCode.INVALID_OIDC_TOKEN, "invalid OIDC token: oidc token has already been " + "used");
         }
-        return sessions.open(tx, organizationId, userId, request.session(), now, ids);
     }
 }

@@ -272,6 +272,16 @@ public final class OtpService implements AutoCloseable {
                 ids);
     }
 
+    /**
+     * The older {@code otp_auth}: checks the code in plain text (with the same rules: unknown, used, expired and
+     * exhausted OTPs are refused; a wrong code counts) and answers with what it proves, the contact and its channel.
+     */
+    public TokenClaims verifyCode(Tx tx, String organizationId, String otpId, String code, Instant now, Ids ids) {
+        // The token is never handed out: it carries the claims, and its id is used up by nothing else.
+        Verified verified = verifyPlain(tx, organizationId, otpId, code, Optional.empty(), 60, now, ids);
+        return unexpiredClaims(verified.verificationToken(), now);
+    }
+
     private Verified verify(
             Tx tx,
             String organizationId,

@@ -50,6 +50,18 @@ record EmailCustomization(
         return from(intent, intent.optionalObject("emailCustomization"), appName);
     }
 
+    /**
+     * The look of an {@code email_auth} V1/V2 email, whose {@code emailCustomization} and its {@code appName} are
+     * optional: without one, {@code defaultAppName}.
+     */
+    static EmailCustomization optional(Params intent, String defaultAppName) {
+        Optional<Params> c = intent.optionalObject("emailCustomization");
+        String appName = c.flatMap(o ->
+                        o.optionalString("appName").filter(s -> !s.isBlank()).map(a -> text(o, "appName", a)))
+                .orElse(defaultAppName);
+        return from(intent, c, appName);
+    }
+
     /** Checks an app name given outside {@code emailCustomization}. */
     static String appName(Params p, String field) {
         String appName = text(p, field, p.requiredString(field));

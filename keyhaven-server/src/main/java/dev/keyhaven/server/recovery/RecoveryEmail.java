@@ -40,6 +40,31 @@ final class RecoveryEmail {
     }
 
     /**
+     * An {@code email_auth} sign-in email: the same templates and placeholders as recovery ({@code magicLink} is the
+     * magic-link template filled with the credential bundle), with the subject Turnkey uses, "Sign in to appName".
+     */
+    static MailMessage renderSignIn(
+            EmailCustomization c,
+            Optional<EmailTemplates.Template> template,
+            String defaultFrom,
+            String to,
+            String bundle,
+            long expirationSeconds) {
+        String magicLink =
+                c.magicLinkTemplate().map(t -> t.replace("%s", bundle)).orElse("");
+        return render(
+                c,
+                template,
+                defaultFrom,
+                to,
+                Map.of("magicLink", magicLink, "credentialBundle", bundle),
+                expirationSeconds,
+                "Sign in to " + c.appName(),
+                SIGN_IN_HTML,
+                SIGN_IN_TEXT);
+    }
+
+    /**
      * A one-time-password email: the same templates and placeholders, with {@code otpCode} (and {@code magicLink},
      * the magic-link template filled with the code) instead of the credential bundle.
      */
@@ -173,5 +198,35 @@ final class RecoveryEmail {
             [magic]Or sign in with this link: {{magicLink}}
             [/magic]
             If you did not ask for this, ignore this email.
+            """;
+
+    private static final String SIGN_IN_HTML = """
+            <!doctype html>
+            <html><body style="font-family: sans-serif; color: #222; max-width: 560px; margin: 24px auto;">
+            <!--logo--><p><img src="{{logoUrl}}" alt="{{appName}}" style="max-width: 340px; max-height: 124px;"></p><!--/logo-->
+            <h2>Sign in to {{appName}}</h2>
+            <p>Someone asked to sign in to {{appName}} as {{email}}. If it was you, continue below; this expires in
+            {{expiresInMinutes}} minutes.</p>
+            <!--magic--><p><a href="{{magicLink}}" style="display: inline-block; padding: 10px 18px; background: #222;
+            color: #fff; text-decoration: none; border-radius: 4px;">Sign in</a></p><!--/magic-->
+            <p>Or paste this sign-in code into {{appName}}:</p>
+            <pre style="white-space: pre-wrap; word-break: break-all; background: #f4f4f4; padding: 12px;">{{credentialBundle}}</pre>
+            <p>If you did not ask for this, ignore this email: nothing happens without the code.</p>
+            </body></html>
+            """;
+
+    private static final String SIGN_IN_TEXT = """
+            Sign in to {{appName}}
+
+            Someone asked to sign in to {{appName}} as {{email}}. If it was you, continue below; this expires in
+            {{expiresInMinutes}} minutes.
+
+            [magic]Open this link: {{magicLink}}
+            [/magic]
+            Or paste this sign-in code into {{appName}}:
+
+            {{credentialBundle}}
+
+            If you did not ask for this, ignore this email: nothing happens without the code.
             """;
 }

@@ -3,6 +3,7 @@ package dev.keyhaven.server.recovery;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.mail.Mailer;
+import dev.keyhaven.server.session.BundleKeys;
 import dev.keyhaven.server.user.AttestationVerifier;
 import dev.keyhaven.server.user.Credentials;
 import dev.keyhaven.server.user.UserRepository;
@@ -10,7 +11,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/** Email recovery assembled: the recovery bundle mailed to the user, and the recovery that spends it. */
+/**
+ * Email recovery assembled: the recovery bundle mailed to the user, and the recovery that spends it; and the older
+ * email sign-in ({@code email_auth}), which mails a credential bundle the same way.
+ */
 public final class RecoveryFeature {
     private final List<ActivityHandler<?>> handlers;
 
@@ -26,11 +30,13 @@ public final class RecoveryFeature {
             AttestationVerifier attestations,
             Mailer mailer,
             String defaultFrom,
-            Optional<Path> templatesDirectory) {
+            Optional<Path> templatesDirectory,
+            BundleKeys bundleKeys) {
         this.handlers = List.of(
                 new InitUserEmailRecoveryHandler(
                         users, recoveryCredentials, transfer, mailer, defaultFrom, templatesDirectory),
-                new RecoverUserHandler(userCredentials, recoveryCredentials, attestations));
+                new RecoverUserHandler(userCredentials, recoveryCredentials, attestations),
+                new EmailAuthHandler(users, bundleKeys, mailer, defaultFrom, templatesDirectory));
     }
 
     public List<ActivityHandler<?>> handlers() {

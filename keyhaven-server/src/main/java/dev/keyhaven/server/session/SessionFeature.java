@@ -17,6 +17,7 @@ import java.util.List;
 public final class SessionFeature {
     private final Sessions sessions;
     private final ReadOnlySessions readOnlySessions;
+    private final BundleKeys bundleKeys;
     private final List<ActivityHandler<?>> handlers;
 
     public SessionFeature(
@@ -28,6 +29,7 @@ public final class SessionFeature {
             KeyTransfer transfer,
             Clock clock) {
         this.sessions = new Sessions(users, credentials, sessionSigner);
+        this.bundleKeys = new BundleKeys(sessions, transfer);
         this.readOnlySessions = new ReadOnlySessions(transactor, users, organizations, sessionSigner, clock);
         this.handlers = List.of(
                 new StampLoginHandler(sessions),
@@ -41,6 +43,11 @@ public final class SessionFeature {
 
     public Sessions sessions() {
         return sessions;
+    }
+
+    /** Expiring keys delivered as credential bundles, for the older email, OTP and OAuth sign-ins. */
+    public BundleKeys bundleKeys() {
+        return bundleKeys;
     }
 
     public ReadOnlySessions readOnlySessions() {
