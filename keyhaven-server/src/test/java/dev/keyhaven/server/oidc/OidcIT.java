@@ -353,6 +353,87 @@ class OidcIT extends OnBothStores {
         assertThat(missing.serverMessage()).isEqualTo("bad request body: parameters.oidcToken is required");
     }
 
+    // ---- oauth (the older credential-bundle sign-in) ---------------------------------------------------------
+
+    @Test
+    void theOlderOauthActivityReturnsABundleWhoseKeyStampsWhoamiOnce() throws Exception {
+        String sub = uniqueSubject();
+        String userId = newUser(List.of(claimsProvider(MAIN, "app-1", sub)));
+        TargetKey target = TargetKey.generate();
+        String token = token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(target.uncompressed()));
+        Activity done = oauth(token, target.uncompressed(), Map.of("apiKeyName", "legacy oauth"));
+        assertThat(done.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(done.result().path("userId").asString()).isEqualTo(userId);
+        String apiKeyId = done.result().path("apiKeyId").asString();
+        byte[] key = target.open(dev.keyhaven.crypto.bundle.TurnkeyHpke.Encrypted.ofCredentialBundle(
+                done.result().path("credentialBundle").asString()));
+        KeyhavenClient signedIn =
+                client.withStamper(ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, HEX.formatHex(key)));
+        assertThat(signedIn.whoami().userId()).isEqualTo(userId);
+        boolean named = false;
+        for (JsonNode k : client.getUser(userId).path("apiKeys")) {
+            named |= k.path("apiKeyId").asString().equals(apiKeyId)
+                    && k.path("apiKeyName").asString().equals("legacy oauth");
+        }
+        assertThat(named).isTrue();
+
+        // A token signs in once.
+        KeyhavenApiException replay =
+                apiError(ErrorCode.INVALID_OIDC_TOKEN, null, () -> oauth(token, target.uncompressed(), Map.of()));
+        assertThat(replay.serverMessage()).isEqualTo("invalid OIDC token: oidc token has already been used");
+    }
+
+    @Test
+    void theOlderOauthActivityRefusesUntrustedIssuersWrongNoncesBadKeysAndUnknownIdentities() throws Exception {
+        String sub = uniqueSubject();
+        newUser(List.of(claimsProvider(MAIN, "app-1", sub)));
+        TargetKey target = TargetKey.generate();
+        KeyhavenApiException untrusted = apiError(
+                ErrorCode.INVALID_OIDC_TOKEN,
+                null,
+                () -> oauth(
+                        token(RSA, JWSAlgorithm.RS256, UNTRUSTED, "app-1", sub, nonce(target.compressed())),
+                        target.compressed(),
+                        Map.of()));
+        assertThat(untrusted.serverMessage()).contains("was issued by " + UNTRUSTED + ", which is not a trusted");
+        KeyhavenApiException wrongNonce = apiError(
+                ErrorCode.INVALID_OIDC_TOKEN,
+                null,
+                () -> oauth(
+                        token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(target.compressed())),
+                        target.uncompressed(),
+                        Map.of()));
+        assertThat(wrongNonce.serverMessage()).contains("nonce does not match");
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.targetPublicKey",
+                () -> oauth(token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce("zz")), "zz", Map.of()));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.expirationSeconds",
+                () -> oauth(
+                        token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(target.compressed())),
+                        target.compressed(),
+                        Map.of("expirationSeconds", "0")));
+        KeyhavenApiException nobody = apiError(
+                ErrorCode.NOT_FOUND,
+                null,
+                () -> oauth(
+                        token(RSA, JWSAlgorithm.RS256, MAIN, "app-2", sub, nonce(target.compressed())),
+                        target.compressed(),
+                        Map.of()));
+        assertThat(nobody.serverMessage())
+                .isEqualTo("no user of this organization has an OAuth provider for this "
+                        + "OIDC token's issuer, audience and subject");
+    }
+
+    private Activity oauth(String token, String targetPublicKey, Map<String, Object> more) {
+        Map<String, Object> p = new LinkedHashMap<>(more);
+        p.put("oidcToken", token);
+        p.put("targetPublicKey", targetPublicKey);
+        return client.submit("oauth", "ACTIVITY_TYPE_OAUTH", p, "oauthResult");
+    }
+
     // ---- OAuth providers ------------------------------------------------------------------------------------
 
     @Test
