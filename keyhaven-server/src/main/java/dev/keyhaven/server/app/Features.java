@@ -146,6 +146,8 @@ final class Features {
                 oauth2.authenticator(),
                 oauthLogin.login(),
                 new RateLimiter(otpLimits.initsPerAddress(), otpLimits.rateWindow(), base.clock, "sign-in requests"),
+                new AuthProxyFeature.SignUpCredentials(
+                        base.passkeys, base.oidc, repositories.callers, wallets.creator()),
                 base.clock,
                 base.ids);
     }

@@ -32,7 +32,7 @@ import java.util.Optional;
  */
 public final class AuthProxy {
     /** The paths served, without {@code /v1/}: each also with {@code _v2}. */
-    public static final List<String> OPERATIONS = List.of("otp_init", "otp_verify", "otp_login");
+    public static final List<String> OPERATIONS = List.of("otp_init", "otp_verify", "otp_login", "signup");
     /** Operations served under one path only (no {@code _v2} twin). */
     public static final List<String> UNVERSIONED_OPERATIONS = List.of("oauth2_authenticate", "oauth_login");
 
@@ -47,6 +47,7 @@ public final class AuthProxy {
     private final Oauth2Authenticator oauth2;
     private final OauthLogin oauthLogins;
     private final RateLimiter oauthPerAddress;
+    private final SignUp signUp;
 
     /**
      * @param oauthPerAddress counts the OAuth sign-ins ({@code oauth_login}, {@code oauth2_authenticate}) of each
@@ -63,7 +64,9 @@ public final class AuthProxy {
             Ids ids,
             Oauth2Authenticator oauth2,
             OauthLogin oauthLogins,
-            RateLimiter oauthPerAddress) {
+            RateLimiter oauthPerAddress,
+            SignUp signUp) {
+        this.signUp = signUp;
         this.oauthLogins = oauthLogins;
         this.oauthPerAddress = oauthPerAddress;
         this.configs = configs;
@@ -99,12 +102,13 @@ public final class AuthProxy {
     }
 
     /** Runs {@code operation} ({@code otp_init_v2}, {@code otp_verify}, …) for an admitted request. */
-    public Map<String, String> handle(AuthProxyConfig config, String operation, Params body, String clientAddress) {
+    public Map<String, ?> handle(AuthProxyConfig config, String operation, Params body, String clientAddress) {
         boolean v2 = operation.endsWith("_v2");
         return switch (v2 ? operation.substring(0, operation.length() - 3) : operation) {
             case "otp_init" -> init(config, body, clientAddress);
             case "otp_verify" -> verify(config, body, v2);
             case "otp_login" -> login(config, body, v2);
+            case "signup" -> signUp.signUp(config, body, clientAddress, v2);
             // Reads the credential in a read transaction, then exchanges the code outside any transaction.
             case "oauth2_authenticate" -> {
                 oauthPerAddress.acquire(clientAddress, "client address");

@@ -2,14 +2,18 @@ package dev.keyhaven.server.authproxy;
 
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.api.Ids;
+import dev.keyhaven.server.auth.CallerDirectory;
 import dev.keyhaven.server.oauth2.Oauth2Authenticator;
 import dev.keyhaven.server.oauthlogin.OauthLogin;
+import dev.keyhaven.server.oidc.OidcVerifier;
 import dev.keyhaven.server.organization.SubOrganizationCreator;
 import dev.keyhaven.server.otp.OtpService;
 import dev.keyhaven.server.otp.RateLimiter;
 import dev.keyhaven.server.recovery.CodeMail;
 import dev.keyhaven.server.state.StateVersions;
 import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.user.AttestationVerifier;
+import dev.keyhaven.server.wallet.WalletCreator;
 import java.time.Clock;
 import java.util.List;
 
@@ -22,8 +26,12 @@ public final class AuthProxyFeature {
     private final AuthProxy proxy;
     private final List<ActivityHandler<?>> handlers;
 
+    /** What a sign-up checks its credentials with, and where it creates the optional wallet. */
+    public record SignUpCredentials(
+            AttestationVerifier attestations, OidcVerifier oidc, CallerDirectory directory, WalletCreator wallets) {}
+
     /**
-     * @param signInsPerAddress counts the OAuth sign-ins of each client address: each one may create a
+     * @param signInsPerAddress counts the OAuth sign-ins and sign-ups of each client address: each one may create a
      *        sub-organization or call the provider, and none is stamped
      */
     public AuthProxyFeature(
@@ -36,6 +44,7 @@ public final class AuthProxyFeature {
             Oauth2Authenticator oauth2,
             OauthLogin oauthLogins,
             RateLimiter signInsPerAddress,
+            SignUpCredentials signUpCredentials,
             Clock clock,
             Ids ids) {
         this.configs = new AuthProxyConfigs(transactor, configRepository);
@@ -50,7 +59,19 @@ public final class AuthProxyFeature {
                 ids,
                 oauth2,
                 oauthLogins,
-                signInsPerAddress);
+                signInsPerAddress,
+                new SignUp(
+                        otps,
+                        subOrganizations,
+                        signUpCredentials.wallets(),
+                        signUpCredentials.attestations(),
+                        signUpCredentials.oidc(),
+                        signUpCredentials.directory(),
+                        transactor,
+                        versions,
+                        signInsPerAddress,
+                        clock,
+                        ids));
         this.handlers = List.of(new UpdateAuthProxyConfigHandler(configs));
     }
 

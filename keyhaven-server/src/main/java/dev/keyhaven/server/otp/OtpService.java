@@ -435,14 +435,19 @@ public final class OtpService implements AutoCloseable {
      * @throws ApiException 400 naming {@code parameters.verificationToken} otherwise
      */
     public TokenClaims unexpiredClaims(String token, Instant now) {
+        return unexpiredClaims(token, now, "parameters.verificationToken");
+    }
+
+    /** {@link #unexpiredClaims(String, Instant)} for a request that carries the token at {@code field}. */
+    public TokenClaims unexpiredClaims(String token, Instant now, String field) {
         if (!keys.issuedToken(token)) {
-            throw ApiException.badField("parameters.verificationToken", "is not a verification token of this server");
+            throw ApiException.badField(field, "is not a verification token of this server");
         }
         JsonNode c;
         try {
             c = JSON.readTree(Base64.getUrlDecoder().decode(token.split("\\.")[1]));
         } catch (JacksonException | IllegalArgumentException e) {
-            throw ApiException.badField("parameters.verificationToken", "is malformed");
+            throw ApiException.badField(field, "is malformed");
         }
         TokenClaims claims = new TokenClaims(
                 c.path("id").asString(""),
@@ -452,9 +457,17 @@ public final class OtpService implements AutoCloseable {
                 c.path("public_key").asString(""),
                 Instant.ofEpochMilli(Long.parseLong(c.path("exp").asString("0"))));
         if (!now.isBefore(claims.expiresAt())) {
-            throw ApiException.badField("parameters.verificationToken", "has expired");
+            throw ApiException.badField(field, "has expired");
         }
         return claims;
+    }
+
+    /**
+     * Records that a verification token signed a user up; false when it already did. A sign-up does not use the
+     * token up for its login (core signs up, then logs in with the same token), but it signs up once.
+     */
+    public boolean useForSignUp(Tx tx, TokenClaims claims, Instant now) {
+        return otps.useToken(tx, "signup:" + claims.id(), claims.organizationId(), now, claims.expiresAt());
     }
 
     /**

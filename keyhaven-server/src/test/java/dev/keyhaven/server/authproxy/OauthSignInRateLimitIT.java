@@ -15,7 +15,7 @@ import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 /**
- * The auth proxy's OAuth sign-ins are unstamped, and each may call a provider or create a sub-organization: they are
+ * The auth proxy's OAuth sign-ins and sign-ups are unstamped, and each may call a provider or create a sub-organization: they are
  * counted per client address, whatever their outcome, and refused with 429 and {@code Retry-After} past the limit.
  * (The count is in memory, so one store shows it.)
  */
@@ -49,6 +49,8 @@ class OauthSignInRateLimitIT {
             assertThat(limited.body()).contains("too many sign-in requests for this client address");
             assertThat(post(server, config, "/v1/oauth2_authenticate", EXCHANGE).statusCode())
                     .isEqualTo(429);
+            // A sign-up counts against the same allowance.
+            assertThat(post(server, config, "/v1/signup_v2", "{}").statusCode()).isEqualTo(429);
         }
     }
 

@@ -1,0 +1,118 @@
+// @turnkey/core 2.8.1's TurnkeyClient signs a new user up through the auth proxy with an emailed code, unchanged:
+// initOtp (/v1/otp_init_v2), the code verified for a key core generated (/v1/otp_verify_v2), signUpWithOtp
+// (/v1/signup_v2 with the verification token, the email, an optional wallet and core's clientSignature: the token's
+// key signing {"signupV2":{apiKeys, authenticators, oauthProviders, email}, tokenId, type: "USAGE_TYPE_SIGNUP"}),
+// whose loginWithOtp then opens a session in the new sub-organization (stamp_login with an attested stamp bearing
+// the token); under that session fetchWallets lists the sign-up's wallet and signMessage signs with it (checked with
+// viem).
+//
+// The one step not done by core's own method is the verification. core's verifyOtp (and completeOtp, which calls
+// it) encrypts the code with encryptOtpCodeToBundle and no signer key, so @turnkey/crypto accepts only Turnkey's
+// production OTP signer and refuses Keyhaven's bundle before anything is sent; nothing in core overrides that, and
+// Keyhaven does not weaken its bundle to get around it. The supported path, which this test takes, is verifyOtp's
+// two steps with Keyhaven's OTP signer pinned: encryptOtpCodeToBundle(code, bundle, key, <the key published at
+// /public/v1/discovery/otp-signer>) and core's own httpClient.proxyVerifyOtpV2, then signUpWithOtp (a new contact)
+// or loginWithOtp (a known one). See docs/authentication.md.
+import "../lib/browser-globals.mjs";
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { OtpType, TurnkeyClient } from "@turnkey/core";
+import { encryptOtpCodeToBundle } from "@turnkey/crypto";
+import { verifyMessage } from "viem";
+import { authProxyUrl, baseUrl, organizationId, rawPost, unique } from "../lib/keyhaven.mjs";
+import { emailedCode } from "../lib/maildir.mjs";
+
+// buildSignUpBody names a passkey after window.location.hostname whether or not one is sent: the page's address.
+globalThis.location = new URL("https://app.keyhaven.test/");
+
+const ethereumAccount = {
+  curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/60'/0'/0/0",
+  addressFormat: "ADDRESS_FORMAT_ETHEREUM",
+};
+
+/**
+ * A configuration of the root organization that allows sign-up by email (the server's default one does not), made
+ * with Keyhaven's update_auth_proxy_config (no official client exposes it).
+ */
+async function signUpConfig() {
+  const response = await rawPost("/public/v1/submit/update_auth_proxy_config", {
+    type: "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG", timestampMs: String(Date.now()), organizationId,
+    parameters: { signupEnabled: true, emailEnabled: true },
+  });
+  const body = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(body));
+  return body.activity.result.updateAuthProxyConfigResult.configId;
+}
+
+/** initOtp, then verifyOtp's two steps with Keyhaven's OTP signer pinned: a verification token for a core key. */
+async function verifiedToken(client, email) {
+  const { otpId, otpEncryptionTargetBundle } = await client.initOtp({ otpType: OtpType.Email, contact: email });
+  const otpSigner = (await (await fetch(`${baseUrl}/public/v1/discovery/otp-signer`)).json()).publicKey;
+  const publicKey = await client.createApiKeyPair();
+  const encryptedOtpBundle = await encryptOtpCodeToBundle(emailedCode(email), otpEncryptionTargetBundle, publicKey,
+    otpSigner);
+  const { verificationToken } = await client.httpClient.proxyVerifyOtpV2({ otpId, encryptedOtpBundle });
+  return { verificationToken, publicKey };
+}
+
+describe("@turnkey/core sign-up through the auth proxy", () => {
+  test("initOtp → otp_verify_v2 with the pinned OTP signer → signUpWithOtp (signup_v2 with a wallet) → a session "
+    + "in the new sub-organization that fetches the wallet and signs with it", async () => {
+    const client = new TurnkeyClient({
+      apiBaseUrl: baseUrl, authProxyUrl, authProxyConfigId: await signUpConfig(), organizationId,
+    });
+    await client.init();
+    const email = `${unique("core-signup")}@example.com`;
+    const walletName = unique("core-signup-wallet");
+    const { verificationToken, publicKey } = await verifiedToken(client, email);
+
+    const { sessionToken } = await client.signUpWithOtp({
+      verificationToken, contact: email, otpType: OtpType.Email,
+      createSubOrgParams: { customWallet: { walletName, walletAccounts: [ethereumAccount] } },
+    });
+
+    const session = await client.getSession();
+    assert.equal(session.token, sessionToken);
+    assert.notEqual(session.organizationId, organizationId, "the session is in a new sub-organization");
+    assert.equal(session.publicKey, publicKey, "the verification token's key is the session's key");
+    const user = await client.fetchUser();
+    assert.equal(user.userId, session.userId);
+    assert.equal(user.userEmail, email);
+    assert.equal(user.userName, email, "core names the user after the email");
+
+    const wallets = await client.fetchWallets();
+    const wallet = wallets.find((w) => w.walletName === walletName);
+    assert.ok(wallet, `fetchWallets lists ${walletName}: ${JSON.stringify(wallets.map((w) => w.walletName))}`);
+    assert.equal(wallet.accounts.length, 1);
+    const [account] = wallet.accounts;
+    assert.equal(account.addressFormat, "ADDRESS_FORMAT_ETHEREUM");
+    const message = "signed up with Keyhaven";
+    const { r, s, v } = await client.signMessage({ walletAccount: account, message, addEthereumPrefix: true });
+    const signature = `0x${r}${s}${(27 + parseInt(v, 16)).toString(16)}`;
+    assert.equal(await verifyMessage({ address: account.address, message, signature }), true,
+      "viem recovers the account's address from the EIP-191 signature");
+    // The token signed up once: a second sign-up with it is refused (409, the email has an account now).
+    await assert.rejects(client.signUpWithOtp({ verificationToken, contact: email, otpType: OtpType.Email }),
+      (error) => {
+        assert.equal(error.name, "TurnkeyError");
+        assert.match(String(error.cause?.message), /an account with this email already exists/);
+        return true;
+      });
+    await client.logout();
+  });
+
+  test("a sign-up whose email is not the one the code was sent to is refused naming userEmail", async () => {
+    const client = new TurnkeyClient({
+      apiBaseUrl: baseUrl, authProxyUrl, authProxyConfigId: await signUpConfig(), organizationId,
+    });
+    await client.init();
+    const email = `${unique("core-signup")}@example.com`;
+    const { verificationToken } = await verifiedToken(client, email);
+    await assert.rejects(client.signUpWithOtp({ verificationToken, contact: `other-${email}`,
+      otpType: OtpType.Email }), (error) => {
+      assert.equal(error.name, "TurnkeyError");
+      assert.match(String(error.cause?.message), /userEmail is not the contact the verification token proves/);
+      return true;
+    });
+  });
+});
