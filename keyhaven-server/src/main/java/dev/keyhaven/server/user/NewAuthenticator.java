@@ -22,12 +22,11 @@ public record NewAuthenticator(String name, RegisteredPasskey passkey, List<Auth
     /**
      * Reads a {@code v1AuthenticatorParams}, what create_users V1 and create_authenticators V1 carry: the browser's
      * raw credential ({@code id}, {@code type}, {@code rawId}, {@code response{clientDataJson, attestationObject,
-     * transports?}}) instead of V2's flattened attestation, and a {@code userId} that V2 dropped (read, not used: the
-     * operation names the user).
+     * transports?}}) instead of V2's flattened attestation, and a {@code userId} that V2 dropped. That one is not
+     * read: the operation names the user, and create_users V1 clients had no id to put there yet.
      */
     public static NewAuthenticator readV1(Params p, AttestationVerifier verifier) {
         String name = p.requiredString("authenticatorName");
-        p.requiredString("userId");
         String challenge = p.requiredString("challenge");
         Params credential = p.requiredObject("attestation");
         String credentialId = credential.requiredString("id");
