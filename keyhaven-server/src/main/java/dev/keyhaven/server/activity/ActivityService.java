@@ -282,7 +282,10 @@ public final class ActivityService {
                         tx, reads, activity.organizationId(), activity.id(), caller, now, ids, addresses);
                 Object result = handler.execute(context, params);
                 ObjectNode resultNode = json.createObjectNode();
-                resultNode.set(registry.version(activity.type()).orElseThrow().resultKey(), json.valueToTree(result));
+                ActivityVersion version = registry.version(activity.type()).orElseThrow();
+                resultNode.set(
+                        version.resultKey(),
+                        json.valueToTree(version.resultView().apply(result)));
                 yield evaluated.withOutcome(ActivityStatus.COMPLETED, resultNode, Optional.empty(), now);
             }
             case Decision.NeedsConsensus consensus ->

@@ -36,6 +36,12 @@ public record ActivitySpec(
         return new ActivitySpec(operation, resource, action, List.of(versions), ActivityEffect.CHANGES_ORGANIZATION);
     }
 
+    /** The spec of an operation whose versions are those of {@code table}. */
+    public static ActivitySpec of(
+            String operation, ActivityResource resource, ActivityAction action, VersionTable<?> table) {
+        return new ActivitySpec(operation, resource, action, table.versions(), ActivityEffect.CHANGES_ORGANIZATION);
+    }
+
     /** This spec for a handler whose execution changes what {@code effect} says. */
     public ActivitySpec withEffect(ActivityEffect effect) {
         return new ActivitySpec(operation, resource, action, versions, effect, acceptsAppProofs);

@@ -34,14 +34,7 @@ public record SubmitEnvelope(
         ActivityVersion version = spec.versions().stream()
                 .filter(v -> v.type() == type)
                 .findFirst()
-                .orElseThrow(() -> ApiException.badField(
-                        "type",
-                        "'" + typeName + "' does not match operation "
-                                + spec.operation() + " (expected "
-                                + spec.versions().stream()
-                                        .map(v -> v.type().wireName())
-                                        .collect(Collectors.joining(" or "))
-                                + ")"));
+                .orElseThrow(() -> notAccepted(spec, type, typeName));
         long millis = body.optionalUint64("timestampMs")
                 .orElseThrow(() -> ApiException.badField("timestampMs", "is required"));
         Instant timestamp = Instant.ofEpochMilli(millis);
@@ -61,6 +54,22 @@ public record SubmitEnvelope(
             throw ApiException.badField("generateAppProofs", "is not accepted by " + spec.operation());
         }
         return new SubmitEnvelope(version, timestamp, organizationId, parameters, proofs);
+    }
+
+    /**
+     * A type this operation does not run: another operation's, or a version of this one that no published client
+     * sends and Keyhaven does not implement. Either way the message lists the versions it accepts.
+     */
+    private static ApiException notAccepted(ActivitySpec spec, ActivityType type, String typeName) {
+        String accepted = spec.versions().stream().map(v -> v.type().wireName()).collect(Collectors.joining(", "));
+        boolean sameKind = spec.versions().getFirst().type().kind().equals(type.kind());
+        return ApiException.badField(
+                "type",
+                sameKind
+                        ? "'" + typeName + "' is a version of " + spec.operation()
+                                + " that Keyhaven does not accept (accepted: " + accepted + ")"
+                        : "'" + typeName + "' does not match operation " + spec.operation() + " (accepted: " + accepted
+                                + ")");
     }
 
     private static String abbreviate(String value) {

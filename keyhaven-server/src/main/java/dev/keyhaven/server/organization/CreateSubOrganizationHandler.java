@@ -1,5 +1,7 @@
 package dev.keyhaven.server.organization;
 
+import static dev.keyhaven.server.activity.VersionTable.version;
+
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityEffect;
@@ -7,7 +9,7 @@ import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
-import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.activity.VersionTable;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Params;
@@ -26,20 +28,19 @@ import java.util.Optional;
  * create sub-organizations of its own.
  */
 public final class CreateSubOrganizationHandler implements ActivityHandler<CreateSubOrganizationHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of(
-                    "create_sub_organization",
-                    ActivityResource.ORGANIZATION,
-                    ActivityAction.CREATE,
-                    new ActivityVersion(
-                            ActivityType.CREATE_SUB_ORGANIZATION_V8,
-                            "createSubOrganizationIntentV8",
-                            "createSubOrganizationResultV8"),
-                    new ActivityVersion(
-                            ActivityType.CREATE_SUB_ORGANIZATION_V7,
-                            "createSubOrganizationIntentV7",
-                            "createSubOrganizationResultV7"))
-            .withEffect(ActivityEffect.CREATES_ORGANIZATION);
+    /** {@code v1RootUserParamsV5} (V8). */
+    static final NewUser.Shape V8 = NewUser.Shape.CURRENT.root();
+    /** {@code v1RootUserParamsV4} (V7): OAuth providers by {@code oidcToken} only. */
+    static final NewUser.Shape V7 = V8.oauthProviders(NewUser.OauthProviders.TOKENS_ONLY);
+    /** {@code v1RootUserParamsV3} (V6): no phone number. */
+    static final NewUser.Shape V6 = V7.withoutPhoneNumber();
+    /** {@code v1RootUserParamsV2} (V5): API keys without a curve (P-256). */
+    static final NewUser.Shape V5 = V6.p256ApiKeys();
+    /** {@code v1RootUserParams} (V2–V4): no OAuth providers. */
+    static final NewUser.Shape V2 = V5.oauthProviders(NewUser.OauthProviders.NONE);
 
+    private final VersionTable<Intent> versions;
+    private final ActivitySpec spec;
     private final OrganizationRepository organizations;
     private final UserCreator users;
     private final AttestationVerifier attestations;
@@ -58,6 +59,55 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
         this.wallets = wallets;
         this.users = users;
         this.attestations = attestations;
+        // V1 ({name, rootAuthenticator}) is sent by no published client and is not accepted.
+        this.versions = VersionTable.of(
+                version(
+                        ActivityType.CREATE_SUB_ORGANIZATION_V8,
+                        "createSubOrganizationIntentV8",
+                        "createSubOrganizationResultV8",
+                        p -> read(p, V8, Extras.WALLET)),
+                version(
+                        ActivityType.CREATE_SUB_ORGANIZATION_V7,
+                        "createSubOrganizationIntentV7",
+                        "createSubOrganizationResultV7",
+                        p -> read(p, V7, Extras.WALLET)),
+                version(
+                        ActivityType.CREATE_SUB_ORGANIZATION_V6,
+                        "createSubOrganizationIntentV6",
+                        "createSubOrganizationResultV6",
+                        p -> read(p, V6, Extras.WALLET)),
+                version(
+                        ActivityType.CREATE_SUB_ORGANIZATION_V5,
+                        "createSubOrganizationIntentV5",
+                        "createSubOrganizationResultV5",
+                        p -> read(p, V5, Extras.WALLET)),
+                version(
+                        ActivityType.CREATE_SUB_ORGANIZATION_V4,
+                        "createSubOrganizationIntentV4",
+                        "createSubOrganizationResultV4",
+                        p -> read(p, V2, Extras.WALLET)),
+                version(
+                        ActivityType.CREATE_SUB_ORGANIZATION_V3,
+                        "createSubOrganizationIntentV3",
+                        "createSubOrganizationResultV3",
+                        result -> ((Result) result).v3(),
+                        p -> read(p, V2, Extras.PRIVATE_KEYS)),
+                version(
+                        ActivityType.CREATE_SUB_ORGANIZATION_V2,
+                        "createSubOrganizationIntentV2",
+                        "createSubOrganizationResult",
+                        result -> ((Result) result).v2(),
+                        p -> read(p, V2, Extras.NONE)));
+        this.spec = ActivitySpec.of(
+                        "create_sub_organization", ActivityResource.ORGANIZATION, ActivityAction.CREATE, versions)
+                .withEffect(ActivityEffect.CREATES_ORGANIZATION);
+    }
+
+    /** What a version may ask for besides the root users: a wallet (V4 on), private keys (V3), or neither (V2). */
+    private enum Extras {
+        NONE,
+        PRIVATE_KEYS,
+        WALLET
     }
 
     /** The validated parameters. */
@@ -65,7 +115,7 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
 
     @Override
     public ActivitySpec spec() {
-        return SPEC;
+        return spec;
     }
 
     @Override
@@ -73,13 +123,14 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
         return parse(p, ActivityType.CREATE_SUB_ORGANIZATION_V8);
     }
 
-    /** V7's root users ({@code v1RootUserParamsV4}) register OAuth providers by {@code oidcToken} only. */
     @Override
     public Intent parse(Params p, ActivityType type) {
-        boolean tokensOnly = type == ActivityType.CREATE_SUB_ORGANIZATION_V7;
+        return versions.read(p, type);
+    }
+
+    private Intent read(Params p, NewUser.Shape shape, Extras extras) {
         String name = p.requiredString("subOrganizationName");
-        List<NewUser> rootUsers =
-                p.requiredObjects("rootUsers", u -> NewUser.read(u, attestations, oidc, false, tokensOnly));
+        List<NewUser> rootUsers = p.requiredObjects("rootUsers", u -> NewUser.read(u, shape, attestations, oidc));
         if (rootUsers.isEmpty()) {
             throw ApiException.badField(p.pathOf("rootUsers"), "must name at least one root user");
         }
@@ -94,7 +145,16 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
                     "is invalid: quorum threshold (" + threshold + ") exceeds the number of root users ("
                             + rootUsers.size() + ")");
         }
-        Optional<NewWallet> wallet = p.optionalObject("wallet").map(NewWallet::read);
+        Optional<NewWallet> wallet =
+                extras == Extras.WALLET ? p.optionalObject("wallet").map(NewWallet::read) : Optional.empty();
+        if (extras == Extras.PRIVATE_KEYS
+                && !p.requiredObjects("privateKeys", k -> k).isEmpty()) {
+            throw new ApiException(
+                    ErrorCode.UNIMPLEMENTED,
+                    "private keys created with a sub-organization (V3) are not supported by this server yet; create"
+                            + " the sub-organization without them, then call create_private_keys in it",
+                    p.pathOf("privateKeys"));
+        }
         for (String unsupported : List.of("verificationToken", "clientSignature")) {
             if (p.has(unsupported)) {
                 throw new ApiException(
@@ -128,6 +188,23 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
         return new Result(id, wallet, rootUserIds);
     }
 
-    /** {@code createSubOrganizationResultV8} (and V7); {@code wallet} when one was asked for. */
-    public record Result(String subOrganizationId, Optional<WalletCreator.Created> wallet, List<String> rootUserIds) {}
+    /** {@code createSubOrganizationResultV8} (and V4–V7, the same shape); {@code wallet} when one was asked for. */
+    public record Result(String subOrganizationId, Optional<WalletCreator.Created> wallet, List<String> rootUserIds) {
+
+        /** {@code createSubOrganizationResult}, V2's shape. */
+        ResultV2 v2() {
+            return new ResultV2(subOrganizationId, rootUserIds);
+        }
+
+        /** {@code createSubOrganizationResultV3}: V3's private keys (none, see {@link #read}). */
+        ResultV3 v3() {
+            return new ResultV3(subOrganizationId, List.of(), rootUserIds);
+        }
+    }
+
+    /** {@code createSubOrganizationResult}. */
+    public record ResultV2(String subOrganizationId, List<String> rootUserIds) {}
+
+    /** {@code createSubOrganizationResultV3}. */
+    public record ResultV3(String subOrganizationId, List<Object> privateKeys, List<String> rootUserIds) {}
 }

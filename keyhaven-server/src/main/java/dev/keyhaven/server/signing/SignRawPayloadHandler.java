@@ -1,5 +1,7 @@
 package dev.keyhaven.server.signing;
 
+import static dev.keyhaven.server.activity.VersionTable.version;
+
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityEffect;
@@ -7,21 +9,30 @@ import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
-import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.activity.PolicyFacts;
+import dev.keyhaven.server.activity.VersionTable;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.Custody;
 import dev.keyhaven.server.state.StateReads;
 import java.util.List;
 
-/** {@code sign_raw_payload} (V2): one signature by a wallet account or private key; result {@code r, s, v}. */
+/** {@code sign_raw_payload} (V2, V1): one signature by a wallet account or private key; result {@code r, s, v}. */
 public final class SignRawPayloadHandler implements ActivityHandler<SignRequest> {
+    /** V1 ({@code @turnkey/http} ≤ 1.2) names the key by {@code privateKeyId}; both answer {@code r, s, v}. */
+    static final VersionTable<SignRequest> VERSIONS = VersionTable.of(
+            version(
+                    ActivityType.SIGN_RAW_PAYLOAD_V2,
+                    "signRawPayloadIntentV2",
+                    "signRawPayloadResult",
+                    p -> SignRequest.read(p, "signWith", List.of(p.requiredString("payload")), "payload", true)),
+            version(
+                    ActivityType.SIGN_RAW_PAYLOAD,
+                    "signRawPayloadIntent",
+                    "signRawPayloadResult",
+                    p -> SignRequest.read(p, "privateKeyId", List.of(p.requiredString("payload")), "payload", true)));
+
     private static final ActivitySpec SPEC = ActivitySpec.of(
-                    "sign_raw_payload",
-                    ActivityResource.PRIVATE_KEY,
-                    ActivityAction.SIGN,
-                    new ActivityVersion(
-                            ActivityType.SIGN_RAW_PAYLOAD_V2, "signRawPayloadIntentV2", "signRawPayloadResult"))
+                    "sign_raw_payload", ActivityResource.PRIVATE_KEY, ActivityAction.SIGN, VERSIONS)
             .withEffect(ActivityEffect.NONE);
 
     private final SigningKeys keys;
@@ -39,7 +50,12 @@ public final class SignRawPayloadHandler implements ActivityHandler<SignRequest>
 
     @Override
     public SignRequest parse(Params p) {
-        return SignRequest.read(p, List.of(p.requiredString("payload")), "payload", true);
+        return parse(p, ActivityType.SIGN_RAW_PAYLOAD_V2);
+    }
+
+    @Override
+    public SignRequest parse(Params p, ActivityType type) {
+        return VERSIONS.read(p, type);
     }
 
     @Override

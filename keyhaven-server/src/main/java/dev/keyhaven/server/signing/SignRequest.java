@@ -10,7 +10,12 @@ import java.util.List;
 record SignRequest(String signWith, PayloadEncoding encoding, HashFunction hashFunction, List<Payload> payloads) {
 
     static SignRequest read(Params p, List<String> payloadTexts, String payloadField, boolean single) {
-        String signWith = p.requiredString("signWith");
+        return read(p, "signWith", payloadTexts, payloadField, single);
+    }
+
+    /** {@code keyField}: {@code signWith}, or V1's {@code privateKeyId}. */
+    static SignRequest read(Params p, String keyField, List<String> payloadTexts, String payloadField, boolean single) {
+        String signWith = p.requiredString(keyField);
         PayloadEncoding encoding = p.requiredEnum("encoding", PayloadEncoding.class);
         HashFunction hash = p.requiredEnum("hashFunction", HashFunction.class);
         List<Payload> payloads = new java.util.ArrayList<>(payloadTexts.size());

@@ -1,22 +1,35 @@
 package dev.keyhaven.server.user;
 
+import static dev.keyhaven.server.activity.VersionTable.version;
+
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
-import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.activity.VersionTable;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import java.util.List;
+import java.util.function.Function;
 
 /** {@code create_api_keys}: adds API keys to a user. Users may always add keys to themselves. */
 final class CreateApiKeysHandler implements OwnCredentialsHandler<CreateApiKeysHandler.Intent> {
-    private static final ActivitySpec SPEC = ActivitySpec.of(
-            "create_api_keys",
-            ActivityResource.CREDENTIAL,
-            ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.CREATE_API_KEYS_V2, "createApiKeysIntentV2", "createApiKeysResult"));
+    /** V1 ({@code @turnkey/http} ≤ 2.10, sdk-server ≤ 1.0) sends keys without a curve: P-256. */
+    static final VersionTable<Intent> VERSIONS = VersionTable.of(
+            version(
+                    ActivityType.CREATE_API_KEYS_V2,
+                    "createApiKeysIntentV2",
+                    "createApiKeysResult",
+                    p -> read(p, NewApiKey::read)),
+            version(
+                    ActivityType.CREATE_API_KEYS,
+                    "createApiKeysIntent",
+                    "createApiKeysResult",
+                    p -> read(p, NewApiKey::readP256)));
+
+    private static final ActivitySpec SPEC =
+            ActivitySpec.of("create_api_keys", ActivityResource.CREDENTIAL, ActivityAction.CREATE, VERSIONS);
 
     private final UserRepository users;
     private final Credentials credentials;
@@ -36,8 +49,17 @@ final class CreateApiKeysHandler implements OwnCredentialsHandler<CreateApiKeysH
 
     @Override
     public Intent parse(Params parameters) {
+        return parse(parameters, ActivityType.CREATE_API_KEYS_V2);
+    }
+
+    @Override
+    public Intent parse(Params parameters, ActivityType type) {
+        return VERSIONS.read(parameters, type);
+    }
+
+    private static Intent read(Params parameters, Function<Params, NewApiKey> key) {
         String userId = parameters.requiredString("userId");
-        List<NewApiKey> keys = parameters.requiredObjects("apiKeys", NewApiKey::read);
+        List<NewApiKey> keys = parameters.requiredObjects("apiKeys", key);
         if (keys.isEmpty()) {
             throw ApiException.badField(parameters.pathOf("apiKeys"), "must hold at least one key");
         }

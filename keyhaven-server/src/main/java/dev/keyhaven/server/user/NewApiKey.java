@@ -20,6 +20,18 @@ public record NewApiKey(String name, String publicKey, ApiKeyCurve curve, Option
         String name = p.requiredString("apiKeyName");
         String publicKeyHex = p.requiredString("publicKey");
         ApiKeyCurve curve = p.requiredEnum("curveType", ApiKeyCurve.class);
+        return read(p, name, publicKeyHex, curve);
+    }
+
+    /**
+     * Reads the {@code apiApiKeyParams} of the older versions (create_api_keys V1, create_users V1–V2,
+     * create_sub_organization V2–V5): no {@code curveType}, because every key was P-256 then.
+     */
+    public static NewApiKey readP256(Params p) {
+        return read(p, p.requiredString("apiKeyName"), p.requiredString("publicKey"), ApiKeyCurve.API_KEY_CURVE_P256);
+    }
+
+    private static NewApiKey read(Params p, String name, String publicKeyHex, ApiKeyCurve curve) {
         String canonical;
         try {
             canonical = canonicalPublicKey(curve, publicKeyHex);

@@ -57,7 +57,16 @@ class SubmitEnvelopeTest {
         assertThatThrownBy(() -> read("ACTIVITY_TYPE_DELETE_USERS", NOW))
                 .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, "type"))
                 .hasMessage("bad request body: type 'ACTIVITY_TYPE_DELETE_USERS' does not match operation create_users"
-                        + " (expected ACTIVITY_TYPE_CREATE_USERS_V4 or ACTIVITY_TYPE_CREATE_USERS_V3)");
+                        + " (accepted: ACTIVITY_TYPE_CREATE_USERS_V4, ACTIVITY_TYPE_CREATE_USERS_V3)");
+    }
+
+    @Test
+    void rejectsAVersionOfTheOperationItDoesNotAcceptListingTheAcceptedOnes() {
+        assertThatThrownBy(() -> read("ACTIVITY_TYPE_CREATE_USERS_V2", NOW))
+                .isInstanceOfSatisfying(ApiException.class, isError(ErrorCode.BAD_REQUEST, "type"))
+                .hasMessage("bad request body: type 'ACTIVITY_TYPE_CREATE_USERS_V2' is a version of create_users that"
+                        + " Keyhaven does not accept (accepted: ACTIVITY_TYPE_CREATE_USERS_V4,"
+                        + " ACTIVITY_TYPE_CREATE_USERS_V3)");
     }
 
     @Test

@@ -91,9 +91,11 @@ class ApiDocumentsIT {
                 .as("docs/operations.md is stale; regenerate it: " + OperationsCatalogue.REGENERATE)
                 .isEqualTo(generated);
         assertThat(generated)
-                .contains("| `sign_raw_payload` | `ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2` | [keyhaven-server/src/main/"
-                        + "java/dev/keyhaven/server/signing/SignRawPayloadHandler.java](../keyhaven-server/src/main/"
-                        + "java/dev/keyhaven/server/signing/SignRawPayloadHandler.java) |")
+                .contains(
+                        "| `sign_raw_payload` | `ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2`<br>`ACTIVITY_TYPE_SIGN_RAW_PAYLOAD` |"
+                                + " [keyhaven-server/src/main/"
+                                + "java/dev/keyhaven/server/signing/SignRawPayloadHandler.java](../keyhaven-server/src/main/"
+                                + "java/dev/keyhaven/server/signing/SignRawPayloadHandler.java) |")
                 .contains("`ACTIVITY_TYPE_CREATE_USERS_V4`")
                 .contains("| `otp_init_v2` | [keyhaven-server/src/main/java/dev/keyhaven/server/authproxy/"
                         + "AuthProxy.java]")
@@ -158,12 +160,17 @@ class ApiDocumentsIT {
                         .path("type")
                         .path("enum")
                         .toString())
-                .isEqualTo("[\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\"]");
+                .isEqualTo("[\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\",\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD\"]");
         assertThat(signRaw.path("x-keyhaven-activity-versions")
                         .get(0)
                         .path("intentKey")
                         .asString())
                 .isEqualTo("signRawPayloadIntentV2");
+        assertThat(signRaw.path("x-keyhaven-activity-versions")
+                        .get(1)
+                        .path("intentKey")
+                        .asString())
+                .isEqualTo("signRawPayloadIntent");
         JsonNode createUsers = paths.path("/public/v1/submit/create_users").path("post");
         assertThat(createUsers.path("description").asString()).contains("ACTIVITY_TYPE_CREATE_USERS_V4");
         assertThat(paths.path("/public/v1/query/get_user")
