@@ -123,7 +123,10 @@ public final class SignUp {
             }
         }
         claims.ifPresent(c -> SignUpSignature.check(c, body, v2));
-        NewUser user = NewUser.read(withUserName(body), attestations, oidc, false, !v2);
+        NewUser.Shape shape = NewUser.Shape.CURRENT
+                .root()
+                .oauthProviders(v2 ? NewUser.OauthProviders.TOKENS_OR_CLAIMS : NewUser.OauthProviders.TOKENS_ONLY);
+        NewUser user = NewUser.read(withUserName(body), shape, attestations, oidc);
         String name = body.optionalString("organizationName")
                 .filter(s -> !s.isBlank())
                 .orElse("sub-org-" + now.toEpochMilli());
