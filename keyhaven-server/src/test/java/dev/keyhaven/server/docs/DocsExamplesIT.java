@@ -364,7 +364,10 @@ class DocsExamplesIT {
             System.out.println("[docs] docs/examples/node_modules is missing or stale: running npm ci");
             Process ci = new ProcessBuilder(npm.get().toString(), "ci", "--no-audit", "--no-fund")
                     .directory(examples.toFile())
-                    .inheritIO()
+                    // Output only: a child sharing the fork's stdin (node sets it non-blocking) breaks the channel
+                    // surefire reads its commands from ("std/in stream corrupted").
+                    .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
             if (!ci.waitFor(NPM_CI.toSeconds(), TimeUnit.SECONDS)) {
                 ci.destroyForcibly();
