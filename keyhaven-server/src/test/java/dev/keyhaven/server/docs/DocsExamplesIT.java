@@ -362,19 +362,20 @@ class DocsExamplesIT {
                         .isBefore(Files.getLastModifiedTime(examples.resolve("package-lock.json"))
                                 .toInstant())) {
             System.out.println("[docs] docs/examples/node_modules is missing or stale: running npm ci");
+            // Into a file, never inherited: the fork's stdin and stdout are surefire's channel, and node makes a
+            // stdin it shares non-blocking ("std/in stream corrupted").
+            Path log = Files.createTempFile(work, "npm-ci", ".log");
             Process ci = new ProcessBuilder(npm.get().toString(), "ci", "--no-audit", "--no-fund")
                     .directory(examples.toFile())
-                    // Output only: a child sharing the fork's stdin (node sets it non-blocking) breaks the channel
-                    // surefire reads its commands from ("std/in stream corrupted").
-                    .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
                     .start();
             if (!ci.waitFor(NPM_CI.toSeconds(), TimeUnit.SECONDS)) {
                 ci.destroyForcibly();
-                fail("npm ci in docs/examples did not finish within " + NPM_CI);
+                fail("npm ci in docs/examples did not finish within " + NPM_CI + ":\n" + Files.readString(log));
             }
             assertThat(ci.exitValue())
-                    .as("exit code of npm ci in docs/examples")
+                    .as("exit code of npm ci in docs/examples:\n%s", Files.readString(log))
                     .isZero();
         }
         // The examples import their packages from the directory they run in, as a reader's project would.
