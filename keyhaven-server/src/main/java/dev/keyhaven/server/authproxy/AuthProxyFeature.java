@@ -25,6 +25,8 @@ public final class AuthProxyFeature {
     /**
      * @param signInsPerAddress counts the OAuth sign-ins of each client address: each one may create a
      *        sub-organization or call the provider, and none is stamped
+     * @param credentials finds the holders of API keys and passkeys ({@code /v1/account})
+     * @param captcha the deployment's captcha verification ({@link CaptchaVerifier#NONE}: tokens are ignored)
      */
     public AuthProxyFeature(
             Transactor transactor,
@@ -36,21 +38,25 @@ public final class AuthProxyFeature {
             Oauth2Authenticator oauth2,
             OauthLogin oauthLogins,
             RateLimiter signInsPerAddress,
+            CredentialOwners credentials,
+            CaptchaVerifier captcha,
             Clock clock,
             Ids ids) {
         this.configs = new AuthProxyConfigs(transactor, configRepository);
+        LoginSignUps signUps = new LoginSignUps(subOrganizations, clock, ids);
         this.proxy = new AuthProxy(
                 configs,
-                otps,
-                mail,
-                subOrganizations,
-                transactor,
-                versions,
-                clock,
-                ids,
-                oauth2,
-                oauthLogins,
-                signInsPerAddress);
+                captcha,
+                AuthProxyRoutes.table(
+                        new OtpInitEndpoint(otps, mail, transactor, clock, ids),
+                        new OtpVerifyEndpoint(otps, transactor, clock, ids),
+                        new OtpLoginEndpoint(otps, signUps, transactor, versions, clock, ids),
+                        new Oauth2AuthenticateEndpoint(oauth2, signInsPerAddress),
+                        new OauthLoginEndpoint(
+                                oauthLogins, signUps, signInsPerAddress, transactor, versions, clock, ids),
+                        new AccountEndpoint(otps, oauthLogins, credentials, transactor, clock),
+                        new WalletKitConfigEndpoint(),
+                        new WalletKitClientParamsEndpoint(captcha)));
         this.handlers = List.of(new UpdateAuthProxyConfigHandler(configs));
     }
 

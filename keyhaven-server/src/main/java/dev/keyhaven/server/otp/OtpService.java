@@ -229,13 +229,15 @@ public final class OtpService implements AutoCloseable {
 
     /**
      * Checks the code the client encrypted to the OTP's target and returns a verification token bound to the
-     * client's public key. Unknown, used, expired and exhausted OTPs are refused; a wrong code counts.
+     * client's public key. Unknown, used, expired and exhausted OTPs are refused; a wrong code counts. A bundle
+     * that does not open is a 400 naming {@code bundleField} (where the request holds it).
      */
     public Verified verify(
             Tx tx,
             String organizationId,
             String otpId,
             String encryptedOtpBundle,
+            String bundleField,
             long tokenSeconds,
             Instant now,
             Ids ids) {
@@ -243,7 +245,8 @@ public final class OtpService implements AutoCloseable {
                 tx,
                 organizationId,
                 otpId,
-                otp -> keys.open(organizationId, otpId, otp.sealedKey(), encryptedOtpBundle),
+                otp -> keys.open(organizationId, otpId, otp.sealedKey(), encryptedOtpBundle, bundleField),
+                bundleField,
                 tokenSeconds,
                 now,
                 ids);
@@ -259,6 +262,7 @@ public final class OtpService implements AutoCloseable {
             String otpId,
             String code,
             Optional<String> publicKey,
+            String publicKeyField,
             long tokenSeconds,
             Instant now,
             Ids ids) {
@@ -267,6 +271,7 @@ public final class OtpService implements AutoCloseable {
                 organizationId,
                 otpId,
                 otp -> new OtpKeys.OtpAttempt(code, publicKey.orElse("")),
+                publicKeyField,
                 tokenSeconds,
                 now,
                 ids);
@@ -277,6 +282,7 @@ public final class OtpService implements AutoCloseable {
             String organizationId,
             String otpId,
             java.util.function.Function<OtpRepository.StoredOtp, OtpKeys.OtpAttempt> attemptOf,
+            String keyField,
             long tokenSeconds,
             Instant now,
             Ids ids) {
@@ -294,7 +300,7 @@ public final class OtpService implements AutoCloseable {
             throw ApiException.badRequest("too many wrong codes for this OTP; request a new code");
         }
         OtpKeys.OtpAttempt attempt = attemptOf.apply(otp);
-        String publicKey = attempt.publicKey().isEmpty() ? "" : clientKey(attempt.publicKey());
+        String publicKey = attempt.publicKey().isEmpty() ? "" : clientKey(attempt.publicKey(), keyField);
         byte[] expected = otp.codeHash().getBytes(StandardCharsets.US_ASCII);
         byte[] actual = keys.codeHash(otpId, OtpCodes.normalise(attempt.code())).getBytes(StandardCharsets.US_ASCII);
         if (!MessageDigest.isEqual(expected, actual)) {
@@ -315,11 +321,11 @@ public final class OtpService implements AutoCloseable {
         return new Verified(keys.verificationToken(claims));
     }
 
-    private static String clientKey(String hex) {
+    private static String clientKey(String hex, String field) {
         try {
             return HEX.formatHex(EcCurve.P256.compress(HEX.parseHex(hex.startsWith("0x") ? hex.substring(2) : hex)));
         } catch (IllegalArgumentException e) {
-            throw ApiException.badField("parameters.encryptedOtpBundle", "holds a public_key that is no P-256 key");
+            throw ApiException.badField(field, "holds a public_key that is no P-256 key");
         }
     }
 
@@ -347,14 +353,20 @@ public final class OtpService implements AutoCloseable {
     /** {@code clientSignature}: the token's key signing the login message. */
     public record ClientSignature(String publicKey, String scheme, String message, String signature) {}
 
-    /** otp_login's parameters. */
+    /**
+     * otp_login's parameters, with where the request holds the token and the signature ({@code
+     * parameters.verificationToken} in an activity, {@code verificationToken} in an auth proxy body): the errors
+     * about them name those paths.
+     */
     public record LoginRequest(
             String verificationToken,
             String publicKey,
             Optional<ClientSignature> clientSignature,
             long expirationSeconds,
             boolean invalidateExisting,
-            Optional<String> sessionProfileId) {
+            Optional<String> sessionProfileId,
+            String tokenField,
+            String signatureField) {
         @Override
         public String toString() {
             return "LoginRequest[" + publicKey + ", token redacted]";
@@ -384,7 +396,9 @@ public final class OtpService implements AutoCloseable {
                 signature,
                 lifetime,
                 p.optionalBoolean("invalidateExisting", false),
-                p.optionalString("sessionProfileId").filter(id -> !id.isEmpty()));
+                p.optionalString("sessionProfileId").filter(id -> !id.isEmpty()),
+                p.pathOf("verificationToken"),
+                p.pathOf("clientSignature"));
     }
 
     /** The claims of a verification token this server issued. */
@@ -398,13 +412,13 @@ public final class OtpService implements AutoCloseable {
      * @throws ApiException 400 otherwise
      */
     public TokenClaims claims(Tx tx, String organizationId, LoginRequest request, Instant now) {
-        TokenClaims claims = claims(tx, organizationId, request.verificationToken(), now);
+        TokenClaims claims = claims(tx, organizationId, request.verificationToken(), request.tokenField(), now);
         checkClientSignature(claims, request);
         return claims;
     }
 
-    private TokenClaims claims(Tx tx, String organizationId, String token, Instant now) {
-        TokenClaims claims = unexpiredClaims(token, now);
+    private TokenClaims claims(Tx tx, String organizationId, String token, String field, Instant now) {
+        TokenClaims claims = unexpiredClaims(token, field, now);
         if (!claims.organizationId().equals(organizationId)
                 && !organizations
                         .find(tx, organizationId)
@@ -412,8 +426,7 @@ public final class OtpService implements AutoCloseable {
                         .filter(claims.organizationId()::equals)
                         .isPresent()) {
             throw ApiException.badField(
-                    "parameters.verificationToken",
-                    "was issued for another organization (log in to it or to one of its sub-organizations)");
+                    field, "was issued for another organization (log in to it or to one of its sub-organizations)");
         }
         return claims;
     }
@@ -425,14 +438,23 @@ public final class OtpService implements AutoCloseable {
      * @throws ApiException 400 naming {@code parameters.verificationToken} otherwise
      */
     public TokenClaims unexpiredClaims(String token, Instant now) {
+        return unexpiredClaims(token, "parameters.verificationToken", now);
+    }
+
+    /**
+     * The claims of a verification token this server issued that has not expired.
+     *
+     * @throws ApiException 400 naming {@code field} (where the request holds the token) otherwise
+     */
+    public TokenClaims unexpiredClaims(String token, String field, Instant now) {
         if (!keys.issuedToken(token)) {
-            throw ApiException.badField("parameters.verificationToken", "is not a verification token of this server");
+            throw ApiException.badField(field, "is not a verification token of this server");
         }
         JsonNode c;
         try {
             c = JSON.readTree(Base64.getUrlDecoder().decode(token.split("\\.")[1]));
         } catch (JacksonException | IllegalArgumentException e) {
-            throw ApiException.badField("parameters.verificationToken", "is malformed");
+            throw ApiException.badField(field, "is malformed");
         }
         TokenClaims claims = new TokenClaims(
                 c.path("id").asString(""),
@@ -442,7 +464,7 @@ public final class OtpService implements AutoCloseable {
                 c.path("public_key").asString(""),
                 Instant.ofEpochMilli(Long.parseLong(c.path("exp").asString("0"))));
         if (!now.isBefore(claims.expiresAt())) {
-            throw ApiException.badField("parameters.verificationToken", "has expired");
+            throw ApiException.badField(field, "has expired");
         }
         return claims;
     }
@@ -460,7 +482,7 @@ public final class OtpService implements AutoCloseable {
             Instant now,
             Ids ids) {
         if (!otps.useToken(tx, claims.id(), claims.organizationId(), now, claims.expiresAt())) {
-            throw ApiException.badField("parameters.verificationToken", "was already used");
+            throw ApiException.badField(request.tokenField(), "was already used");
         }
         return sessions.open(
                 tx,
@@ -479,6 +501,15 @@ public final class OtpService implements AutoCloseable {
                 .findFirst();
     }
 
+    /**
+     * The users whose email (case-insensitive) or phone number is {@code contact}, in {@code organizationId} and its
+     * direct sub-organizations.
+     */
+    public java.util.List<OtpRepository.Member> usersWithContact(
+            Tx tx, String organizationId, OtpType type, String contact) {
+        return otps.usersWithContact(tx, organizationId, type, contact);
+    }
+
     /** The users with the token's contact in {@code organizationId} and its direct sub-organizations. */
     public java.util.List<OtpRepository.Member> members(Tx tx, String organizationId, TokenClaims claims) {
         return otps.usersWithContact(tx, organizationId, claims.type(), claims.contact());
@@ -489,7 +520,7 @@ public final class OtpService implements AutoCloseable {
      * plain-code verification without a key needs none.
      */
     private static void checkClientSignature(TokenClaims claims, LoginRequest request) {
-        String field = "parameters.clientSignature";
+        String field = request.signatureField();
         if (request.clientSignature().isEmpty()) {
             if (claims.publicKey().isEmpty()) {
                 return;
@@ -499,7 +530,7 @@ public final class OtpService implements AutoCloseable {
         ClientSignature s = request.clientSignature().get();
         String signer;
         try {
-            signer = clientKey(s.publicKey());
+            signer = clientKey(s.publicKey(), field + ".publicKey");
         } catch (ApiException e) {
             throw ApiException.badField(field + ".publicKey", "is not a P-256 public key");
         }
@@ -515,7 +546,7 @@ public final class OtpService implements AutoCloseable {
         String loginKey = message.path("login").path("publicKey").asString("");
         boolean sameKey;
         try {
-            sameKey = clientKey(loginKey).equals(request.publicKey());
+            sameKey = clientKey(loginKey, field + ".message").equals(request.publicKey());
         } catch (ApiException e) {
             sameKey = false;
         }
