@@ -2,7 +2,11 @@ package dev.keyhaven.server.app;
 
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.VoteHandler;
+import dev.keyhaven.server.auth.CallerDirectory;
+import dev.keyhaven.server.auth.VerifiedStamp;
 import dev.keyhaven.server.authproxy.AuthProxyFeature;
+import dev.keyhaven.server.authproxy.CaptchaVerifier;
+import dev.keyhaven.server.authproxy.CredentialOwners;
 import dev.keyhaven.server.export.ExportFeature;
 import dev.keyhaven.server.keyimport.ImportFeature;
 import dev.keyhaven.server.oauth2.Oauth2Feature;
@@ -148,6 +152,11 @@ final class Features {
                 new RateLimiter(otpLimits.initsPerAddress(), otpLimits.rateWindow(), base.clock, "sign-in requests"),
                 new AuthProxyFeature.SignUpCredentials(
                         base.passkeys, base.oidc, repositories.callers, wallets.creator()),
+                credentialOwners(repositories.callers),
+                otpLimits
+                        .captcha()
+                        .map(c -> CaptchaVerifier.turnstile(c.verifyUrl(), c.siteKey(), c.secret()))
+                        .orElse(CaptchaVerifier.NONE),
                 base.clock,
                 base.ids);
     }
@@ -179,5 +188,22 @@ final class Features {
         handlers.addAll(users.oauthProviderHandlers());
         handlers.addAll(oauthLogin.handlers());
         return List.copyOf(handlers);
+    }
+
+    /**
+     * {@code /v1/account}'s credential lookups, through the directory that resolves stamps: the organization's own
+     * users first, then its direct sub-organizations'.
+     */
+    private static CredentialOwners credentialOwners(CallerDirectory callers) {
+        return (tx, organizationId, kind, key) -> {
+            VerifiedStamp.Kind stampKind = switch (kind) {
+                case API_KEY -> VerifiedStamp.Kind.API_KEY;
+                case PASSKEY -> VerifiedStamp.Kind.WEBAUTHN;
+            };
+            return callers.credential(tx, organizationId, stampKind, key)
+                    .or(() -> callers.credentialInSubOrganizations(tx, organizationId, stampKind, key).stream()
+                            .findFirst())
+                    .map(CallerDirectory.CredentialMatch::organizationId);
+        };
     }
 }

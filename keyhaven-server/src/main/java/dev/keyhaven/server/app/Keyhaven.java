@@ -172,6 +172,7 @@ public final class Keyhaven implements AutoCloseable {
                 .oauth2Queries(features.oauth2.queries())
                 .smartContractInterfaceQueries(features.contractInterfaces.queries())
                 .readiness(readiness)
+                .authProxyRoutes(features.authProxy.proxy().routes())
                 .version(Main.buildVersion())
                 .build();
     }

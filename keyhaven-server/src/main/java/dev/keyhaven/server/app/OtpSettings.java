@@ -1,5 +1,6 @@
 package dev.keyhaven.server.app;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -7,10 +8,16 @@ import java.util.OptionalInt;
 
 /**
  * One-time passwords and the auth proxy: the proxy's port (empty: no proxy listener; 0 in tests: any free port),
- * the SMS provider, and the init rate limits (per contact, per client address, in one sliding window).
+ * the SMS provider, the init rate limits (per contact, per client address, in one sliding window), and the captcha
+ * verification of the auth proxy (empty: captcha tokens are ignored).
  */
 public record OtpSettings(
-        OptionalInt authProxyPort, Sms sms, int initsPerContact, int initsPerAddress, Duration rateWindow) {
+        OptionalInt authProxyPort,
+        Sms sms,
+        int initsPerContact,
+        int initsPerAddress,
+        Duration rateWindow,
+        Optional<Captcha> captcha) {
 
     public static final int DEFAULT_AUTH_PROXY_PORT = 8090;
 
@@ -36,20 +43,36 @@ public record OtpSettings(
         }
     }
 
+    /**
+     * A Turnstile-compatible captcha verification: where tokens are checked, the site key browsers render the
+     * widget with, and the secret paired with it (from a file or the environment, never the command line; never
+     * shown: {@link #toString()} leaves it out).
+     */
+    public record Captcha(URI verifyUrl, String siteKey, String secret) {
+        @Override
+        public String toString() {
+            return "Captcha[" + verifyUrl + ", site key " + siteKey + ", secret redacted]";
+        }
+    }
+
     /** No auth proxy listener (serve's {@code --auth-proxy-port} defaults to 8090), no SMS, the default limits. */
     public static OtpSettings defaults() {
-        return new OtpSettings(OptionalInt.empty(), Sms.none(), 5, 50, Duration.ofMinutes(15));
+        return new OtpSettings(OptionalInt.empty(), Sms.none(), 5, 50, Duration.ofMinutes(15), Optional.empty());
     }
 
     public OtpSettings withAuthProxyPort(OptionalInt port) {
-        return new OtpSettings(port, sms, initsPerContact, initsPerAddress, rateWindow);
+        return new OtpSettings(port, sms, initsPerContact, initsPerAddress, rateWindow, captcha);
     }
 
     public OtpSettings withSms(Sms settings) {
-        return new OtpSettings(authProxyPort, settings, initsPerContact, initsPerAddress, rateWindow);
+        return new OtpSettings(authProxyPort, settings, initsPerContact, initsPerAddress, rateWindow, captcha);
     }
 
     public OtpSettings withRateLimits(int perContact, int perAddress, Duration window) {
-        return new OtpSettings(authProxyPort, sms, perContact, perAddress, window);
+        return new OtpSettings(authProxyPort, sms, perContact, perAddress, window, captcha);
+    }
+
+    public OtpSettings withCaptcha(Optional<Captcha> settings) {
+        return new OtpSettings(authProxyPort, sms, initsPerContact, initsPerAddress, rateWindow, settings);
     }
 }

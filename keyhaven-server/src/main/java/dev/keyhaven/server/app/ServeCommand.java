@@ -294,6 +294,28 @@ final class ServeCommand implements Callable<Integer> {
     String smsFrom;
 
     @Option(
+            names = "--captcha-verify-url",
+            defaultValue = "${env:KEYHAVEN_CAPTCHA_VERIFY_URL}",
+            description = "Turnstile-compatible siteverify endpoint that checks the auth proxy's captcha tokens "
+                    + "(e.g. https://challenges.cloudflare.com/turnstile/v0/siteverify); without it captcha tokens are "
+                    + "ignored. Needs --captcha-site-key and the secret (env: KEYHAVEN_CAPTCHA_VERIFY_URL).")
+    String captchaVerifyUrl;
+
+    @Option(
+            names = "--captcha-site-key",
+            defaultValue = "${env:KEYHAVEN_CAPTCHA_SITE_KEY}",
+            description = "The captcha's public site key, given to browsers by /v1/wallet_kit_client_params (env: "
+                    + "KEYHAVEN_CAPTCHA_SITE_KEY).")
+    String captchaSiteKey;
+
+    @Option(
+            names = "--captcha-secret-file",
+            defaultValue = "${env:KEYHAVEN_CAPTCHA_SECRET_FILE}",
+            description = "File holding the captcha secret; or set KEYHAVEN_CAPTCHA_SECRET (env: "
+                    + "KEYHAVEN_CAPTCHA_SECRET_FILE).")
+    Path captchaSecretFile;
+
+    @Option(
             names = "--oauth2-providers",
             defaultValue = "${env:KEYHAVEN_OAUTH2_PROVIDERS}",
             description = "JSON file of OAuth 2.0 provider endpoints: an array of {provider (OAUTH2_PROVIDER_X or "
@@ -398,6 +420,55 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The captcha verification the options describe: none without {@code --captcha-verify-url}; with it, the site
+     * key and the secret (from {@code --captcha-secret-file}, else {@code KEYHAVEN_CAPTCHA_SECRET}) are required.
+     */
+    private Optional<OtpSettings.Captcha> captcha() {
+        if (captchaVerifyUrl == null || captchaVerifyUrl.isBlank()) {
+            if (captchaSiteKey != null || captchaSecretFile != null) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "--captcha-site-key and --captcha-secret-file need --captcha-verify-url");
+            }
+            return Optional.empty();
+        }
+        java.net.URI url;
+        try {
+            url = new java.net.URI(captchaVerifyUrl);
+        } catch (java.net.URISyntaxException e) {
+            url = null;
+        }
+        if (url == null
+                || !("https".equals(url.getScheme()) || "http".equals(url.getScheme()))
+                || url.getHost() == null) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--captcha-verify-url must be an absolute http(s) URL");
+        }
+        if (captchaSiteKey == null || captchaSiteKey.isBlank()) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--captcha-verify-url needs --captcha-site-key");
+        }
+        String secret;
+        if (captchaSecretFile != null) {
+            try {
+                secret = java.nio.file.Files.readString(captchaSecretFile).strip();
+            } catch (java.io.IOException e) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "--captcha-secret-file cannot be read: " + captchaSecretFile);
+            }
+        } else {
+            secret = Optional.ofNullable(System.getenv("KEYHAVEN_CAPTCHA_SECRET"))
+                    .orElse("")
+                    .strip();
+        }
+        if (secret.isEmpty()) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--captcha-verify-url needs the secret: --captcha-secret-file or KEYHAVEN_CAPTCHA_SECRET");
+        }
+        return Optional.of(new OtpSettings.Captcha(url, captchaSiteKey, secret));
+    }
+
     /** The OTP options; a bad combination is a usage error before anything starts. */
     private OtpSettings otpSettings() {
         OtpSettings.SmsProvider provider = switch (smsProvider.toLowerCase(java.util.Locale.ROOT)) {
@@ -427,6 +498,7 @@ final class ServeCommand implements Callable<Integer> {
         requirePositive("--sign-in-limit-per-address", signInLimitPerAddress);
         requirePositive("--sign-in-limit-window-seconds", signInLimitWindowSeconds);
         return OtpSettings.defaults()
+                .withCaptcha(captcha())
                 .withSms(sms)
                 .withAuthProxyPort(
                         authProxyPort == 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(authProxyPort))

@@ -101,6 +101,10 @@ public final class AuthProxyConfigs {
         s.put("appName", c.appName());
         s.put("emailTemplateId", c.emailTemplateId().orElse(null));
         s.put("signupEnabled", c.signupEnabled());
+        s.put("enabledProviders", c.enabledProviders());
+        s.put("oauthClientIds", c.oauthClientIds());
+        s.put("oauthRedirectUrl", c.oauthRedirectUrl().orElse(null));
+        s.put("captchaEnabled", c.captchaEnabled());
         return s;
     }
 
@@ -120,7 +124,24 @@ public final class AuthProxyConfigs {
                 s.path("sessionExpirationSeconds").asLong(),
                 s.path("appName").asString(),
                 Optional.ofNullable(s.path("emailTemplateId").asString(null)),
-                s.path("signupEnabled").asBoolean());
+                s.path("signupEnabled").asBoolean(),
+                strings(s.path("enabledProviders")),
+                clientIds(s.path("oauthClientIds")),
+                Optional.ofNullable(s.path("oauthRedirectUrl").asString(null)),
+                s.path("captchaEnabled").asBoolean());
+    }
+
+    /** A list of strings as stored; absent (a configuration stored before the field existed) is empty. */
+    private static List<String> strings(JsonNode node) {
+        List<String> out = new java.util.ArrayList<>();
+        node.forEach(value -> out.add(value.asString()));
+        return out;
+    }
+
+    private static Map<String, String> clientIds(JsonNode node) {
+        Map<String, String> out = new LinkedHashMap<>();
+        node.properties().forEach(e -> out.put(e.getKey(), e.getValue().asString()));
+        return out;
     }
 
     /** The wire view of a configuration (the activity's result). */

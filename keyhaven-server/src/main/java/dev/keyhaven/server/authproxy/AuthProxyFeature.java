@@ -33,6 +33,9 @@ public final class AuthProxyFeature {
     /**
      * @param signInsPerAddress counts the OAuth sign-ins and sign-ups of each client address: each one may create a
      *        sub-organization or call the provider, and none is stamped
+     * @param signUpCredentials what {@code /v1/signup_v2} checks credentials with, and its wallet creator
+     * @param credentials finds the holders of API keys and passkeys ({@code /v1/account})
+     * @param captcha the deployment's captcha verification ({@link CaptchaVerifier#NONE}: tokens are ignored)
      */
     public AuthProxyFeature(
             Transactor transactor,
@@ -45,33 +48,38 @@ public final class AuthProxyFeature {
             OauthLogin oauthLogins,
             RateLimiter signInsPerAddress,
             SignUpCredentials signUpCredentials,
+            CredentialOwners credentials,
+            CaptchaVerifier captcha,
             Clock clock,
             Ids ids) {
         this.configs = new AuthProxyConfigs(transactor, configRepository);
-        this.proxy = new AuthProxy(
-                configs,
+        LoginSignUps signUps = new LoginSignUps(subOrganizations, clock, ids);
+        SignUp signUp = new SignUp(
                 otps,
-                mail,
                 subOrganizations,
+                signUpCredentials.wallets(),
+                signUpCredentials.attestations(),
+                signUpCredentials.oidc(),
+                signUpCredentials.directory(),
                 transactor,
                 versions,
-                clock,
-                ids,
-                oauth2,
-                oauthLogins,
                 signInsPerAddress,
-                new SignUp(
-                        otps,
-                        subOrganizations,
-                        signUpCredentials.wallets(),
-                        signUpCredentials.attestations(),
-                        signUpCredentials.oidc(),
-                        signUpCredentials.directory(),
-                        transactor,
-                        versions,
-                        signInsPerAddress,
-                        clock,
-                        ids));
+                clock,
+                ids);
+        this.proxy = new AuthProxy(
+                configs,
+                captcha,
+                AuthProxyRoutes.table(
+                        new OtpInitEndpoint(otps, mail, transactor, clock, ids),
+                        new OtpVerifyEndpoint(otps, transactor, clock, ids),
+                        new OtpLoginEndpoint(otps, signUps, transactor, versions, clock, ids),
+                        new Oauth2AuthenticateEndpoint(oauth2, signInsPerAddress),
+                        new OauthLoginEndpoint(
+                                oauthLogins, signUps, signInsPerAddress, transactor, versions, clock, ids),
+                        new AccountEndpoint(otps, oauthLogins, credentials, transactor, clock),
+                        signUp,
+                        new WalletKitConfigEndpoint(),
+                        new WalletKitClientParamsEndpoint(captcha)));
         this.handlers = List.of(new UpdateAuthProxyConfigHandler(configs));
     }
 

@@ -107,7 +107,7 @@ public final class SignUp {
         Instant now = clock.instant();
         // The proof first: nothing about the credentials is verified for a request that cannot sign up.
         Optional<OtpService.TokenClaims> claims = body.optionalString("verificationToken")
-                .map(token -> otps.unexpiredClaims(token, now, body.pathOf("verificationToken")));
+                .map(token -> otps.unexpiredClaims(token, body.pathOf("verificationToken"), now));
         claims.ifPresent(c -> checkToken(config, body, c));
         if (claims.isEmpty()) {
             for (String contact : List.of("userEmail", "userPhoneNumber")) {

@@ -14,8 +14,10 @@ import dev.keyhaven.server.api.Params;
  * without {@code configId}, creates a configuration for the organization from the defaults; with one, changes that
  * configuration of the organization. Fields: {@code allowedOrigins}, {@code emailEnabled}, {@code smsEnabled},
  * {@code otpLength} (6–9), {@code alphanumeric}, {@code otpExpirationSeconds} (≤ 600),
- * {@code sessionExpirationSeconds}, {@code appName}, {@code emailTemplateId}, {@code signupEnabled}; a field left
- * out keeps its value. Result {@code updateAuthProxyConfigResult}: the whole configuration, with {@code configId}.
+ * {@code sessionExpirationSeconds}, {@code appName}, {@code emailTemplateId}, {@code signupEnabled},
+ * {@code enabledProviders} (the wallet kit's other login methods: {@code passkey}, {@code wallet}, {@code google},
+ * {@code apple}, {@code facebook}, {@code x}, {@code discord}), {@code oauthClientIds} (provider → client id),
+ * {@code oauthRedirectUrl}, {@code captchaEnabled}; a field left out keeps its value. Result {@code updateAuthProxyConfigResult}: the whole configuration, with {@code configId}.
  */
 final class UpdateAuthProxyConfigHandler implements ActivityHandler<Params> {
     private static final ActivitySpec SPEC = ActivitySpec.of(

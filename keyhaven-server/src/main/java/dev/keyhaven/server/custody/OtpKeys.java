@@ -23,7 +23,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class OtpKeys {
     private static final HexFormat HEX = HexFormat.of();
     private static final ObjectMapper JSON = JsonMapper.builder().build();
-    private static final String FIELD = "parameters.encryptedOtpBundle";
 
     private final KeySealer sealer;
     private final BundleSigner signer;
@@ -64,9 +63,11 @@ public final class OtpKeys {
     /**
      * Opens {@code encryptedOtpBundle} ({@code {"encappedPublic","ciphertext"}}, hex) with the OTP's target key.
      *
-     * @throws ApiException 400 when it is malformed, does not open, or holds no {@code {otp_code, public_key}}
+     * @throws ApiException 400 naming {@code field} (where the request holds the bundle) when it is malformed, does
+     *         not open, or holds no {@code {otp_code, public_key}}
      */
-    public OtpAttempt open(String organizationId, String otpId, SealedSecret sealedKey, String encryptedOtpBundle) {
+    public OtpAttempt open(
+            String organizationId, String otpId, SealedSecret sealedKey, String encryptedOtpBundle, String field) {
         TurnkeyHpke.Encrypted encrypted;
         try {
             JsonNode bundle = JSON.readTree(encryptedOtpBundle);
@@ -75,7 +76,7 @@ public final class OtpKeys {
                     HEX.parseHex(bundle.path("ciphertext").asString()));
         } catch (JacksonException | IllegalArgumentException e) {
             throw ApiException.badField(
-                    FIELD,
+                    field,
                     "must be the JSON {\"encappedPublic\",\"ciphertext\"} (hex) that encryptOtpCodeToBundle produces");
         }
         try (SecretBytes key = sealer.open(SealPurpose.OTP_TARGET, organizationId, otpId, sealedKey);
@@ -84,12 +85,12 @@ public final class OtpKeys {
             String code = inner.path("otp_code").asString("");
             String publicKey = inner.path("public_key").asString("");
             if (code.isEmpty() || publicKey.isEmpty()) {
-                throw ApiException.badField(FIELD, "must hold {\"otp_code\",\"public_key\"}");
+                throw ApiException.badField(field, "must hold {\"otp_code\",\"public_key\"}");
             }
             return new OtpAttempt(code, publicKey);
         } catch (JacksonException | IllegalArgumentException e) {
             throw ApiException.badField(
-                    FIELD, "does not open with this OTP's target key (encrypt to its " + "otpEncryptionTargetBundle)");
+                    field, "does not open with this OTP's target key (encrypt to its " + "otpEncryptionTargetBundle)");
         }
     }
 

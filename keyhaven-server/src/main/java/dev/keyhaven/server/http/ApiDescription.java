@@ -2,14 +2,19 @@ package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.activity.ActivityRegistry;
 import dev.keyhaven.server.activity.ActivitySpec;
+import dev.keyhaven.server.authproxy.AuthProxyRoute;
 import java.util.List;
 
 /**
- * What the API listener serves, as its documentation is generated from it: the route table's operations, the
- * handlers' declarations of the activity types they accept, and the discovery paths. The listeners register their
- * routes from the same lists, so the documents cannot drift from the routing.
+ * What the listeners serve, as their documentation is generated from it: the route table's operations, the
+ * handlers' declarations of the activity types they accept, the discovery paths, and the auth proxy's route table.
+ * The listeners register their routes from the same lists, so the documents cannot drift from the routing.
  */
-record ApiDescription(List<Operation> operations, ActivityRegistry registry, List<String> discoveryPaths) {
+record ApiDescription(
+        List<Operation> operations,
+        ActivityRegistry registry,
+        List<String> discoveryPaths,
+        List<AuthProxyRoute> authProxyRoutes) {
     /** Where the API listener serves its own OpenAPI document (unauthenticated). */
     static final String OPENAPI_PATH = "/public/v1/openapi.json";
     /** The Prometheus scrape endpoint. */
@@ -20,6 +25,7 @@ record ApiDescription(List<Operation> operations, ActivityRegistry registry, Lis
     ApiDescription {
         operations = List.copyOf(operations);
         discoveryPaths = List.copyOf(discoveryPaths);
+        authProxyRoutes = List.copyOf(authProxyRoutes);
     }
 
     /** The declaration of a submit operation's handler. */

@@ -7,7 +7,6 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.JsonAnswer;
-import dev.keyhaven.server.api.JsonBody;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
@@ -18,18 +17,13 @@ import dev.keyhaven.server.state.OrganizationState;
 import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.state.StaleStateException;
 import io.helidon.http.HeaderNames;
-import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -37,9 +31,10 @@ import tools.jackson.databind.ObjectMapper;
  * The pipeline of one public API request: read the raw body (bounded), verify the stamp over exactly those bytes,
  * parse them, resolve the caller in the target organization, then answer the query or submit the activity. Every
  * failure becomes a JSON error; nothing but the operation, organization, activity, status and duration is logged.
+ * The stages it shares with the auth proxy (shutdown, in-flight count, bounded body, JSON, errors, metrics, the log
+ * line) are {@link JsonPipeline}'s.
  */
 final class ApiEndpoint {
-    private static final Logger LOG = LoggerFactory.getLogger(ApiEndpoint.class);
     static final String JSON = "application/json";
     /** Runs on a remembered state before an activity falls back to a write transaction for all of it. */
     private static final int ATTEMPTS_ON_REMEMBERED_STATE = 3;
@@ -50,12 +45,8 @@ final class ApiEndpoint {
     private final OrganizationStates states;
     private final ActivityRenderer renderer;
     private final ObjectMapper json;
-    private final ErrorBodies errors;
-    private final HttpMetrics metrics;
+    private final JsonPipeline pipeline;
     private final Cors cors;
-    private final int maxBodyBytes;
-    private final BooleanSupplier accepting;
-    private final AtomicInteger inFlight = new AtomicInteger();
     private final ReadOnlySessions readOnlySessions;
     static final String SESSION_HEADER = "X-Session";
 
@@ -82,70 +73,23 @@ final class ApiEndpoint {
         this.states = states;
         this.renderer = renderer;
         this.json = json;
-        this.errors = new ErrorBodies(json);
-        this.metrics = metrics;
+        this.pipeline = new JsonPipeline(json, metrics, maxBodyBytes, accepting);
         this.cors = cors;
-        this.maxBodyBytes = maxBodyBytes;
-        this.accepting = accepting;
     }
 
     /** How many requests are being handled right now. */
     int inFlight() {
-        return inFlight.get();
+        return pipeline.inFlight();
     }
 
     void handle(Operation operation, ServerRequest request, ServerResponse response) {
-        long started = System.nanoTime();
-        Outcome outcome = new Outcome();
-        inFlight.incrementAndGet();
-        try {
-            if (!accepting.getAsBoolean()) {
-                response.header(HeaderNames.CONNECTION, "close");
-                throw new ApiException(
-                        ErrorCode.UNAVAILABLE,
-                        "the server is shutting down; the request was not " + "processed and may be retried");
-            }
-            byte[] payload = answer(operation, request, response, outcome);
-            send(request, response, 200, payload);
-            outcome.status = 200;
-        } catch (CloseConnectionException e) {
-            // No answer can be written (the body's deadline passed, the client left): Helidon closes quietly.
-            outcome.status = e instanceof ConnectionAbandoned abandoned ? abandoned.loggedStatus() : 499;
-            throw e;
-        } catch (ApiException e) {
-            outcome.status = e.code().httpStatus();
-            e.retryAfterSeconds().ifPresent(s -> response.header(HeaderNames.RETRY_AFTER, Long.toString(s)));
-            send(request, response, outcome.status, errors.render(e));
-        } catch (RuntimeException e) {
-            String incident = UUID.randomUUID().toString();
-            LOG.atError()
-                    .setCause(e)
-                    .addKeyValue("op", operation.name())
-                    .addKeyValue("incident", incident)
-                    .log("request failed");
-            outcome.status = 500;
-            send(
-                    request,
-                    response,
-                    500,
-                    errors.render(new ApiException(ErrorCode.INTERNAL, "internal server error (" + incident + ")")));
-        } finally {
-            inFlight.decrementAndGet();
-            long elapsed = System.nanoTime() - started;
-            metrics.request(operation.name(), outcome.status, elapsed);
-            LOG.atInfo()
-                    .addKeyValue("op", operation.name())
-                    .addKeyValue("org", outcome.organizationId)
-                    .addKeyValue("activity", outcome.activityId)
-                    .addKeyValue("activityStatus", outcome.activityStatus)
-                    .addKeyValue("status", outcome.status)
-                    .addKeyValue("ms", String.format(java.util.Locale.ROOT, "%.2f", elapsed / 1e6))
-                    .log("request");
-        }
+        pipeline.run(
+                operation.name(), request, response, cors::decorate, log -> answer(operation, request, response, log));
     }
 
-    private byte[] answer(Operation operation, ServerRequest request, ServerResponse response, Outcome outcome) {
-        byte[] body = RequestBody.read(request, response, maxBodyBytes);
+    private byte[] answer(
+            Operation operation, ServerRequest request, ServerResponse response, JsonPipeline.RequestLog outcome) {
+        byte[] body = pipeline.body(request, response);
         StampHeaders stamps = stampHeaders(request);
         Optional<String> session = header(request, SESSION_HEADER);
         if (session.isPresent()
@@ -181,7 +125,11 @@ final class ApiEndpoint {
      * a few such races it reads directly in one transaction.
      */
     private Object queryOnState(
-            Operation operation, VerifiedStamp stamp, String organizationId, Params params, Outcome outcome) {
+            Operation operation,
+            VerifiedStamp stamp,
+            String organizationId,
+            Params params,
+            JsonPipeline.RequestLog outcome) {
         StateQueryHandler handler = operation.stateQuery().orElseThrow();
         CallerResolver.checkOrganizationId(organizationId);
         Optional<Object> answered = onRememberedState(
@@ -206,7 +154,7 @@ final class ApiEndpoint {
             Supplier<Optional<OrganizationState>> state,
             Operation operation,
             VerifiedStamp stamp,
-            Outcome outcome,
+            JsonPipeline.RequestLog outcome,
             BiFunction<OrganizationState, Caller, T> work) {
         for (int attempt = 0; attempt < ATTEMPTS_ON_REMEMBERED_STATE; attempt++) {
             Optional<OrganizationState> current = state.get();
@@ -226,7 +174,8 @@ final class ApiEndpoint {
     }
 
     /** The caller, resolved in a read transaction, and allowed to call the operation. */
-    private Caller resolve(Operation operation, VerifiedStamp stamp, String organizationId, Outcome outcome) {
+    private Caller resolve(
+            Operation operation, VerifiedStamp stamp, String organizationId, JsonPipeline.RequestLog outcome) {
         Caller caller = callers.resolve(stamp, organizationId, operation.scope());
         caller.requireMayCall(operation.name());
         outcome.organizationId = caller.organizationId();
@@ -239,7 +188,7 @@ final class ApiEndpoint {
     }
 
     /** A query authenticated by a read-only session ({@code X-Session}); submissions need a stamp. */
-    private byte[] answerInSession(Operation operation, String session, byte[] body, Outcome outcome) {
+    private byte[] answerInSession(Operation operation, String session, byte[] body, JsonPipeline.RequestLog outcome) {
         if (operation.kind() != Operation.Kind.QUERY) {
             throw new ApiException(
                     ErrorCode.SIGNATURE_MISSING,
@@ -269,7 +218,7 @@ final class ApiEndpoint {
             String organizationId,
             byte[] body,
             Params params,
-            Outcome outcome) {
+            JsonPipeline.RequestLog outcome) {
         if (activities.runsOnRememberedState(operation.name())) {
             CallerResolver.checkOrganizationId(organizationId);
             Optional<Submitted> submitted = onRememberedState(
@@ -291,7 +240,7 @@ final class ApiEndpoint {
     private record Submitted(Activity activity, Caller by) {}
 
     private JsonNode parse(byte[] body) {
-        return JsonBody.parse(json, body);
+        return pipeline.parse(body);
     }
 
     private static StampHeaders stampHeaders(ServerRequest request) {
@@ -310,20 +259,5 @@ final class ApiEndpoint {
                     "malformed activity stamp: a request carries exactly " + "one " + name + " header");
         }
         return values.stream().findFirst();
-    }
-
-    private void send(ServerRequest request, ServerResponse response, int status, byte[] payload) {
-        cors.decorate(request, response);
-        response.status(status);
-        response.header(HeaderNames.CONTENT_TYPE, JSON);
-        response.send(payload);
-    }
-
-    /** What the request log and metrics report about one request. */
-    private static final class Outcome {
-        int status = 500;
-        String organizationId = "-";
-        String activityId = "-";
-        String activityStatus = "-";
     }
 }

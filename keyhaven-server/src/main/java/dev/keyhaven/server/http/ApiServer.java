@@ -8,6 +8,7 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
+import dev.keyhaven.server.authproxy.AuthProxyRoute;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
@@ -107,6 +108,7 @@ public final class ApiServer implements AutoCloseable {
             dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries,
             SmartContractInterfaceQueries smartContractInterfaceQueries,
             Readiness readiness,
+            List<AuthProxyRoute> authProxyRoutes,
             String version) {
 
         public static Builder builder() {
@@ -129,6 +131,7 @@ public final class ApiServer implements AutoCloseable {
             private PolicyQueries policyQueries;
             private ObjectMapper json;
             private HttpMetrics metrics;
+            private List<AuthProxyRoute> authProxyRoutes;
             private PrometheusMeterRegistry metricsRegistry;
             private String bundleSignerPublicKey;
             private ProofService proofQueries;
@@ -263,6 +266,12 @@ public final class ApiServer implements AutoCloseable {
                 return this;
             }
 
+            /** The auth proxy's route table: documented by this listener's OpenAPI document. */
+            public Builder authProxyRoutes(List<AuthProxyRoute> value) {
+                this.authProxyRoutes = value;
+                return this;
+            }
+
             /** The build's version, shown by {@code GET /}. */
             public Builder version(String value) {
                 this.version = value;
@@ -295,6 +304,7 @@ public final class ApiServer implements AutoCloseable {
                 require(oauth2Queries, "oauth2Queries");
                 require(smartContractInterfaceQueries, "smartContractInterfaceQueries");
                 require(readiness, "readiness");
+                require(authProxyRoutes, "authProxyRoutes");
                 require(version, "version");
                 return new Services(
                         authenticator,
@@ -321,6 +331,7 @@ public final class ApiServer implements AutoCloseable {
                         oauth2Queries,
                         smartContractInterfaceQueries,
                         readiness,
+                        List.copyOf(authProxyRoutes),
                         version);
             }
 
@@ -365,7 +376,8 @@ public final class ApiServer implements AutoCloseable {
                         Stream.of(SIGNER_DISCOVERY_PATH, JWKS_PATH), services.publishedKeys().keySet().stream())
                 .sorted()
                 .toList();
-        ApiDescription description = new ApiDescription(operations, services.registry(), discoveryPaths);
+        ApiDescription description =
+                new ApiDescription(operations, services.registry(), discoveryPaths, services.authProxyRoutes());
 
         HttpRouting.Builder routing = HttpRouting.builder();
         ServedRoutes routes = new ServedRoutes(routing);

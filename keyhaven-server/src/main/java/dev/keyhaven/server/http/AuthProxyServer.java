@@ -2,54 +2,48 @@ package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
-import dev.keyhaven.server.api.JsonBody;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.authproxy.AuthProxy;
 import dev.keyhaven.server.authproxy.AuthProxyConfig;
+import dev.keyhaven.server.authproxy.AuthProxyRoute;
 import io.helidon.http.HeaderNames;
-import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * The auth proxy's listener: {@code POST /v1/otp_init(_v2)}, {@code /v1/otp_verify(_v2)}, {@code /v1/otp_login(_v2)},
- * {@code /v1/oauth2_authenticate}
- * (no stamp; the {@code X-Auth-Proxy-Config-Id} header names the configuration), their {@code OPTIONS} preflights,
- * and the health routes ({@link HealthRoutes}). Errors are JSON in the main API's shape; a rate limit is a 429
- * with {@code Retry-After}.
+ * The auth proxy's listener: every path of the auth proxy's route table ({@code authproxy.AuthProxyRoutes}) as a
+ * {@code POST} (no stamp; the {@code X-Auth-Proxy-Config-Id} header names the configuration) with its {@code OPTIONS}
+ * preflight, and the health routes ({@link HealthRoutes}). Each request goes through the stages the API listener's
+ * do ({@link JsonPipeline}: shutdown, in-flight count, bounded body, strict JSON, errors in the main API's shape,
+ * metrics and the log line, as {@code auth_proxy/<name>}); between them, {@link AuthProxy} admits it (configuration,
+ * origin, captcha) and the route's endpoint answers. A rate limit is a 429 with {@code Retry-After}.
  */
 public final class AuthProxyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuthProxyServer.class);
     static final String CONFIG_HEADER = "X-Auth-Proxy-Config-Id";
-    /** Every operation is served at this prefix and its name. */
-    static final String PATH_PREFIX = "/v1/";
-    /** The operations served: each versioned one under its name and with {@code _v2}, then the unversioned. */
-    static final List<String> OPERATIONS = Stream.concat(
-                    AuthProxy.OPERATIONS.stream().flatMap(base -> Stream.of(base, base + "_v2")),
-                    AuthProxy.UNVERSIONED_OPERATIONS.stream())
-            .toList();
+    static final String CAPTCHA_HEADER = "X-Captcha-Token";
 
     private final SupervisedListener listener;
     private final AtomicBoolean ready;
+    private final JsonPipeline pipeline;
     private final Set<ServedRoutes.Route> routes;
 
-    private AuthProxyServer(SupervisedListener listener, AtomicBoolean ready, Set<ServedRoutes.Route> routes) {
+    private AuthProxyServer(
+            SupervisedListener listener, AtomicBoolean ready, JsonPipeline pipeline, Set<ServedRoutes.Route> routes) {
         this.listener = listener;
         this.ready = ready;
+        this.pipeline = pipeline;
         this.routes = routes;
     }
 
@@ -59,21 +53,31 @@ public final class AuthProxyServer implements AutoCloseable {
 
     public static AuthProxyServer start(
             Settings settings, AuthProxy proxy, ObjectMapper json, HttpMetrics metrics, Readiness readiness) {
-        ErrorBodies errors = new ErrorBodies(json);
         AtomicBoolean ready = new AtomicBoolean(false);
+        JsonPipeline pipeline = new JsonPipeline(json, metrics, settings.maxBodyBytes(), ready::get);
         HttpRouting.Builder routing = HttpRouting.builder();
         ServedRoutes routes = new ServedRoutes(routing);
-        for (String operation : OPERATIONS) {
-            String path = PATH_PREFIX + operation;
-            routes.post(path, (req, res) -> handle(operation, req, res, settings, proxy, json, errors, metrics, ready));
-            routes.options(path, AuthProxyServer::preflight);
+        for (AuthProxyRoute route : proxy.routes()) {
+            routes.post(
+                    route.path(),
+                    (req, res) -> pipeline.run(
+                            "auth_proxy/" + route.name(),
+                            req,
+                            res,
+                            (request, response) -> {},
+                            log -> answer(route, proxy, pipeline, req, res)));
+            routes.options(route.path(), AuthProxyServer::preflight);
         }
         HealthRoutes.register(routes, ready::get, readiness);
-        routing.any((req, res) -> send(
-                req,
-                res,
-                errors.render(new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown auth proxy operation")),
-                404));
+        ErrorBodies errors = pipeline.errors();
+        routing.any((req, res) -> {
+            res.status(404);
+            res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
+            ResponseBodies.send(
+                    req,
+                    res,
+                    errors.render(new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown auth proxy operation")));
+        });
         SupervisedListener listener = SupervisedListener.start(new SupervisedListener.Definition(
                 "auth proxy",
                 "--bind, --auth-proxy-port",
@@ -85,7 +89,26 @@ public final class AuthProxyServer implements AutoCloseable {
                 errors,
                 routing));
         ready.set(true);
-        return new AuthProxyServer(listener, ready, routes.routes());
+        LOG.atInfo().addKeyValue("captcha", proxy.captchaDescription()).log("auth proxy captcha tokens");
+        return new AuthProxyServer(listener, ready, pipeline, routes.routes());
+    }
+
+    /**
+     * Admits the request, then reads its body and lets the route's endpoint answer it. The browser's origin is
+     * echoed only once its configuration allows it.
+     */
+    private static byte[] answer(
+            AuthProxyRoute route, AuthProxy proxy, JsonPipeline pipeline, ServerRequest req, ServerResponse res) {
+        Optional<String> origin = req.headers().first(HeaderNames.ORIGIN);
+        AuthProxyConfig config = proxy.admit(req.headers().first(HeaderNames.create(CONFIG_HEADER)), origin);
+        origin.ifPresent(o -> {
+            res.header(HeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, o);
+            res.header(HeaderNames.VARY, "Origin");
+        });
+        Params body = Params.of(object(pipeline, pipeline.body(req, res)), "");
+        Object answer = proxy.answer(
+                route, config, body, clientAddress(req), req.headers().first(HeaderNames.create(CAPTCHA_HEADER)));
+        return pipeline.serialise(answer);
     }
 
     public int port() {
@@ -97,75 +120,24 @@ public final class AuthProxyServer implements AutoCloseable {
         return routes;
     }
 
-    private static void handle(
-            String operation,
-            ServerRequest req,
-            ServerResponse res,
-            Settings settings,
-            AuthProxy proxy,
-            ObjectMapper json,
-            ErrorBodies errors,
-            HttpMetrics metrics,
-            AtomicBoolean ready) {
-        long started = System.nanoTime();
-        int status = 500;
-        try {
-            if (!ready.get()) {
-                throw new ApiException(ErrorCode.UNAVAILABLE, "the server is shutting down");
-            }
-            Optional<String> origin = req.headers().first(HeaderNames.ORIGIN);
-            AuthProxyConfig config = proxy.admit(req.headers().first(HeaderNames.create(CONFIG_HEADER)), origin);
-            origin.ifPresent(o -> {
-                res.header(HeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, o);
-                res.header(HeaderNames.VARY, "Origin");
-            });
-            Params body = Params.of(parse(json, RequestBody.read(req, res, settings.maxBodyBytes())), "");
-            byte[] payload = json.writeValueAsBytes(proxy.handle(config, operation, body, clientAddress(req)));
-            status = 200;
-            send(req, res, payload, 200);
-        } catch (CloseConnectionException e) {
-            // No answer can be written (the body's deadline passed, the client left): Helidon closes quietly.
-            status = e instanceof ConnectionAbandoned abandoned ? abandoned.loggedStatus() : 499;
-            throw e;
-        } catch (ApiException e) {
-            status = e.code().httpStatus();
-            e.retryAfterSeconds().ifPresent(s -> res.header(HeaderNames.RETRY_AFTER, Long.toString(s)));
-            send(req, res, errors.render(e), status);
-        } catch (RuntimeException e) {
-            String incident = UUID.randomUUID().toString();
-            LOG.atError()
-                    .setCause(e)
-                    .addKeyValue("op", operation)
-                    .addKeyValue("incident", incident)
-                    .log("auth proxy request failed");
-            send(
-                    req,
-                    res,
-                    errors.render(new ApiException(ErrorCode.INTERNAL, "internal server error (" + incident + ")")),
-                    500);
-        } finally {
-            long elapsed = System.nanoTime() - started;
-            metrics.request("auth_proxy_" + operation, status, elapsed);
-            LOG.atInfo()
-                    .addKeyValue("op", "auth_proxy/" + operation)
-                    .addKeyValue("status", status)
-                    .addKeyValue("ms", String.format(java.util.Locale.ROOT, "%.2f", elapsed / 1e6))
-                    .log("request");
-        }
-    }
-
     private static String clientAddress(ServerRequest req) {
         SocketAddress address = req.remotePeer().address();
         return address instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : address.toString();
     }
 
-    private static JsonNode parse(ObjectMapper json, byte[] body) {
-        JsonNode node = JsonBody.parse(json, body);
+    /**
+     * The body's JSON object. No body at all is {@code {}}: the wallet kit posts {@code wallet_kit_config} and
+     * {@code wallet_kit_client_params} without one.
+     */
+    private static JsonNode object(JsonPipeline pipeline, byte[] body) {
+        JsonNode node = pipeline.parse(body.length == 0 ? EMPTY_OBJECT : body);
         if (!node.isObject()) {
             throw ApiException.badRequest("bad request body: a JSON object is required");
         }
         return node;
     }
+
+    private static final byte[] EMPTY_OBJECT = {'{', '}'};
 
     /** Preflights are answered for any origin: the actual request is checked against its configuration. */
     private static void preflight(ServerRequest req, ServerResponse res) {
@@ -179,15 +151,19 @@ public final class AuthProxyServer implements AutoCloseable {
         res.status(204).send();
     }
 
-    private static void send(ServerRequest req, ServerResponse res, byte[] payload, int status) {
-        res.status(status);
-        res.header(HeaderNames.CONTENT_TYPE, ApiEndpoint.JSON);
-        ResponseBodies.send(req, res, payload);
-    }
-
+    /**
+     * Stops accepting requests and returns once in-flight requests have finished (or the shutdown grace period has
+     * passed); a request that arrives meanwhile is answered 503 without being processed.
+     */
     @Override
     public void close() {
         ready.set(false);
         listener.close();
+        int abandoned = pipeline.inFlight();
+        if (abandoned > 0) {
+            LOG.atWarn()
+                    .addKeyValue("inFlight", abandoned)
+                    .log("auth proxy: shutdown grace period ran out while requests were still being handled");
+        }
     }
 }

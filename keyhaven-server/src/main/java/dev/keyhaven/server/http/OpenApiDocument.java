@@ -4,6 +4,7 @@ import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.auth.StampHeaders;
+import dev.keyhaven.server.authproxy.AuthProxyRoute;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -82,7 +83,7 @@ final class OpenApiDocument {
         api.discoveryPaths().forEach(path -> discovery(paths, path));
         HealthRoutes.PATHS.forEach(path -> health(paths, path));
         metrics(paths);
-        AuthProxyServer.OPERATIONS.forEach(operation -> authProxy(paths, operation));
+        api.authProxyRoutes().forEach(route -> authProxy(paths, route));
         components(document.putObject("components"));
         return document;
     }
@@ -231,8 +232,9 @@ final class OpenApiDocument {
         ok.putObject("content").putObject("text/plain").putObject("schema").put("type", "string");
     }
 
-    private void authProxy(ObjectNode paths, String operation) {
-        ObjectNode item = paths.putObject(AuthProxyServer.PATH_PREFIX + operation);
+    private void authProxy(ObjectNode paths, AuthProxyRoute route) {
+        String operation = route.name();
+        ObjectNode item = paths.putObject(route.path());
         item.putArray("servers").add(authProxyServer());
         ObjectNode post = item.putObject("post");
         post.putArray("tags").add("auth-proxy");
@@ -242,7 +244,11 @@ final class OpenApiDocument {
                 "description",
                 "Run by the auth proxy for the configuration X-Auth-Proxy-Config-Id names, without a "
                         + "stamp; the request's Origin must be one the configuration allows. Rate-limited: 429 with "
-                        + "Retry-After.");
+                        + "Retry-After."
+                        + (route.captcha()
+                                ? " Takes a captcha token (X-Captcha-Token), checked when the deployment verifies "
+                                        + "captchas and the configuration enables them."
+                                : ""));
         security(post, AUTH_PROXY_CONFIG);
         ObjectNode body = json.createObjectNode().put("type", "object");
         body.put("description", "The operation's fields, as Turnkey's auth proxy takes them.");

@@ -2,6 +2,7 @@ package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.authproxy.AuthProxy;
+import dev.keyhaven.server.authproxy.AuthProxyRoutes;
 import java.util.stream.Collectors;
 
 /**
@@ -59,13 +60,22 @@ final class OperationsCatalogue {
         });
 
         out.append("\n## Auth proxy: `POST /v1/<name>` on its own listener (`--auth-proxy-port`)\n\n");
-        out.append("Routed by ").append(link(AuthProxyServer.class)).append(".\n\n");
-        out.append("| endpoint | implemented by |\n|---|---|\n");
-        AuthProxyServer.OPERATIONS.forEach(operation -> out.append("| `")
-                .append(operation)
-                .append("` | ")
+        out.append("The route table is ")
+                .append(link(AuthProxyRoutes.class))
+                .append("; served by ")
+                .append(link(AuthProxyServer.class))
+                .append(", admitted by ")
                 .append(link(AuthProxy.class))
-                .append(" |\n"));
+                .append(" (configuration, origin, captcha). Endpoints marked (captcha) take `X-Captcha-Token`.\n\n");
+        out.append("| endpoint | implemented by |\n|---|---|\n");
+        api.authProxyRoutes()
+                .forEach(route -> out.append("| `")
+                        .append(route.name())
+                        .append("`")
+                        .append(route.captcha() ? " (captcha)" : "")
+                        .append(" | ")
+                        .append(link(route.implementation()))
+                        .append(" |\n"));
 
         out.append("\n## Other paths\n\n");
         out.append("| path | served by |\n|---|---|\n");

@@ -49,6 +49,19 @@ public final class OauthLogin {
                 p.optionalString("sessionProfileId").filter(id -> !id.isEmpty()));
     }
 
+    /**
+     * Verifies an ID token that opens no session (an account lookup): signature, issuer, audience and expiry, but no
+     * nonce, since no session key is bound to it.
+     */
+    public VerifiedIdToken identify(String token) {
+        return verifier.verify(token, Optional.empty());
+    }
+
+    /** The providers with this identity held by users of {@code organizationId} or its direct sub-organizations. */
+    public List<OauthProvider> owners(Tx tx, String organizationId, String issuer, String audience, String subject) {
+        return providers.withIdentityUnder(tx, organizationId, issuer, audience, subject);
+    }
+
     /** The providers with the token's identity held by users of {@code organizationId} or its sub-organizations. */
     public List<OauthProvider> owners(Tx tx, String organizationId, VerifiedIdToken token) {
         return providers.withIdentityUnder(tx, organizationId, token.issuer(), token.audience(), token.subject());

@@ -159,8 +159,19 @@ public final class OidcVerifier {
                 throw invalid("nonce does not match: it must be the lowercase hex SHA-256 of the session public key");
             }
         }
+        Object email = claims.getClaim("email");
+        Object emailVerified = claims.getClaim("email_verified");
+        // Google sends email_verified as a boolean, some issuers as the string "true".
+        boolean verified = Boolean.TRUE.equals(emailVerified) || "true".equals(emailVerified);
         return new VerifiedIdToken(
-                issuer.issuer(), subject, audience, exp.toInstant(), SessionNonce.sha256Hex(compact));
+                issuer.issuer(),
+                subject,
+                audience,
+                exp.toInstant(),
+                SessionNonce.sha256Hex(compact),
+                email instanceof String address && verified && !address.isBlank()
+                        ? Optional.of(address)
+                        : Optional.empty());
     }
 
     /** The compact JWS, unwrapping one extra layer of base64 when the token has no dots. */

@@ -229,13 +229,15 @@ public final class OtpService implements AutoCloseable {
 
     /**
      * Checks the code the client encrypted to the OTP's target and returns a verification token bound to the
-     * client's public key. Unknown, used, expired and exhausted OTPs are refused; a wrong code counts.
+     * client's public key. Unknown, used, expired and exhausted OTPs are refused; a wrong code counts. A bundle
+     * that does not open is a 400 naming {@code bundleField} (where the request holds it).
      */
     public Verified verify(
             Tx tx,
             String organizationId,
             String otpId,
             String encryptedOtpBundle,
+            String bundleField,
             long tokenSeconds,
             Instant now,
             Ids ids) {
@@ -243,7 +245,8 @@ public final class OtpService implements AutoCloseable {
                 tx,
                 organizationId,
                 otpId,
-                otp -> keys.open(organizationId, otpId, otp.sealedKey(), encryptedOtpBundle),
+                otp -> keys.open(organizationId, otpId, otp.sealedKey(), encryptedOtpBundle, bundleField),
+                bundleField,
                 tokenSeconds,
                 now,
                 ids);
@@ -259,6 +262,7 @@ public final class OtpService implements AutoCloseable {
             String otpId,
             String code,
             Optional<String> publicKey,
+            String publicKeyField,
             long tokenSeconds,
             Instant now,
             Ids ids) {
@@ -267,6 +271,7 @@ public final class OtpService implements AutoCloseable {
                 organizationId,
                 otpId,
                 otp -> new OtpKeys.OtpAttempt(code, publicKey.orElse("")),
+                publicKeyField,
                 tokenSeconds,
                 now,
                 ids);
@@ -278,7 +283,8 @@ public final class OtpService implements AutoCloseable {
      */
     public TokenClaims verifyCode(Tx tx, String organizationId, String otpId, String code, Instant now, Ids ids) {
         // The token is never handed out: it carries the claims, and its id is used up by nothing else.
-        Verified verified = verifyPlain(tx, organizationId, otpId, code, Optional.empty(), 60, now, ids);
+        Verified verified =
+                verifyPlain(tx, organizationId, otpId, code, Optional.empty(), "parameters.publicKey", 60, now, ids);
         return unexpiredClaims(verified.verificationToken(), now);
     }
 
@@ -287,6 +293,7 @@ public final class OtpService implements AutoCloseable {
             String organizationId,
             String otpId,
             java.util.function.Function<OtpRepository.StoredOtp, OtpKeys.OtpAttempt> attemptOf,
+            String keyField,
             long tokenSeconds,
             Instant now,
             Ids ids) {
@@ -304,7 +311,7 @@ public final class OtpService implements AutoCloseable {
             throw ApiException.badRequest("too many wrong codes for this OTP; request a new code");
         }
         OtpKeys.OtpAttempt attempt = attemptOf.apply(otp);
-        String publicKey = attempt.publicKey().isEmpty() ? "" : clientKey(attempt.publicKey());
+        String publicKey = attempt.publicKey().isEmpty() ? "" : clientKey(attempt.publicKey(), keyField);
         byte[] expected = otp.codeHash().getBytes(StandardCharsets.US_ASCII);
         byte[] actual = keys.codeHash(otpId, OtpCodes.normalise(attempt.code())).getBytes(StandardCharsets.US_ASCII);
         if (!MessageDigest.isEqual(expected, actual)) {
@@ -325,11 +332,11 @@ public final class OtpService implements AutoCloseable {
         return new Verified(keys.verificationToken(claims));
     }
 
-    private static String clientKey(String hex) {
+    private static String clientKey(String hex, String field) {
         try {
             return HEX.formatHex(EcCurve.P256.compress(HEX.parseHex(hex.startsWith("0x") ? hex.substring(2) : hex)));
         } catch (IllegalArgumentException e) {
-            throw ApiException.badField("parameters.encryptedOtpBundle", "holds a public_key that is no P-256 key");
+            throw ApiException.badField(field, "holds a public_key that is no P-256 key");
         }
     }
 
@@ -357,14 +364,20 @@ public final class OtpService implements AutoCloseable {
     /** {@code clientSignature}: the token's key signing the login message. */
     public record ClientSignature(String publicKey, String scheme, String message, String signature) {}
 
-    /** otp_login's parameters. */
+    /**
+     * otp_login's parameters, with where the request holds the token and the signature ({@code
+     * parameters.verificationToken} in an activity, {@code verificationToken} in an auth proxy body): the errors
+     * about them name those paths.
+     */
     public record LoginRequest(
             String verificationToken,
             String publicKey,
             Optional<ClientSignature> clientSignature,
             long expirationSeconds,
             boolean invalidateExisting,
-            Optional<String> sessionProfileId) {
+            Optional<String> sessionProfileId,
+            String tokenField,
+            String signatureField) {
         @Override
         public String toString() {
             return "LoginRequest[" + publicKey + ", token redacted]";
@@ -394,7 +407,9 @@ public final class OtpService implements AutoCloseable {
                 signature,
                 lifetime,
                 p.optionalBoolean("invalidateExisting", false),
-                p.optionalString("sessionProfileId").filter(id -> !id.isEmpty()));
+                p.optionalString("sessionProfileId").filter(id -> !id.isEmpty()),
+                p.pathOf("verificationToken"),
+                p.pathOf("clientSignature"));
     }
 
     /** The claims of a verification token this server issued. */
@@ -408,13 +423,13 @@ public final class OtpService implements AutoCloseable {
      * @throws ApiException 400 otherwise
      */
     public TokenClaims claims(Tx tx, String organizationId, LoginRequest request, Instant now) {
-        TokenClaims claims = claims(tx, organizationId, request.verificationToken(), now);
+        TokenClaims claims = claims(tx, organizationId, request.verificationToken(), request.tokenField(), now);
         checkClientSignature(claims, request);
         return claims;
     }
 
-    private TokenClaims claims(Tx tx, String organizationId, String token, Instant now) {
-        TokenClaims claims = unexpiredClaims(token, now);
+    private TokenClaims claims(Tx tx, String organizationId, String token, String field, Instant now) {
+        TokenClaims claims = unexpiredClaims(token, field, now);
         if (!claims.organizationId().equals(organizationId)
                 && !organizations
                         .find(tx, organizationId)
@@ -422,8 +437,7 @@ public final class OtpService implements AutoCloseable {
                         .filter(claims.organizationId()::equals)
                         .isPresent()) {
             throw ApiException.badField(
-                    "parameters.verificationToken",
-                    "was issued for another organization (log in to it or to one of its sub-organizations)");
+                    field, "was issued for another organization (log in to it or to one of its sub-organizations)");
         }
         return claims;
     }
@@ -435,11 +449,15 @@ public final class OtpService implements AutoCloseable {
      * @throws ApiException 400 naming {@code parameters.verificationToken} otherwise
      */
     public TokenClaims unexpiredClaims(String token, Instant now) {
-        return unexpiredClaims(token, now, "parameters.verificationToken");
+        return unexpiredClaims(token, "parameters.verificationToken", now);
     }
 
-    /** {@link #unexpiredClaims(String, Instant)} for a request that carries the token at {@code field}. */
-    public TokenClaims unexpiredClaims(String token, Instant now, String field) {
+    /**
+     * The claims of a verification token this server issued that has not expired.
+     *
+     * @throws ApiException 400 naming {@code field} (where the request holds the token) otherwise
+     */
+    public TokenClaims unexpiredClaims(String token, String field, Instant now) {
         if (!keys.issuedToken(token)) {
             throw ApiException.badField(field, "is not a verification token of this server");
         }
@@ -483,7 +501,7 @@ public final class OtpService implements AutoCloseable {
             Instant now,
             Ids ids) {
         if (!otps.useToken(tx, claims.id(), claims.organizationId(), now, claims.expiresAt())) {
-            throw ApiException.badField("parameters.verificationToken", "was already used");
+            throw ApiException.badField(request.tokenField(), "was already used");
         }
         return sessions.open(
                 tx,
@@ -502,6 +520,15 @@ public final class OtpService implements AutoCloseable {
                 .findFirst();
     }
 
+    /**
+     * The users whose email (case-insensitive) or phone number is {@code contact}, in {@code organizationId} and its
+     * direct sub-organizations.
+     */
+    public java.util.List<OtpRepository.Member> usersWithContact(
+            Tx tx, String organizationId, OtpType type, String contact) {
+        return otps.usersWithContact(tx, organizationId, type, contact);
+    }
+
     /** The users with the token's contact in {@code organizationId} and its direct sub-organizations. */
     public java.util.List<OtpRepository.Member> members(Tx tx, String organizationId, TokenClaims claims) {
         return otps.usersWithContact(tx, organizationId, claims.type(), claims.contact());
@@ -512,7 +539,7 @@ public final class OtpService implements AutoCloseable {
      * plain-code verification without a key needs none.
      */
     private static void checkClientSignature(TokenClaims claims, LoginRequest request) {
-        String field = "parameters.clientSignature";
+        String field = request.signatureField();
         if (request.clientSignature().isEmpty()) {
             if (claims.publicKey().isEmpty()) {
                 return;
@@ -522,7 +549,7 @@ public final class OtpService implements AutoCloseable {
         ClientSignature s = request.clientSignature().get();
         String signer;
         try {
-            signer = clientKey(s.publicKey());
+            signer = clientKey(s.publicKey(), field + ".publicKey");
         } catch (ApiException e) {
             throw ApiException.badField(field + ".publicKey", "is not a P-256 public key");
         }
@@ -538,7 +565,7 @@ public final class OtpService implements AutoCloseable {
         String loginKey = message.path("login").path("publicKey").asString("");
         boolean sameKey;
         try {
-            sameKey = clientKey(loginKey).equals(request.publicKey());
+            sameKey = clientKey(loginKey, field + ".message").equals(request.publicKey());
         } catch (ApiException e) {
             sameKey = false;
         }

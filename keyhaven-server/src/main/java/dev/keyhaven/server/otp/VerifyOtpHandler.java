@@ -28,7 +28,7 @@ final class VerifyOtpHandler implements ActivityHandler<VerifyOtpHandler.Intent>
     }
 
     /** The OTP, the encrypted code, and the token's lifetime. */
-    public record Intent(String otpId, String encryptedOtpBundle, long tokenSeconds) {}
+    public record Intent(String otpId, String encryptedOtpBundle, String bundleField, long tokenSeconds) {}
 
     @Override
     public ActivitySpec spec() {
@@ -40,6 +40,7 @@ final class VerifyOtpHandler implements ActivityHandler<VerifyOtpHandler.Intent>
         return new Intent(
                 p.requiredString("otpId"),
                 p.requiredString("encryptedOtpBundle"),
+                p.pathOf("encryptedOtpBundle"),
                 OtpService.tokenLifetime(p.optionalUint64("expirationSeconds"), p.pathOf("expirationSeconds")));
     }
 
@@ -50,6 +51,7 @@ final class VerifyOtpHandler implements ActivityHandler<VerifyOtpHandler.Intent>
                 context.organizationId(),
                 intent.otpId(),
                 intent.encryptedOtpBundle(),
+                intent.bundleField(),
                 intent.tokenSeconds(),
                 context.now(),
                 context.ids());

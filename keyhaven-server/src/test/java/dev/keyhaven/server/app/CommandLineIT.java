@@ -642,6 +642,9 @@ class CommandLineIT {
                         Map.entry("--twilio-account-sid", "KEYHAVEN_TWILIO_ACCOUNT_SID"),
                         Map.entry("--twilio-token-file", "KEYHAVEN_TWILIO_TOKEN_FILE"),
                         Map.entry("--sms-from", "KEYHAVEN_SMS_FROM"),
+                        Map.entry("--captcha-verify-url", "KEYHAVEN_CAPTCHA_VERIFY_URL"),
+                        Map.entry("--captcha-site-key", "KEYHAVEN_CAPTCHA_SITE_KEY"),
+                        Map.entry("--captcha-secret-file", "KEYHAVEN_CAPTCHA_SECRET_FILE"),
                         Map.entry("--oauth2-providers", "KEYHAVEN_OAUTH2_PROVIDERS"),
                         Map.entry("--oidc-issuers", "KEYHAVEN_OIDC_ISSUERS")));
         expected.put(

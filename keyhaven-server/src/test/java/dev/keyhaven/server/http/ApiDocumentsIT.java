@@ -97,8 +97,12 @@ class ApiDocumentsIT {
                                 + "java/dev/keyhaven/server/signing/SignRawPayloadHandler.java](../keyhaven-server/src/main/"
                                 + "java/dev/keyhaven/server/signing/SignRawPayloadHandler.java) |")
                 .contains("`ACTIVITY_TYPE_CREATE_USERS_V4`")
-                .contains("| `otp_init_v2` | [keyhaven-server/src/main/java/dev/keyhaven/server/authproxy/"
-                        + "AuthProxy.java]")
+                .contains("| `otp_init_v2` (captcha) | [keyhaven-server/src/main/java/dev/keyhaven/server/authproxy/"
+                        + "OtpInitEndpoint.java]")
+                .contains("| `wallet_kit_config` | [keyhaven-server/src/main/java/dev/keyhaven/server/authproxy/"
+                        + "WalletKitConfigEndpoint.java]")
+                .contains("| `account` | [keyhaven-server/src/main/java/dev/keyhaven/server/authproxy/"
+                        + "AccountEndpoint.java]")
                 .contains("| `get_user` | [keyhaven-server/src/main/java/dev/keyhaven/server/user/UserQueries.java]");
         Matcher links = Pattern.compile("\\]\\(\\.\\./([^)]+)\\)").matcher(generated);
         int count = 0;

@@ -814,7 +814,7 @@ class OtpIT extends OnBothStores {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
-        ProxyResponse unknownPath = proxy("account", Optional.of(defaultConfig()), Optional.empty(), Map.of());
+        ProxyResponse unknownPath = proxy("no_such_endpoint", Optional.of(defaultConfig()), Optional.empty(), Map.of());
         assertThat(unknownPath.status()).isEqualTo(404);
     }
 
