@@ -3,8 +3,6 @@
 // files), where this test reads it as a mail client would; @turnkey/crypto's decryptCredentialBundle opens the
 // emailed bundle with the target key, and recoverUser, stamped with the recovered key, registers a new API key once.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { describe, test } from "node:test";
 import { decryptCredentialBundle, generateP256KeyPair, getPublicKey } from "@turnkey/crypto";
 import {
@@ -15,20 +13,10 @@ import {
   sdkClientFor,
   unique,
 } from "../lib/keyhaven.mjs";
+import { messageTo } from "../lib/maildir.mjs";
 
 const sdk = sdkClientFor();
-const maildir = path.join(path.dirname(process.env.KEYHAVEN_API_KEY_PREFIX), "maildir", "new");
 
-/** The one message to `email` in the Maildir; a quoted-printable one with its soft breaks and escapes undone. */
-function lastMessageTo(email) {
-  const messages = fs.readdirSync(maildir).map((name) => fs.readFileSync(path.join(maildir, name), "utf8"))
-    .filter((raw) => raw.includes(`To: ${email}`));
-  assert.equal(messages.length, 1, `one message to ${email} in ${maildir}`);
-  const raw = messages[0];
-  return /Content-Transfer-Encoding: quoted-printable/i.test(raw)
-    ? raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)))
-    : raw;
-}
 
 describe("email recovery through @turnkey/sdk-server, opened with @turnkey/crypto", () => {
   test("initUserEmailRecovery mails a credential bundle that recovers the user once", async () => {
@@ -48,7 +36,7 @@ describe("email recovery through @turnkey/sdk-server, opened with @turnkey/crypt
     });
     assert.equal(started.userId, userId);
 
-    const message = lastMessageTo(email);
+    const message = messageTo(email);
     assert.match(message, /Subject: Interop: recover your account/);
     const bundle = message.match(/bundle=([1-9A-HJ-NP-Za-km-z]+)/)[1];
     const recoveryPrivateKey = decryptCredentialBundle(bundle, target.privateKey);

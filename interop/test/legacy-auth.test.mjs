@@ -16,18 +16,12 @@ import {
   sdkClientFor,
   unique,
 } from "../lib/keyhaven.mjs";
-import { emailedCode } from "../lib/maildir.mjs";
+import { emailedCode, messageTo } from "../lib/maildir.mjs";
 
 const sdk = sdkClientFor();
 const maildir = path.join(path.dirname(process.env.KEYHAVEN_API_KEY_PREFIX), "maildir", "new");
 
 /** The one message to `email` in the Maildir, quoted-printable undone. */
-function messageTo(email) {
-  const messages = fs.readdirSync(maildir).map((name) => fs.readFileSync(path.join(maildir, name), "utf8"))
-    .filter((raw) => raw.includes(`To: ${email}`));
-  assert.equal(messages.length, 1, `one message to ${email} in ${maildir}`);
-  return messages[0].replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
-}
 
 async function newUser(email) {
   const created = await sdk.createUsers({ users: [{ userName: unique("legacy"), userEmail: email,
