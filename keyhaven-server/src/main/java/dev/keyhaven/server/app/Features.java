@@ -98,7 +98,8 @@ final class Features {
                 base.passkeys,
                 base.messaging.mailer,
                 base.messaging.defaultFrom,
-                base.messaging.templates);
+                base.messaging.templates,
+                repositories.organizations);
         webhooks = new WebhookFeature(
                 base.transactor,
                 repositories.webhooks,

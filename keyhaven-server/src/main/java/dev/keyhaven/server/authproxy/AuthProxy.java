@@ -271,6 +271,8 @@ public final class AuthProxy {
                 List.of());
         SubOrganizationCreator.Created created =
                 subOrganizations.create(tx, org, "Sign-up " + claims.contact(), List.of(user), 1, clock.instant(), ids);
+        // The verification token proves the contact: list_verified_suborgs finds the new account by it.
+        subOrganizations.markContactVerified(tx, created.rootUserIds().getFirst(), email);
         return new OtpRepository.Member(
                 created.organizationId(), created.rootUserIds().getFirst());
     }

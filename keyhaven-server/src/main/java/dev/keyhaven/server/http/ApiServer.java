@@ -9,6 +9,7 @@ import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.organization.SubOrganizationQueries;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.proof.ProofService;
@@ -106,6 +107,7 @@ public final class ApiServer implements AutoCloseable {
             dev.keyhaven.server.session.ReadOnlySessions readOnlySessions,
             dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries,
             SmartContractInterfaceQueries smartContractInterfaceQueries,
+            SubOrganizationQueries subOrganizationQueries,
             Readiness readiness,
             String version) {
 
@@ -138,6 +140,7 @@ public final class ApiServer implements AutoCloseable {
             private dev.keyhaven.server.session.ReadOnlySessions readOnlySessions;
             private dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries;
             private SmartContractInterfaceQueries smartContractInterfaceQueries;
+            private SubOrganizationQueries subOrganizationQueries;
             private Readiness readiness;
             private String version;
 
@@ -253,6 +256,11 @@ public final class ApiServer implements AutoCloseable {
                 return this;
             }
 
+            public Builder subOrganizationQueries(SubOrganizationQueries value) {
+                this.subOrganizationQueries = value;
+                return this;
+            }
+
             public Builder smartContractInterfaceQueries(SmartContractInterfaceQueries value) {
                 this.smartContractInterfaceQueries = value;
                 return this;
@@ -294,6 +302,7 @@ public final class ApiServer implements AutoCloseable {
                 require(readOnlySessions, "readOnlySessions");
                 require(oauth2Queries, "oauth2Queries");
                 require(smartContractInterfaceQueries, "smartContractInterfaceQueries");
+                require(subOrganizationQueries, "subOrganizationQueries");
                 require(readiness, "readiness");
                 require(version, "version");
                 return new Services(
@@ -320,6 +329,7 @@ public final class ApiServer implements AutoCloseable {
                         readOnlySessions,
                         oauth2Queries,
                         smartContractInterfaceQueries,
+                        subOrganizationQueries,
                         readiness,
                         version);
             }

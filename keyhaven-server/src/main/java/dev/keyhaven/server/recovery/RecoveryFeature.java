@@ -3,6 +3,8 @@ package dev.keyhaven.server.recovery;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.mail.Mailer;
+import dev.keyhaven.server.organization.OrganizationFeatures;
+import dev.keyhaven.server.organization.OrganizationRepository;
 import dev.keyhaven.server.user.AttestationVerifier;
 import dev.keyhaven.server.user.Credentials;
 import dev.keyhaven.server.user.UserRepository;
@@ -26,10 +28,17 @@ public final class RecoveryFeature {
             AttestationVerifier attestations,
             Mailer mailer,
             String defaultFrom,
-            Optional<Path> templatesDirectory) {
+            Optional<Path> templatesDirectory,
+            OrganizationRepository organizations) {
         this.handlers = List.of(
                 new InitUserEmailRecoveryHandler(
-                        users, recoveryCredentials, transfer, mailer, defaultFrom, templatesDirectory),
+                        users,
+                        recoveryCredentials,
+                        transfer,
+                        mailer,
+                        defaultFrom,
+                        templatesDirectory,
+                        new OrganizationFeatures(organizations)),
                 new RecoverUserHandler(userCredentials, recoveryCredentials, attestations));
     }
 
