@@ -54,7 +54,14 @@ public enum ErrorCode {
     /** An OIDC token that does not verify: untrusted issuer, bad signature, wrong audience or nonce, expired, used. */
     INVALID_OIDC_TOKEN(GrpcCode.INVALID_ARGUMENT, "INVALID_OIDC_TOKEN"),
     /** An OAuth provider (issuer, audience, subject) already registered to a user of the organization family. */
-    OAUTH_PROVIDER_ALREADY_EXISTS(GrpcCode.INVALID_ARGUMENT, "OAUTH_PROVIDER_ALREADY_EXISTS");
+    OAUTH_PROVIDER_ALREADY_EXISTS(GrpcCode.INVALID_ARGUMENT, "OAUTH_PROVIDER_ALREADY_EXISTS"),
+    /**
+     * The organization has turned off the feature the activity needs ({@code remove_organization_feature}), or the
+     * feature cannot be set on this server; refused before any policy runs.
+     */
+    FEATURE_DISABLED(GrpcCode.FAILED_PRECONDITION, "UNSPECIFIED"),
+    /** {@code delete_sub_organization} of a sub-organization holding keys never exported, without deleteWithoutExport. */
+    KEYS_NOT_EXPORTED(GrpcCode.FAILED_PRECONDITION, "UNSPECIFIED");
 
     private final GrpcCode grpc;
     private final int httpStatus;

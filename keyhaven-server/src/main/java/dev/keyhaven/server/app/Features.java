@@ -119,7 +119,8 @@ final class Features {
                 base.messaging.mailer,
                 base.messaging.defaultFrom,
                 base.messaging.templates,
-                sessions.bundleKeys());
+                sessions.bundleKeys(),
+                repositories.organizations);
         otp = new OtpFeature(
                 base.transactor,
                 repositories.otps,

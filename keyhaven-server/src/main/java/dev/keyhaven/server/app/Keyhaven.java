@@ -171,6 +171,7 @@ public final class Keyhaven implements AutoCloseable {
                 .readOnlySessions(features.sessions.readOnlySessions())
                 .oauth2Queries(features.oauth2.queries())
                 .smartContractInterfaceQueries(features.contractInterfaces.queries())
+                .subOrganizationQueries(features.organizations.subOrganizationQueries())
                 .readiness(readiness)
                 .authProxyRoutes(features.authProxy.proxy().routes())
                 .version(Main.buildVersion())

@@ -39,7 +39,10 @@ final class LoginSignUps {
                 List.of(),
                 List.of(),
                 List.of());
-        return create(tx, organizationId, "Sign-up " + claims.contact(), user);
+        OtpRepository.Member member = create(tx, organizationId, "Sign-up " + claims.contact(), user);
+        // The verification token proves the contact: list_verified_suborgs finds the new account by it.
+        subOrganizations.markContactVerified(tx, member.userId(), email);
+        return member;
     }
 
     /** For an OIDC identity: the user holds it as an OAuth provider. */

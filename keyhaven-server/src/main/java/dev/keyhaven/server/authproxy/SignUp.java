@@ -145,6 +145,9 @@ public final class SignUp {
             refuseTakenCredentials(tx, parent, body, user);
             SubOrganizationCreator.Created created =
                     subOrganizations.create(tx, parent, name, List.of(user), 1, now, ids);
+            // A contact arrives only with the verification token that proves it (checked above).
+            claims.ifPresent(c -> subOrganizations.markContactVerified(
+                    tx, created.rootUserIds().getFirst(), c.type() == OtpType.OTP_TYPE_EMAIL));
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("organizationId", created.organizationId());
             result.put("userId", created.rootUserIds().getFirst());

@@ -10,6 +10,7 @@ import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.authproxy.AuthProxyRoute;
 import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.organization.SubOrganizationQueries;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.proof.ProofService;
@@ -107,6 +108,7 @@ public final class ApiServer implements AutoCloseable {
             dev.keyhaven.server.session.ReadOnlySessions readOnlySessions,
             dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries,
             SmartContractInterfaceQueries smartContractInterfaceQueries,
+            SubOrganizationQueries subOrganizationQueries,
             Readiness readiness,
             List<AuthProxyRoute> authProxyRoutes,
             String version) {
@@ -141,6 +143,7 @@ public final class ApiServer implements AutoCloseable {
             private dev.keyhaven.server.session.ReadOnlySessions readOnlySessions;
             private dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries;
             private SmartContractInterfaceQueries smartContractInterfaceQueries;
+            private SubOrganizationQueries subOrganizationQueries;
             private Readiness readiness;
             private String version;
 
@@ -256,6 +259,11 @@ public final class ApiServer implements AutoCloseable {
                 return this;
             }
 
+            public Builder subOrganizationQueries(SubOrganizationQueries value) {
+                this.subOrganizationQueries = value;
+                return this;
+            }
+
             public Builder smartContractInterfaceQueries(SmartContractInterfaceQueries value) {
                 this.smartContractInterfaceQueries = value;
                 return this;
@@ -303,6 +311,7 @@ public final class ApiServer implements AutoCloseable {
                 require(readOnlySessions, "readOnlySessions");
                 require(oauth2Queries, "oauth2Queries");
                 require(smartContractInterfaceQueries, "smartContractInterfaceQueries");
+                require(subOrganizationQueries, "subOrganizationQueries");
                 require(readiness, "readiness");
                 require(authProxyRoutes, "authProxyRoutes");
                 require(version, "version");
@@ -330,6 +339,7 @@ public final class ApiServer implements AutoCloseable {
                         readOnlySessions,
                         oauth2Queries,
                         smartContractInterfaceQueries,
+                        subOrganizationQueries,
                         readiness,
                         List.copyOf(authProxyRoutes),
                         version);

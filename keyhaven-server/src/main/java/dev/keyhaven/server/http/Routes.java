@@ -3,6 +3,7 @@ package dev.keyhaven.server.http;
 import dev.keyhaven.server.activity.ActivityQueries;
 import dev.keyhaven.server.oauth2.Oauth2CredentialQueries;
 import dev.keyhaven.server.organization.OrganizationQueries;
+import dev.keyhaven.server.organization.SubOrganizationQueries;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.proof.ProofService;
@@ -23,6 +24,7 @@ final class Routes {
 
     static List<Operation> operations(ApiServer.Services services) {
         OrganizationQueries organizations = services.organizationQueries();
+        SubOrganizationQueries subOrganizations = services.subOrganizationQueries();
         UserQueries users = services.userQueries();
         WalletQueries wallets = services.walletQueries();
         PrivateKeyQueries privateKeys = services.privateKeyQueries();
@@ -36,6 +38,11 @@ final class Routes {
         List<Operation> operations = new ArrayList<>(List.of(
                 Operation.queryWithSubOrganizationLookup("whoami", OrganizationQueries.class, organizations::whoami),
                 Operation.query("get_organization", OrganizationQueries.class, organizations::getOrganization),
+                Operation.query(
+                        "get_organization_configs", OrganizationQueries.class, organizations::getOrganizationConfigs),
+                Operation.query("list_suborgs", SubOrganizationQueries.class, subOrganizations::listSuborgs),
+                Operation.query(
+                        "list_verified_suborgs", SubOrganizationQueries.class, subOrganizations::listVerifiedSuborgs),
                 Operation.query("get_user", UserQueries.class, users::getUser),
                 Operation.query("list_users", UserQueries.class, users::listUsers),
                 Operation.query("get_api_keys", UserQueries.class, users::getApiKeys),

@@ -19,8 +19,11 @@ import dev.keyhaven.server.user.NewUser;
 import dev.keyhaven.server.user.UserCreator;
 import dev.keyhaven.server.wallet.NewWallet;
 import dev.keyhaven.server.wallet.WalletCreator;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code create_sub_organization}: creates a sub-organization of the caller's organization with its root users
@@ -41,6 +44,13 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
 
     private final VersionTable<Intent> versions;
     private final ActivitySpec spec;
+
+    private static final Map<String, FeatureName> DISABLE_FLAGS = Map.of(
+            "disableEmailRecovery", FeatureName.EMAIL_RECOVERY,
+            "disableEmailAuth", FeatureName.EMAIL_AUTH,
+            "disableSmsAuth", FeatureName.SMS_AUTH,
+            "disableOtpEmailAuth", FeatureName.OTP_EMAIL_AUTH);
+
     private final OrganizationRepository organizations;
     private final UserCreator users;
     private final AttestationVerifier attestations;
@@ -111,7 +121,12 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     }
 
     /** The validated parameters. */
-    public record Intent(String name, List<NewUser> rootUsers, int rootQuorumThreshold, Optional<NewWallet> wallet) {}
+    public record Intent(
+            String name,
+            List<NewUser> rootUsers,
+            int rootQuorumThreshold,
+            Optional<NewWallet> wallet,
+            Set<FeatureName> featuresOff) {}
 
     @Override
     public ActivitySpec spec() {
@@ -163,11 +178,14 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
                         p.pathOf(unsupported));
             }
         }
-        for (String flag :
-                List.of("disableEmailRecovery", "disableEmailAuth", "disableSmsAuth", "disableOtpEmailAuth")) {
-            p.optionalBoolean(flag, false);
+        // The features the sub-organization starts without (get_organization_configs lists the rest).
+        Set<FeatureName> featuresOff = EnumSet.noneOf(FeatureName.class);
+        for (Map.Entry<String, FeatureName> flag : DISABLE_FLAGS.entrySet()) {
+            if (p.optionalBoolean(flag.getKey(), false)) {
+                featuresOff.add(flag.getValue());
+            }
         }
-        return new Intent(name, rootUsers, threshold, wallet);
+        return new Intent(name, rootUsers, threshold, wallet, featuresOff);
     }
 
     @Override
@@ -179,6 +197,7 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
                         intent.name(),
                         intent.rootUsers(),
                         intent.rootQuorumThreshold(),
+                        intent.featuresOff(),
                         context.now(),
                         context.ids());
         String id = created.organizationId();

@@ -16,7 +16,8 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * Organizations assembled: sub-organizations, the root quorum and the name; the root organization's set-up (what
+ * Organizations assembled: sub-organizations (created, listed, deleted), the root quorum, the name and the
+ * features; the root organization's set-up (what
  * {@code init} does); and the sub-organization creator the auth proxy signs users up with.
  */
 public final class OrganizationFeature {
@@ -27,6 +28,7 @@ public final class OrganizationFeature {
     private final RootOrganizationSetup rootSetup;
     private final SubOrganizationCreator subOrganizations;
     private final List<ActivityHandler<?>> handlers;
+    private final SubOrganizationQueries subOrganizationQueries;
 
     public OrganizationFeature(
             Transactor transactor,
@@ -48,11 +50,20 @@ public final class OrganizationFeature {
         this.handlers = List.of(
                 new CreateSubOrganizationHandler(organizations, userCreator, attestations, walletCreator, oidc),
                 new UpdateRootQuorumHandler(organizations, users),
-                new UpdateOrganizationNameHandler(organizations));
+                new UpdateOrganizationNameHandler(organizations),
+                new DeleteSubOrganizationHandler(organizations),
+                new SetOrganizationFeatureHandler(organizations),
+                new RemoveOrganizationFeatureHandler(organizations));
+        this.subOrganizationQueries = new SubOrganizationQueries(transactor, organizations, oidc);
     }
 
     public List<ActivityHandler<?>> handlers() {
         return handlers;
+    }
+
+    /** list_suborgs and list_verified_suborgs. */
+    public SubOrganizationQueries subOrganizationQueries() {
+        return subOrganizationQueries;
     }
 
     public RootOrganizationSetup rootSetup() {

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** whoami and get_organization. */
+/** whoami, get_organization and get_organization_configs. */
 public final class OrganizationQueries {
     private final Transactor transactor;
     private final OrganizationRepository organizations;
@@ -59,8 +59,8 @@ public final class OrganizationQueries {
 
     /**
      * {@code get_organization {organizationId}} → {@code {organizationData}}: the organization with its users, tags,
-     * root quorum, private keys, wallets and smart-contract interface references. Policies, invitations and features
-     * are empty lists until Keyhaven manages them.
+     * root quorum, private keys, wallets, features and smart-contract interface references. Policies and invitations
+     * are empty lists until Keyhaven manages them here.
      */
     public Map<String, Object> getOrganization(Caller caller, Params body) {
         return Map.of("organizationData", transactor.read(tx -> {
@@ -86,10 +86,25 @@ public final class OrganizationQueries {
                             .map(WireViews::tag)
                             .toList());
             data.put("rootQuorum", org.rootQuorum());
-            data.put("features", List.of());
+            data.put("features", FeaturesResult.features(organizations.features(tx, id)));
             data.put("wallets", wallets.wallets(tx, id));
             data.put("smartContractInterfaceReferences", contractInterfaces.references(tx, id));
             return data;
+        }));
+    }
+
+    /**
+     * {@code get_organization_configs {organizationId}} → {@code {configs: {features, quorum}}}: the enabled features
+     * with their values, and the root quorum.
+     */
+    public Map<String, Object> getOrganizationConfigs(Caller caller, Params body) {
+        return Map.of("configs", transactor.read(tx -> {
+            String id = caller.organizationId();
+            Organization org = organizations.find(tx, id).orElseThrow();
+            Map<String, Object> configs = new LinkedHashMap<>();
+            configs.put("features", FeaturesResult.features(organizations.features(tx, id)));
+            configs.put("quorum", org.rootQuorum());
+            return configs;
         }));
     }
 }

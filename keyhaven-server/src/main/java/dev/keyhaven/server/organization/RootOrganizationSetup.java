@@ -80,6 +80,7 @@ public final class RootOrganizationSetup {
             String userId =
                     creator.create(tx, organizationId, List.of(root), now, ids).getFirst();
             organizations.setRootQuorum(tx, organizationId, new RootQuorum(1, List.of(userId)), now);
+            OrganizationFeatures.startWith(organizations, tx, organizationId, java.util.Set.of(), now);
             ApiKey key = users.apiKeys(tx, organizationId, Optional.of(userId)).getFirst();
             return new Created(organizationId, userId, key.id());
         });

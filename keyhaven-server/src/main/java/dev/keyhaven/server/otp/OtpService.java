@@ -8,7 +8,9 @@ import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.OtpKeys;
 import dev.keyhaven.server.mail.MailAddresses;
+import dev.keyhaven.server.organization.FeatureName;
 import dev.keyhaven.server.organization.Organization;
+import dev.keyhaven.server.organization.OrganizationFeatures;
 import dev.keyhaven.server.organization.OrganizationRepository;
 import dev.keyhaven.server.recovery.CodeMail;
 import dev.keyhaven.server.session.Sessions;
@@ -63,6 +65,7 @@ public final class OtpService implements AutoCloseable {
     private final SmsSender sms;
     private final Sessions sessions;
     private final OrganizationRepository organizations;
+    private final OrganizationFeatures features;
     private final RateLimiter perContact;
     private final RateLimiter perAddress;
     private final Transactor transactor;
@@ -88,6 +91,7 @@ public final class OtpService implements AutoCloseable {
         this.sms = sms;
         this.sessions = sessions;
         this.organizations = organizations;
+        this.features = new OrganizationFeatures(organizations);
         this.perContact = perContact;
         this.perAddress = perAddress;
         this.transactor = transactor;
@@ -159,6 +163,11 @@ public final class OtpService implements AutoCloseable {
      */
     public Initiated init(
             Tx tx, String organizationId, CodeRequest request, Optional<String> clientAddress, Instant now, Ids ids) {
+        // Before the SMS check and the rate limits: an organization that turned the channel off is told so first.
+        features.require(
+                tx,
+                organizationId,
+                request.type() == OtpType.OTP_TYPE_SMS ? FeatureName.SMS_AUTH : FeatureName.OTP_EMAIL_AUTH);
         if (request.type() == OtpType.OTP_TYPE_SMS && !sms.configured()) {
             throw ApiException.badRequest(
                     "SMS codes are not available: this server has no SMS provider " + "(serve --sms-provider)");

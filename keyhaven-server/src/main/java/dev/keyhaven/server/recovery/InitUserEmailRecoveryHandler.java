@@ -14,6 +14,8 @@ import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.mail.MailAddresses;
 import dev.keyhaven.server.mail.MailException;
 import dev.keyhaven.server.mail.Mailer;
+import dev.keyhaven.server.organization.FeatureName;
+import dev.keyhaven.server.organization.OrganizationFeatures;
 import dev.keyhaven.server.user.User;
 import dev.keyhaven.server.user.UserRepository;
 import java.nio.file.Path;
@@ -47,13 +49,17 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
     private final String defaultFrom;
     private final EmailTemplates templates;
 
+    private final OrganizationFeatures features;
+
     public InitUserEmailRecoveryHandler(
             UserRepository users,
             RecoveryCredentialRepository credentials,
             KeyTransfer transfer,
             Mailer mailer,
             String defaultFrom,
-            Optional<Path> templatesDirectory) {
+            Optional<Path> templatesDirectory,
+            OrganizationFeatures features) {
+        this.features = features;
         this.users = users;
         this.credentials = credentials;
         this.transfer = transfer;
@@ -99,6 +105,7 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
     @Override
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
+        features.require(context.tx(), org, FeatureName.EMAIL_RECOVERY);
         User user = users.userWithEmail(context.tx(), org, intent.email())
                 .flatMap(id -> users.find(context.tx(), org, id))
                 .orElseThrow(

@@ -3,6 +3,8 @@ package dev.keyhaven.server.recovery;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.mail.Mailer;
+import dev.keyhaven.server.organization.OrganizationFeatures;
+import dev.keyhaven.server.organization.OrganizationRepository;
 import dev.keyhaven.server.session.BundleKeys;
 import dev.keyhaven.server.user.AttestationVerifier;
 import dev.keyhaven.server.user.Credentials;
@@ -31,10 +33,12 @@ public final class RecoveryFeature {
             Mailer mailer,
             String defaultFrom,
             Optional<Path> templatesDirectory,
-            BundleKeys bundleKeys) {
+            BundleKeys bundleKeys,
+            OrganizationRepository organizations) {
+        OrganizationFeatures features = new OrganizationFeatures(organizations);
         this.handlers = List.of(
                 new InitUserEmailRecoveryHandler(
-                        users, recoveryCredentials, transfer, mailer, defaultFrom, templatesDirectory),
+                        users, recoveryCredentials, transfer, mailer, defaultFrom, templatesDirectory, features),
                 new RecoverUserHandler(userCredentials, recoveryCredentials, attestations),
                 new EmailAuthHandler(users, bundleKeys, mailer, defaultFrom, templatesDirectory));
     }

@@ -115,8 +115,13 @@ public final class JdbcUserRepository implements UserRepository {
     public void update(Tx tx, User u) {
         Sql.update(
                 tx,
-                "UPDATE users SET name = ?, email = ?, email_normalized = ?, phone_number = ?, updated_at = ? "
+                // A changed contact is no longer the one the user proved they receive.
+                "UPDATE users SET email_verified = (email_verified AND COALESCE(email_normalized = ?, FALSE)), "
+                        + "phone_number_verified = (phone_number_verified AND COALESCE(phone_number = ?, FALSE)), "
+                        + "name = ?, email = ?, email_normalized = ?, phone_number = ?, updated_at = ? "
                         + "WHERE organization_id = ? AND id = ?",
+                u.email().map(e -> e.toLowerCase(Locale.ROOT)),
+                u.phoneNumber(),
                 u.name(),
                 u.email(),
                 u.email().map(e -> e.toLowerCase(Locale.ROOT)),

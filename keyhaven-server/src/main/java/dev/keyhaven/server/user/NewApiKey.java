@@ -17,21 +17,20 @@ public record NewApiKey(String name, String publicKey, ApiKeyCurve curve, Option
     static final long MAX_EXPIRATION_SECONDS = 10L * 366 * 24 * 3600;
 
     public static NewApiKey read(Params p) {
-        String name = p.requiredString("apiKeyName");
-        String publicKeyHex = p.requiredString("publicKey");
-        ApiKeyCurve curve = p.requiredEnum("curveType", ApiKeyCurve.class);
-        return read(p, name, publicKeyHex, curve);
+        return read(p, p.requiredEnum("curveType", ApiKeyCurve.class));
     }
 
     /**
-     * Reads the {@code apiApiKeyParams} of the older versions (create_api_keys V1, create_users V1–V2,
-     * create_sub_organization V2–V5): no {@code curveType}, because every key was P-256 then.
+     * Reads {@code apiApiKeyParams}, the older key parameters without {@code curveType}: those keys are P-256, the
+     * curve of Turnkey's API key stamper.
      */
     public static NewApiKey readP256(Params p) {
-        return read(p, p.requiredString("apiKeyName"), p.requiredString("publicKey"), ApiKeyCurve.API_KEY_CURVE_P256);
+        return read(p, ApiKeyCurve.API_KEY_CURVE_P256);
     }
 
-    private static NewApiKey read(Params p, String name, String publicKeyHex, ApiKeyCurve curve) {
+    private static NewApiKey read(Params p, ApiKeyCurve curve) {
+        String name = p.requiredString("apiKeyName");
+        String publicKeyHex = p.requiredString("publicKey");
         String canonical;
         try {
             canonical = canonicalPublicKey(curve, publicKeyHex);

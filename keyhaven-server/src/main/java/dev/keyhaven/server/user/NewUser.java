@@ -114,4 +114,19 @@ public record NewUser(
         }
         return new NewUser(name, email, phone, apiKeys, authenticators, tagIds, oauthProviders);
     }
+
+    /**
+     * Reads {@code v1ApiOnlyUserParams} (create_api_only_users): a name, an optional email, tags and P-256 API keys,
+     * at least one, as an API-only user has no other way in.
+     */
+    public static NewUser readApiOnly(Params p) {
+        String name = UserFields.requiredName(p, "userName");
+        Optional<String> email = UserFields.optionalEmail(p, "userEmail");
+        List<String> tagIds = p.requiredStrings("userTags");
+        List<NewApiKey> apiKeys = p.requiredObjects("apiKeys", NewApiKey::readP256);
+        if (apiKeys.isEmpty()) {
+            throw ApiException.badField(p.pathOf("apiKeys"), "must hold at least one API key");
+        }
+        return new NewUser(name, email, Optional.empty(), apiKeys, List.of(), tagIds);
+    }
 }

@@ -32,6 +32,7 @@ public final class UserFeature {
         UserUpdater updater = new UserUpdater(users);
         this.handlers = List.of(
                 new CreateUsersHandler(creator, attestations, oidc),
+                new CreateApiOnlyUsersHandler(creator),
                 new DeleteUsersHandler(users),
                 new CreateApiKeysHandler(users, credentials),
                 new DeleteApiKeysHandler(users),

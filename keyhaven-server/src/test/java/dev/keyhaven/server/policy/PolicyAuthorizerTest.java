@@ -384,5 +384,49 @@ class PolicyAuthorizerTest {
         public void setRootQuorum(Tx tx, String organizationId, RootQuorum quorum, Instant updatedAt) {
             throw new AssertionError("read-only fake");
         }
+
+        @Override
+        public List<FeatureSetting> features(Tx tx, String organizationId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void setFeature(
+                Tx tx,
+                String organizationId,
+                dev.keyhaven.server.organization.FeatureName name,
+                String value,
+                Instant at) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void removeFeature(Tx tx, String organizationId, dev.keyhaven.server.organization.FeatureName name) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<String> subOrganizationIds(
+                Tx tx,
+                String parentId,
+                dev.keyhaven.server.organization.SubOrganizationFilter filter,
+                dev.keyhaven.server.api.Pagination page) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean holdsUnexportedKeys(Tx tx, String organizationId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void delete(Tx tx, String organizationId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void markContactVerified(Tx tx, String userId, boolean email) {
+            throw new UnsupportedOperationException();
+        }
     }
 }
