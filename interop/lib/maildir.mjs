@@ -17,16 +17,29 @@ export function emailedCode(email) {
   return raw.match(/monospace;">([0-9A-Z]+)</)[1];
 }
 
-/**
- * The one message to `email`, its body readable: a quoted-printable one with its soft breaks and escapes undone (only
- * then: in a 7-bit message `bundle=4B…` is text, not an escape).
- */
+/** A MIME part's body as a mail client shows it: its Content-Transfer-Encoding undone. */
+function decodedPart(part) {
+  const [head, ...rest] = part.replace(/^\r?\n/, "").split(/\r?\n\r?\n/);
+  const body = rest.join("\n\n");
+  switch ((head.match(/Content-Transfer-Encoding: *(\S+)/i)?.[1] ?? "7bit").toLowerCase()) {
+    case "quoted-printable":
+      return body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+    case "base64":
+      return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+    default:
+      // 7bit or 8bit: as it is (decoding "=2D" here would corrupt a bundle that starts with "2D").
+      return body;
+  }
+}
+
+/** The one message to `email` in the Maildir: its headers, then each part of its body decoded. */
 export function messageTo(email) {
   const messages = fs.readdirSync(maildir).map((name) => fs.readFileSync(path.join(maildir, name), "utf8"))
     .filter((raw) => raw.includes(`To: ${email}`));
   assert.equal(messages.length, 1, `one message to ${email} in ${maildir}`);
   const raw = messages[0];
-  return /Content-Transfer-Encoding: quoted-printable/i.test(raw)
-    ? raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)))
-    : raw;
+  const headers = raw.split(/\r?\n\r?\n/)[0];
+  const boundary = headers.match(/boundary="?([^";\r\n]+)"?/)?.[1];
+  const parts = boundary ? raw.split(`--${boundary}`).slice(1, -1) : [raw];
+  return [headers, ...parts.map(decodedPart)].join("\n");
 }

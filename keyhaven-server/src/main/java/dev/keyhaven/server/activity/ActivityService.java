@@ -119,6 +119,7 @@ public final class ActivityService {
     public Activity submitAt(OrganizationState state, String operation, Caller caller, byte[] rawBody, Params body) {
         Submission<?> submission = accept(operation, caller, rawBody, body);
         if (submission.handler.spec().effect() != ActivityEffect.NONE
+                || !caller.isMember()
                 || !submission.envelope.organizationId().equals(state.organizationId())) {
             throw new IllegalArgumentException(
                     "only activities that change nothing run on a remembered state of " + "their own organization");
@@ -144,7 +145,8 @@ public final class ActivityService {
         ActivityHandler<?> handler = registry.forOperation(operation)
                 .orElseThrow(() -> new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown operation: " + operation));
         SubmitEnvelope envelope = SubmitEnvelope.read(body, handler, clock.instant());
-        if (!caller.isMember()) {
+        if (!caller.isMember() && !handler.spec().parentInitiated()) {
+            // Parents read their sub-organizations; only the sign-ins Turnkey lets a parent initiate are written.
             throw new ApiException(
                     ErrorCode.INVALID_ACTIVITY_CALLER,
                     "organization mismatch: request is targeting "
@@ -171,11 +173,19 @@ public final class ActivityService {
                     states.changing(tx, s.organizationId());
                 }
                 StateReads reads = StateReads.in(tx, s.organizationId());
+                StateReads authority = authority(tx, reads, s.caller);
                 // Recorded before executing: a byte-identical resubmission collides here, before any effect.
-                Activity pending = pending(s, reads);
+                Activity pending = pending(s, authority);
                 activities.insert(tx, pending);
                 Activity decided = decide(
-                        reads, Optional.of(tx), pending, s.handler, s.params, s.caller, s.envelope.generateAppProofs());
+                        reads,
+                        authority,
+                        Optional.of(tx),
+                        pending,
+                        s.handler,
+                        s.params,
+                        s.caller,
+                        s.envelope.generateAppProofs());
                 activities.insertVote(
                         tx, decided.organizationId(), decided.votes().getLast());
                 activities.updateOutcome(
@@ -200,7 +210,9 @@ public final class ActivityService {
     private <P> Activity onState(Submission<P> s, OrganizationState state) {
         Activity decided;
         try {
+            // Only activities that change nothing run here, and none of them may be initiated by a parent.
             decided = decide(
+                    state,
                     state,
                     Optional.empty(),
                     pending(s, state),
@@ -256,6 +268,7 @@ public final class ActivityService {
      */
     private <P> Activity decide(
             StateReads reads,
+            StateReads authority,
             Optional<Tx> tx,
             Activity activity,
             ActivityHandler<P> handler,
@@ -264,7 +277,7 @@ public final class ActivityService {
             boolean proving) {
         Instant now = now();
         AuthorizationRequest request = new AuthorizationRequest(
-                activity.organizationId(),
+                authority.organizationId(),
                 activity.type(),
                 handler.spec().resource(),
                 handler.spec().action(),
@@ -273,7 +286,7 @@ public final class ActivityService {
                 handler.credentialOwner(params),
                 () -> handler.policyFacts(reads, params),
                 now);
-        Decision decision = authorizer.decide(reads, request);
+        Decision decision = authorizer.decide(authority, request);
         Activity evaluated = withLastVoteEvaluated(activity, decision.policies(), decision.overall());
         AddressLog addresses = proving ? AddressLog.keeping() : AddressLog.IGNORED;
         Activity decided = switch (decision) {
@@ -384,8 +397,9 @@ public final class ActivityService {
                     return new Cast(current, false);
                 }
                 StateReads reads = StateReads.in(tx, org);
+                StateReads authority = authority(tx, reads, caller);
                 List<Vote> votes = new ArrayList<>(current.votes());
-                votes.add(vote(reads, caller, current.id(), selection));
+                votes.add(vote(authority, caller, current.id(), selection));
                 // The submission asked for app proofs if it has any: every decision on it adds its own.
                 boolean proving = !current.appProofs().isEmpty();
                 Activity decided;
@@ -396,6 +410,7 @@ public final class ActivityService {
                 } else {
                     decided = decide(
                             reads,
+                            authority,
                             Optional.of(tx),
                             current.withVotes(votes),
                             handler,
@@ -427,7 +442,8 @@ public final class ActivityService {
             }
             // The approval allowed the activity but executing it broke a rule: the approval and the failure stand.
             transactor.write(tx -> {
-                activities.insertVote(tx, org, vote(StateReads.in(tx, org), caller, existing.id(), selection));
+                activities.insertVote(
+                        tx, org, vote(authority(tx, StateReads.in(tx, org), caller), caller, existing.id(), selection));
                 Activity failed = existing.withOutcome(
                         ActivityStatus.FAILED,
                         json.createObjectNode(),
@@ -458,7 +474,7 @@ public final class ActivityService {
             transactor.write(tx -> {
                 state.ifPresent(known -> states.requireCurrent(tx, known));
                 StateReads reads = state.<StateReads>map(known -> known).orElse(StateReads.in(tx, s.organizationId()));
-                Activity failed = pending(s, reads)
+                Activity failed = pending(s, authority(tx, reads, s.caller))
                         .withOutcome(
                                 ActivityStatus.FAILED,
                                 json.createObjectNode(),
@@ -475,8 +491,18 @@ public final class ActivityService {
         }
     }
 
+    /**
+     * The organization whose policies and root quorum decide on the caller's votes, and where the caller is a user:
+     * the activity's own, or, for an activity a parent initiated for its sub-organization (the caller resolved in
+     * the parent, which {@link #accept} allows only for {@link ActivitySpec#parentInitiated} operations), the
+     * parent's.
+     */
+    private static StateReads authority(Tx tx, StateReads organization, Caller caller) {
+        return caller.isMember() ? organization : StateReads.in(tx, caller.userOrganizationId());
+    }
+
     /** The new activity with the submitter's approval, before any decision. */
-    private Activity pending(Submission<?> s, StateReads reads) {
+    private Activity pending(Submission<?> s, StateReads authority) {
         Instant now = now();
         String id = ids.next();
         return new Activity(
@@ -488,7 +514,7 @@ public final class ActivityService {
                 json.createObjectNode(),
                 Optional.empty(),
                 s.fingerprint,
-                List.of(vote(reads, s.caller, id, VoteSelection.APPROVED)),
+                List.of(vote(authority, s.caller, id, VoteSelection.APPROVED)),
                 now,
                 now);
     }
@@ -499,10 +525,10 @@ public final class ActivityService {
         activities.insertVote(tx, activity.organizationId(), activity.votes().getFirst());
     }
 
-    /** The caller's vote, carried by the stamp of the current request. */
-    private Vote vote(StateReads reads, Caller caller, String activityId, VoteSelection selection) {
+    /** The caller's vote, carried by the stamp of the current request ({@code authority}: where the caller is a user). */
+    private Vote vote(StateReads authority, Caller caller, String activityId, VoteSelection selection) {
         Caller.StampRecord stamp = caller.stamp();
-        JsonNode user = voters.userSnapshot(reads, caller.userId());
+        JsonNode user = voters.userSnapshot(authority, caller.userId());
         return new Vote(
                 ids.next(),
                 activityId,

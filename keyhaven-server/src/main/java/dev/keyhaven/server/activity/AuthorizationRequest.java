@@ -6,7 +6,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * What the authorizer decides on: the activity's organization and type, what it acts on, the approvals that count
+ * What the authorizer decides on: the organization whose policies and root quorum decide (the activity's own, or the
+ * parent's for a sign-in a parent initiated for its sub-organization, {@link ActivitySpec#parentInitiated}), the type, what it acts on, the approvals that count
  * (the submitter's first; none older than {@link ActivityService#APPROVALS_EXPIRE_AFTER}), the users who voted at
  * all (they cannot vote again), the user whose own credentials it manages, if any, what policies may read about it
  * (computed only if a policy is evaluated) and the time of the decision.

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.auth;
 
 import dev.keyhaven.server.api.WireEnum;
+import dev.keyhaven.server.user.SignInKeyType;
 
 /** The signature schemes of {@code X-Stamp}, with the API-key credential type each requires. */
 public enum StampScheme implements WireEnum {
@@ -26,12 +27,14 @@ public enum StampScheme implements WireEnum {
 
     /**
      * Whether a key of {@code credentialType} stamps with this scheme: its own API key type, and for P-256 also the
-     * email-recovery credential (a P-256 key the user holds for recover_user only).
+     * email-recovery credential (a P-256 key the user holds for recover_user only) and the keys the older sign-ins
+     * issue ({@link SignInKeyType}).
      */
     public boolean accepts(String credentialType) {
         return apiKeyCredentialType.equals(credentialType)
                 || (this == SIGNATURE_SCHEME_TK_API_P256
-                        && dev.keyhaven.server.api.Caller.RECOVERY_CREDENTIAL_TYPE.equals(credentialType));
+                        && (dev.keyhaven.server.api.Caller.RECOVERY_CREDENTIAL_TYPE.equals(credentialType)
+                                || SignInKeyType.of(credentialType).isPresent()));
     }
 
     /** The credential type an API key must have to be used with this scheme. */

@@ -158,7 +158,12 @@ final class OpenApiDocument {
                         + operation.implementation().getSimpleName()
                         + ". Resource " + spec.resource().wireName() + ", action "
                         + spec.action().wireName()
-                        + (spec.acceptsAppProofs() ? "." : "; generateAppProofs may not be true."));
+                        + (spec.acceptsAppProofs() ? "." : "; generateAppProofs may not be true.")
+                        + (spec.parentInitiated()
+                                ? " A user of the parent organization may also submit it with a sub-organization's"
+                                        + " organizationId: the parent's policies and root quorum decide, and the"
+                                        + " activity is recorded in the sub-organization."
+                                : ""));
         ArrayNode versions = post.putArray("x-keyhaven-activity-versions");
         for (ActivityVersion version : spec.versions()) {
             ObjectNode entry = versions.addObject();

@@ -12,6 +12,7 @@ import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.oidc.VerifiedIdToken;
 import dev.keyhaven.server.session.BundleKeys;
 import dev.keyhaven.server.user.OauthProvider;
+import dev.keyhaven.server.user.SignInKeyType;
 
 /**
  * {@code oauth}, the older OIDC sign-in that published SDKs still send: verifies the OIDC token (trusted issuer,
@@ -22,10 +23,11 @@ import dev.keyhaven.server.user.OauthProvider;
  */
 final class OauthHandler implements ActivityHandler<OauthHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of(
-            "oauth",
-            ActivityResource.AUTH,
-            ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.OAUTH, "oauthIntent", "oauthResult"));
+                    "oauth",
+                    ActivityResource.AUTH,
+                    ActivityAction.CREATE,
+                    new ActivityVersion(ActivityType.OAUTH, "oauthIntent", "oauthResult"))
+            .initiatedByParent();
 
     private final OauthLogin logins;
     private final BundleKeys keys;
@@ -46,7 +48,7 @@ final class OauthHandler implements ActivityHandler<OauthHandler.Intent> {
     @Override
     public Intent parse(Params p) {
         String token = p.requiredString("oidcToken");
-        BundleKeys.Request key = BundleKeys.read(p, "Oauth");
+        BundleKeys.Request key = BundleKeys.read(p, SignInKeyType.OAUTH);
         return new Intent(logins.verifyForTarget(token, p.requiredString("targetPublicKey")), key);
     }
 

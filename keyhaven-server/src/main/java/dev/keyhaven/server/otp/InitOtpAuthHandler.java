@@ -27,12 +27,13 @@ final class InitOtpAuthHandler implements ActivityHandler<OtpService.CodeRequest
     static final String DEFAULT_APP_NAME = "Keyhaven";
 
     private static final ActivitySpec SPEC = ActivitySpec.of(
-            "init_otp_auth",
-            ActivityResource.AUTH,
-            ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.INIT_OTP_AUTH_V3, "initOtpAuthIntentV3", "initOtpAuthResultV2"),
-            new ActivityVersion(ActivityType.INIT_OTP_AUTH_V2, "initOtpAuthIntentV2", "initOtpAuthResultV2"),
-            new ActivityVersion(ActivityType.INIT_OTP_AUTH, "initOtpAuthIntent", "initOtpAuthResult"));
+                    "init_otp_auth",
+                    ActivityResource.AUTH,
+                    ActivityAction.CREATE,
+                    new ActivityVersion(ActivityType.INIT_OTP_AUTH_V3, "initOtpAuthIntentV3", "initOtpAuthResultV2"),
+                    new ActivityVersion(ActivityType.INIT_OTP_AUTH_V2, "initOtpAuthIntentV2", "initOtpAuthResultV2"),
+                    new ActivityVersion(ActivityType.INIT_OTP_AUTH, "initOtpAuthIntent", "initOtpAuthResult"))
+            .initiatedByParent();
     private static final int DEFAULT_LENGTH = 9;
     private static final int V1_LENGTH = 6;
 
@@ -98,7 +99,13 @@ final class InitOtpAuthHandler implements ActivityHandler<OtpService.CodeRequest
     @Override
     public Object execute(ActivityContext context, OtpService.CodeRequest request) {
         OtpService.Initiated initiated = otps.init(
-                context.tx(), context.organizationId(), request, Optional.empty(), context.now(), context.ids());
+                context.tx(),
+                context.organizationId(),
+                OtpFlow.CREDENTIAL_BUNDLE,
+                request,
+                Optional.empty(),
+                context.now(),
+                context.ids());
         // The older flow has no encryption target: the code comes back in plain text to otp_auth.
         return new Result(initiated.otpId());
     }

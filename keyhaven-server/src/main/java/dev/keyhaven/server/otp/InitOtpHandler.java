@@ -17,10 +17,11 @@ import java.util.Optional;
  */
 final class InitOtpHandler implements ActivityHandler<OtpService.CodeRequest> {
     private static final ActivitySpec SPEC = ActivitySpec.of(
-            "init_otp",
-            ActivityResource.OTP,
-            ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.INIT_OTP_V3, "initOtpIntentV3", "initOtpResultV2"));
+                    "init_otp",
+                    ActivityResource.OTP,
+                    ActivityAction.CREATE,
+                    new ActivityVersion(ActivityType.INIT_OTP_V3, "initOtpIntentV3", "initOtpResultV2"))
+            .initiatedByParent();
     private static final int DEFAULT_LENGTH = 9;
 
     private final OtpService otps;

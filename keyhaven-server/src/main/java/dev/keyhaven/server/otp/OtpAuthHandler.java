@@ -10,6 +10,7 @@ import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.session.BundleKeys;
+import dev.keyhaven.server.user.SignInKeyType;
 
 /**
  * {@code otp_auth}, the older OTP sign-in's second step: checks the code {@code init_otp_auth} sent (in plain text,
@@ -19,10 +20,11 @@ import dev.keyhaven.server.session.BundleKeys;
  */
 final class OtpAuthHandler implements ActivityHandler<OtpAuthHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of(
-            "otp_auth",
-            ActivityResource.AUTH,
-            ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.OTP_AUTH, "otpAuthIntent", "otpAuthResult"));
+                    "otp_auth",
+                    ActivityResource.AUTH,
+                    ActivityAction.CREATE,
+                    new ActivityVersion(ActivityType.OTP_AUTH, "otpAuthIntent", "otpAuthResult"))
+            .initiatedByParent();
 
     private final OtpService otps;
     private final BundleKeys keys;
@@ -47,7 +49,8 @@ final class OtpAuthHandler implements ActivityHandler<OtpAuthHandler.Intent> {
 
     @Override
     public Intent parse(Params p) {
-        return new Intent(p.requiredString("otpId"), p.requiredString("otpCode"), BundleKeys.read(p, "OTP Auth"));
+        return new Intent(
+                p.requiredString("otpId"), p.requiredString("otpCode"), BundleKeys.read(p, SignInKeyType.OTP_AUTH));
     }
 
     @Override

@@ -19,11 +19,12 @@ import dev.keyhaven.server.session.Sessions;
  */
 final class OtpLoginHandler implements ActivityHandler<OtpService.LoginRequest> {
     private static final ActivitySpec SPEC = ActivitySpec.of(
-            "otp_login",
-            ActivityResource.AUTH,
-            ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.OTP_LOGIN_V2, "otpLoginIntentV2", "otpLoginResult"),
-            new ActivityVersion(ActivityType.OTP_LOGIN, "otpLoginIntentV2", "otpLoginResult"));
+                    "otp_login",
+                    ActivityResource.AUTH,
+                    ActivityAction.CREATE,
+                    new ActivityVersion(ActivityType.OTP_LOGIN_V2, "otpLoginIntentV2", "otpLoginResult"),
+                    new ActivityVersion(ActivityType.OTP_LOGIN, "otpLoginIntentV2", "otpLoginResult"))
+            .initiatedByParent();
 
     private final OtpService otps;
 

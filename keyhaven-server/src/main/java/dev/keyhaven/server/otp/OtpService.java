@@ -157,12 +157,25 @@ public final class OtpService implements AutoCloseable {
     }
 
     /**
-     * Creates an OTP and sends its code. The answer is the same whether or not a user has this contact.
+     * Creates an OTP of the newer flow ({@code init_otp}, the auth proxy) and sends its code. The answer is the same
+     * whether or not a user has this contact.
      *
      * @param clientAddress the requester's address, counted by the per-address limit when known
      */
     public Initiated init(
             Tx tx, String organizationId, CodeRequest request, Optional<String> clientAddress, Instant now, Ids ids) {
+        return init(tx, organizationId, OtpFlow.VERIFICATION_TOKEN, request, clientAddress, now, ids);
+    }
+
+    /** Creates an OTP of {@code flow} (only that flow checks its code) and sends its code. */
+    public Initiated init(
+            Tx tx,
+            String organizationId,
+            OtpFlow flow,
+            CodeRequest request,
+            Optional<String> clientAddress,
+            Instant now,
+            Ids ids) {
         // Before the SMS check and the rate limits: an organization that turned the channel off is told so first.
         features.require(
                 tx,
@@ -185,6 +198,7 @@ public final class OtpService implements AutoCloseable {
                 new OtpRepository.StoredOtp(
                         otpId,
                         organizationId,
+                        flow,
                         request.type(),
                         request.contact(),
                         keys.codeHash(otpId, code),
@@ -254,6 +268,7 @@ public final class OtpService implements AutoCloseable {
                 tx,
                 organizationId,
                 otpId,
+                OtpFlow.VERIFICATION_TOKEN,
                 otp -> keys.open(organizationId, otpId, otp.sealedKey(), encryptedOtpBundle, bundleField),
                 bundleField,
                 tokenSeconds,
@@ -275,10 +290,35 @@ public final class OtpService implements AutoCloseable {
             long tokenSeconds,
             Instant now,
             Ids ids) {
+        return verifyPlain(
+                tx,
+                organizationId,
+                otpId,
+                OtpFlow.VERIFICATION_TOKEN,
+                code,
+                publicKey,
+                publicKeyField,
+                tokenSeconds,
+                now,
+                ids);
+    }
+
+    private Verified verifyPlain(
+            Tx tx,
+            String organizationId,
+            String otpId,
+            OtpFlow flow,
+            String code,
+            Optional<String> publicKey,
+            String publicKeyField,
+            long tokenSeconds,
+            Instant now,
+            Ids ids) {
         return verify(
                 tx,
                 organizationId,
                 otpId,
+                flow,
                 otp -> new OtpKeys.OtpAttempt(code, publicKey.orElse("")),
                 publicKeyField,
                 tokenSeconds,
@@ -292,8 +332,17 @@ public final class OtpService implements AutoCloseable {
      */
     public TokenClaims verifyCode(Tx tx, String organizationId, String otpId, String code, Instant now, Ids ids) {
         // The token is never handed out: it carries the claims, and its id is used up by nothing else.
-        Verified verified =
-                verifyPlain(tx, organizationId, otpId, code, Optional.empty(), "parameters.publicKey", 60, now, ids);
+        Verified verified = verifyPlain(
+                tx,
+                organizationId,
+                otpId,
+                OtpFlow.CREDENTIAL_BUNDLE,
+                code,
+                Optional.empty(),
+                "parameters.publicKey",
+                60,
+                now,
+                ids);
         return unexpiredClaims(verified.verificationToken(), now);
     }
 
@@ -301,6 +350,7 @@ public final class OtpService implements AutoCloseable {
             Tx tx,
             String organizationId,
             String otpId,
+            OtpFlow flow,
             java.util.function.Function<OtpRepository.StoredOtp, OtpKeys.OtpAttempt> attemptOf,
             String keyField,
             long tokenSeconds,
@@ -309,6 +359,11 @@ public final class OtpService implements AutoCloseable {
         OtpRepository.StoredOtp otp = otps.find(tx, otpId)
                 .filter(o -> o.organizationId().equals(organizationId))
                 .orElseThrow(() -> ApiException.notFound("no OTP with id " + otpId + " in this organization"));
+        if (otp.flow() != flow) {
+            // Refused before the code is looked at: neither a wrong code counted nor a right one spent.
+            throw ApiException.badRequest("this OTP was sent by " + otp.flow().sentBy() + ", so only "
+                    + otp.flow().checkedBy() + " checks its code (the older and newer OTP sign-ins do not mix)");
+        }
         if (otp.usedAt().isPresent()) {
             throw ApiException.badRequest("this OTP was already used; request a new code");
         }

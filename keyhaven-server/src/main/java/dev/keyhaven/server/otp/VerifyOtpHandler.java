@@ -15,11 +15,12 @@ import dev.keyhaven.server.api.Params;
  */
 final class VerifyOtpHandler implements ActivityHandler<VerifyOtpHandler.Intent> {
     private static final ActivitySpec SPEC = ActivitySpec.of(
-            "verify_otp",
-            ActivityResource.OTP,
-            ActivityAction.VERIFY,
-            new ActivityVersion(ActivityType.VERIFY_OTP_V2, "verifyOtpIntentV2", "verifyOtpResult"),
-            new ActivityVersion(ActivityType.VERIFY_OTP, "verifyOtpIntentV2", "verifyOtpResult"));
+                    "verify_otp",
+                    ActivityResource.OTP,
+                    ActivityAction.VERIFY,
+                    new ActivityVersion(ActivityType.VERIFY_OTP_V2, "verifyOtpIntentV2", "verifyOtpResult"),
+                    new ActivityVersion(ActivityType.VERIFY_OTP, "verifyOtpIntentV2", "verifyOtpResult"))
+            .initiatedByParent();
 
     private final OtpService otps;
 

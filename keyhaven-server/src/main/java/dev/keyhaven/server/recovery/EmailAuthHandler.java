@@ -14,6 +14,7 @@ import dev.keyhaven.server.mail.MailAddresses;
 import dev.keyhaven.server.mail.MailException;
 import dev.keyhaven.server.mail.Mailer;
 import dev.keyhaven.server.session.BundleKeys;
+import dev.keyhaven.server.user.SignInKeyType;
 import dev.keyhaven.server.user.User;
 import dev.keyhaven.server.user.UserRepository;
 import java.nio.file.Path;
@@ -33,12 +34,13 @@ final class EmailAuthHandler implements ActivityHandler<EmailAuthHandler.Intent>
     static final String DEFAULT_APP_NAME = "Keyhaven";
 
     private static final ActivitySpec SPEC = ActivitySpec.of(
-            "email_auth",
-            ActivityResource.AUTH,
-            ActivityAction.CREATE,
-            new ActivityVersion(ActivityType.EMAIL_AUTH_V3, "emailAuthIntentV3", "emailAuthResult"),
-            new ActivityVersion(ActivityType.EMAIL_AUTH_V2, "emailAuthIntentV2", "emailAuthResult"),
-            new ActivityVersion(ActivityType.EMAIL_AUTH, "emailAuthIntent", "emailAuthResult"));
+                    "email_auth",
+                    ActivityResource.AUTH,
+                    ActivityAction.CREATE,
+                    new ActivityVersion(ActivityType.EMAIL_AUTH_V3, "emailAuthIntentV3", "emailAuthResult"),
+                    new ActivityVersion(ActivityType.EMAIL_AUTH_V2, "emailAuthIntentV2", "emailAuthResult"),
+                    new ActivityVersion(ActivityType.EMAIL_AUTH, "emailAuthIntent", "emailAuthResult"))
+            .initiatedByParent();
 
     private final UserRepository users;
     private final BundleKeys keys;
@@ -82,7 +84,7 @@ final class EmailAuthHandler implements ActivityHandler<EmailAuthHandler.Intent>
         if (!MailAddresses.isValid(email)) {
             throw ApiException.badField(p.pathOf("email"), "is not an email address");
         }
-        BundleKeys.Request key = BundleKeys.read(p, "Email Auth");
+        BundleKeys.Request key = BundleKeys.read(p, SignInKeyType.EMAIL_AUTH);
         EmailCustomization customization = type == ActivityType.EMAIL_AUTH_V3
                 ? EmailCustomization.read(p)
                 : EmailCustomization.optional(p, DEFAULT_APP_NAME);

@@ -4,14 +4,16 @@ import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.tx.Tx;
+import dev.keyhaven.server.user.SignInKeyType;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
  * The older credential-bundle sign-ins ({@code email_auth}, {@code otp_auth}, {@code oauth}): a fresh P-256 key
  * becomes an expiring API key of the user, and its private half leaves only as a credential bundle encrypted to the
- * client's {@code targetPublicKey}. The key is an ordinary expiring API key, like a session key, so the user's key
- * limits apply and {@code invalidateExisting} ends the user's other expiring keys first.
+ * client's {@code targetPublicKey}. The key is an expiring API key of the sign-in's own credential type
+ * ({@link SignInKeyType}), so the user's key limits apply and {@code invalidateExisting} ends only the user's earlier
+ * keys of that kind.
  */
 public final class BundleKeys {
     private final Sessions sessions;
@@ -26,7 +28,7 @@ public final class BundleKeys {
     public record Request(
             byte[] targetPublicKey,
             Optional<String> apiKeyName,
-            String defaultNamePrefix,
+            SignInKeyType kind,
             long expirationSeconds,
             boolean invalidateExisting) {}
 
@@ -39,16 +41,16 @@ public final class BundleKeys {
     }
 
     /**
-     * Reads {@code targetPublicKey}, {@code apiKeyName} (default {@code <defaultNamePrefix> - <timestamp>}, as
-     * Turnkey names them), {@code expirationSeconds} (default 15 minutes, at most a day) and
-     * {@code invalidateExisting}; every problem is a 400 naming the field.
+     * Reads {@code targetPublicKey}, {@code apiKeyName} (default {@code <kind's prefix> - <timestamp>}, as Turnkey
+     * names them), {@code expirationSeconds} (default 15 minutes, at most a day) and {@code invalidateExisting};
+     * every problem is a 400 naming the field.
      */
-    public static Request read(Params p, String defaultNamePrefix) {
+    public static Request read(Params p, SignInKeyType kind) {
         byte[] target = KeyTransfer.targetKey(p.requiredString("targetPublicKey"), p.pathOf("targetPublicKey"));
         Optional<String> name = p.optionalString("apiKeyName").filter(s -> !s.isBlank());
         long lifetime = Sessions.lifetime(
                 p.optionalUint64("expirationSeconds"), Sessions.DEFAULT_SECONDS, p.pathOf("expirationSeconds"));
-        return new Request(target, name, defaultNamePrefix, lifetime, p.optionalBoolean("invalidateExisting", false));
+        return new Request(target, name, kind, lifetime, p.optionalBoolean("invalidateExisting", false));
     }
 
     /** Registers a fresh key for {@code userId} of {@code organizationId} and seals it to the request's target. */
@@ -59,7 +61,8 @@ public final class BundleKeys {
                 organizationId,
                 userId,
                 credential.publicKeyHex(),
-                request.apiKeyName().orElse(request.defaultNamePrefix() + " - " + now.getEpochSecond()),
+                request.kind().credentialType(),
+                request.apiKeyName().orElse(request.kind().defaultNamePrefix() + " - " + now.getEpochSecond()),
                 new Sessions.Request(
                         credential.publicKeyHex(), request.expirationSeconds(), request.invalidateExisting()),
                 now,

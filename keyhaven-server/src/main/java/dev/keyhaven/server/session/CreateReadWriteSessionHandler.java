@@ -11,6 +11,7 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.organization.OrganizationRepository;
+import dev.keyhaven.server.user.ApiKeyCurve;
 import java.util.Optional;
 
 /**
@@ -76,6 +77,7 @@ final class CreateReadWriteSessionHandler implements ActivityHandler<CreateReadW
                 org,
                 userId,
                 credential.publicKeyHex(),
+                ApiKeyCurve.API_KEY_CURVE_P256.credentialType(),
                 intent.apiKeyName().orElse("Read-write session " + context.now().getEpochSecond()),
                 new Sessions.Request(
                         credential.publicKeyHex(), intent.expirationSeconds(), intent.invalidateExisting()),

@@ -17,7 +17,9 @@ import java.util.Optional;
 /**
  * Issues sessions: the session key becomes an expiring API key of the user (so it stamps requests until it expires;
  * the user's key limits and eviction apply), and the session JWT describes it. {@code invalidateExisting} deletes
- * the user's other expiring API keys first (Keyhaven has no separate record of which expiring keys were sessions).
+ * the user's other expiring API keys of the same credential type first: for a session, every expiring
+ * {@code CREDENTIAL_TYPE_API_KEY_P256} (Keyhaven has no separate record of which of them were sessions), not the keys
+ * of the older sign-ins, which have types of their own ({@link dev.keyhaven.server.user.SignInKeyType}).
  */
 public final class Sessions {
     /** Turnkey's default session lifetime. */
@@ -66,7 +68,16 @@ public final class Sessions {
     /** Registers the session key for {@code userId} and returns the session JWT. */
     public String open(Tx tx, String organizationId, String userId, Request request, Instant now, Ids ids) {
         String key = publicKey(request.publicKey(), "parameters.publicKey");
-        addKey(tx, organizationId, userId, key, "Session key " + now.getEpochSecond(), request, now, ids);
+        addKey(
+                tx,
+                organizationId,
+                userId,
+                key,
+                ApiKeyCurve.API_KEY_CURVE_P256.credentialType(),
+                "Session key " + now.getEpochSecond(),
+                request,
+                now,
+                ids);
         Map<String, Object> claims = new LinkedHashMap<>();
         claims.put("exp", now.getEpochSecond() + request.expirationSeconds());
         claims.put("public_key", key);
@@ -77,14 +88,16 @@ public final class Sessions {
     }
 
     /**
-     * Registers {@code publicKey} (canonical, compressed) as an expiring API key of {@code userId} named
-     * {@code name}, ending the user's other expiring keys first when the request says so; returns its id.
+     * Registers {@code publicKey} (canonical, compressed P-256) as an expiring API key of {@code userId} named
+     * {@code name}, of {@code credentialType}, ending the user's other expiring keys of that type first when the
+     * request says so; returns its id.
      */
     public String addKey(
             Tx tx,
             String organizationId,
             String userId,
             String publicKey,
+            String credentialType,
             String name,
             Request request,
             Instant now,
@@ -92,7 +105,7 @@ public final class Sessions {
         if (request.invalidateExisting()) {
             users.lockUser(tx, organizationId, userId);
             for (ApiKey existing : users.apiKeys(tx, organizationId, Optional.of(userId))) {
-                if (existing.isExpiring()) {
+                if (existing.isExpiring() && existing.credentialType().equals(credentialType)) {
                     users.deleteApiKey(tx, organizationId, existing.id());
                 }
             }
@@ -106,7 +119,8 @@ public final class Sessions {
                                 name,
                                 publicKey,
                                 ApiKeyCurve.API_KEY_CURVE_P256,
-                                Optional.of(request.expirationSeconds()))),
+                                Optional.of(request.expirationSeconds()),
+                                credentialType)),
                         now,
                         ids)
                 .getFirst();

@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
 public final class JdbcUserRepository implements UserRepository {
     private static final String USER_COLUMNS = "id, organization_id, name, email, phone_number, created_at, updated_at";
     private static final String KEY_COLUMNS = "id, organization_id, user_id, name, public_key, curve, "
-            + "expiration_seconds, expires_at, created_at, updated_at";
+            + "expiration_seconds, expires_at, created_at, updated_at, credential_type";
     private static final String AUTHENTICATOR_COLUMNS = "id, organization_id, user_id, name, credential_id, "
             + "public_key, public_key_cose, aaguid, attestation_type, transports, model, sign_count, rp_id, "
             + "created_at, updated_at";
@@ -160,8 +160,7 @@ public final class JdbcUserRepository implements UserRepository {
     public void insertApiKey(Tx tx, ApiKey k) {
         Sql.update(
                 tx,
-                "INSERT INTO api_keys (" + KEY_COLUMNS + ", credential_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                        + "?, ?, ?)",
+                "INSERT INTO api_keys (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, " + "?, ?, ?)",
                 k.id(),
                 k.organizationId(),
                 k.userId(),
@@ -172,7 +171,7 @@ public final class JdbcUserRepository implements UserRepository {
                 k.expiresAt(),
                 k.createdAt(),
                 k.updatedAt(),
-                k.curve().credentialType());
+                k.credentialType());
     }
 
     // Email-recovery credentials are api_keys rows too (so stamps with them resolve), but not API keys the user
@@ -437,6 +436,7 @@ public final class JdbcUserRepository implements UserRepository {
                 rs.getString("name"),
                 rs.getString("public_key"),
                 WireEnum.fromWire(ApiKeyCurve.class, rs.getString("curve")).orElseThrow(),
+                rs.getString("credential_type"),
                 Sql.optionalLong(rs, "expiration_seconds"),
                 Sql.optionalInstant(rs, "expires_at"),
                 Sql.instant(rs, "created_at"),

@@ -79,6 +79,7 @@ public final class Credentials {
                     key.name(),
                     key.publicKey(),
                     key.curve(),
+                    key.credentialType(),
                     key.expirationSeconds(),
                     expiresAt,
                     now,

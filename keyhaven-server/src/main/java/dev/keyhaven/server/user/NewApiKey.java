@@ -9,9 +9,16 @@ import java.util.Optional;
 
 /**
  * A validated {@code v1ApiKeyParamsV2}: name, public key (already in canonical form) and curve, and the optional
- * lifetime that makes it an expiring key.
+ * lifetime that makes it an expiring key; and its credential type, the curve's unless a sign-in issues it
+ * ({@link SignInKeyType}).
  */
-public record NewApiKey(String name, String publicKey, ApiKeyCurve curve, Optional<Long> expirationSeconds) {
+public record NewApiKey(
+        String name, String publicKey, ApiKeyCurve curve, Optional<Long> expirationSeconds, String credentialType) {
+
+    /** A key the user brings: of its curve's credential type. */
+    public NewApiKey(String name, String publicKey, ApiKeyCurve curve, Optional<Long> expirationSeconds) {
+        this(name, publicKey, curve, expirationSeconds, curve.credentialType());
+    }
 
     /** The longest lifetime an expiring key may ask for (ten years). */
     static final long MAX_EXPIRATION_SECONDS = 10L * 366 * 24 * 3600;

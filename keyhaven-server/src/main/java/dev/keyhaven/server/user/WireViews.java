@@ -78,7 +78,7 @@ public final class WireViews {
 
     public static WireApiKey apiKey(ApiKey key) {
         return new WireApiKey(
-                new WireCredential(key.publicKey(), key.curve().credentialType()),
+                new WireCredential(key.publicKey(), key.credentialType()),
                 key.id(),
                 key.name(),
                 WireTime.of(key.createdAt()),

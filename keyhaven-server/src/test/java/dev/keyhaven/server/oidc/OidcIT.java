@@ -427,6 +427,54 @@ class OidcIT extends OnBothStores {
                         + "OIDC token's issuer, audience and subject");
     }
 
+    @Test
+    void aParentApiUserSignsInASubOrganizationUserWithOauth() throws Exception {
+        String sub = uniqueSubject();
+        ApiKeyStamper subRoot = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String subOrganizationId = client.createSubOrganization(
+                        "oauth-sub-" + sub,
+                        List.of(new Requests.RootUserParams(
+                                "r",
+                                null,
+                                null,
+                                List.of(Requests.ApiKeyParams.of("k", subRoot)),
+                                List.of(),
+                                List.of(claimsProvider(MAIN, "app-1", sub)))),
+                        1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
+        String userId = client.withStamper(subRoot)
+                .forOrganization(subOrganizationId)
+                .whoami()
+                .userId();
+        KeyhavenClient parentOnSub = client.forOrganization(subOrganizationId);
+        TargetKey target = TargetKey.generate();
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("oidcToken", token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", sub, nonce(target.compressed())));
+        p.put("targetPublicKey", target.compressed());
+        Activity done = parentOnSub.submit("oauth", "ACTIVITY_TYPE_OAUTH", p, "oauthResult");
+        assertThat(done.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(done.organizationId()).isEqualTo(subOrganizationId);
+        assertThat(done.result().path("userId").asString()).isEqualTo(userId);
+        byte[] key = target.open(dev.keyhaven.crypto.bundle.TurnkeyHpke.Encrypted.ofCredentialBundle(
+                done.result().path("credentialBundle").asString()));
+        assertThat(client.withStamper(ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, HEX.formatHex(key)))
+                        .forOrganization(subOrganizationId)
+                        .whoami()
+                        .userId())
+                .isEqualTo(userId);
+        String type = null;
+        for (JsonNode k : parentOnSub.getApiKeys(userId)) {
+            if (k.path("apiKeyId")
+                    .asString()
+                    .equals(done.result().path("apiKeyId").asString())) {
+                type = k.path("credential").path("type").asString();
+            }
+        }
+        assertThat(type).isEqualTo("CREDENTIAL_TYPE_OAUTH_KEY_P256");
+    }
+
     private Activity oauth(String token, String targetPublicKey, Map<String, Object> more) {
         Map<String, Object> p = new LinkedHashMap<>(more);
         p.put("oidcToken", token);

@@ -394,6 +394,53 @@ class OtpIT extends OnBothStores {
     }
 
     @Test
+    void aParentApiUserRunsTheWholeFlowForASubOrganizationUser() throws Exception {
+        String email = uniqueEmail();
+        ApiKeyStamper subRoot = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String subId = client.createSubOrganization(
+                        "otp-sub-" + UUID.randomUUID(),
+                        List.of(new Requests.RootUserParams(
+                                "sub user",
+                                email,
+                                null,
+                                List.of(Requests.ApiKeyParams.of("k", subRoot)),
+                                List.of(),
+                                List.of())),
+                        1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
+        String userId =
+                client.withStamper(subRoot).forOrganization(subId).whoami().userId();
+        // sdk-server's sendOtp / verifyOtp / otpLogin: the parent's key, organizationId = the sub-organization.
+        KeyhavenClient parentOnSub = client.forOrganization(subId);
+        Activity init = parentOnSub.submit(
+                "init_otp",
+                "ACTIVITY_TYPE_INIT_OTP_V3",
+                Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email, "appName", "Acme"),
+                "initOtpResultV2");
+        assertThat(init.organizationId()).isEqualTo(subId);
+        TargetKey key = TargetKey.generate();
+        String encrypted = Bundles.encryptOtpCode(
+                init.result().path("otpEncryptionTargetBundle").asString(),
+                otpSigner(),
+                emailedCode(),
+                key.compressed());
+        Activity verified = parentOnSub.submit(
+                "verify_otp",
+                "ACTIVITY_TYPE_VERIFY_OTP_V2",
+                Map.of("otpId", init.result().path("otpId").asString(), "encryptedOtpBundle", encrypted),
+                "verifyOtpResult");
+        String token = verified.result().path("verificationToken").asString();
+        assertThat(claims(token).path("organization_id").asString()).isEqualTo(subId);
+        TargetKey session = TargetKey.generate();
+        Activity login = parentOnSub.submit(
+                "otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", loginParameters(token, key, session), "otpLoginResult");
+        assertThat(login.organizationId()).isEqualTo(subId);
+        assertThat(sessionClient(session, subId).whoami().userId()).isEqualTo(userId);
+    }
+
+    @Test
     void theUnversionedTypesOfTheCoreClientAreAccepted() throws Exception {
         String email = uniqueEmail();
         newUser(email, null);

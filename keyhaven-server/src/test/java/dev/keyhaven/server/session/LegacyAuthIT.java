@@ -39,7 +39,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The older credential-bundle sign-ins that published SDKs still send, over real HTTP and real SMTP (GreenMail):
  * email_auth V1–V3 (the bundle arrives by email, opens with the target key, and its key stamps whoami) and
- * init_otp_auth V1–V3 with otp_auth (the code by email, the bundle in the answer), with their error paths.
+ * init_otp_auth V1–V3 with otp_auth (the code by email, the bundle in the answer), with their error paths; a parent
+ * organization's user initiating them for a sub-organization (decided by the parent's policies), the credential types
+ * of the keys they issue, and the older and newer OTP flows kept apart.
  * {@code oauth} is tested beside oauth_login, in OidcIT, where the OIDC issuer is.
  */
 class LegacyAuthIT extends OnBothStores {
@@ -346,7 +348,287 @@ class LegacyAuthIT extends OnBothStores {
                         "initOtpAuthResultV2"));
     }
 
+    // ---- initiated by the parent for a sub-organization ------------------------------------------------------
+
+    @Test
+    void aParentApiUserSignsInASubOrganizationUserWithEmailAuthAndOtpAuth() throws Exception {
+        String email = uniqueEmail();
+        SubOrganization sub = newSubOrganization(email);
+        KeyhavenClient parentOnSub = client.forOrganization(sub.id());
+
+        TargetKey target = TargetKey.generate();
+        Map<String, Object> p = emailAuth(email, target);
+        p.put("emailCustomization", Map.of("appName", "Acme", "magicLinkTemplate", "https://acme.example/signin?b=%s"));
+        Activity emailed = parentOnSub.submit("email_auth", "ACTIVITY_TYPE_EMAIL_AUTH_V3", p, "emailAuthResult");
+        assertThat(emailed.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        // Recorded in the sub-organization, where the parent may read it.
+        assertThat(emailed.organizationId()).isEqualTo(sub.id());
+        assertThat(parentOnSub.getActivity(emailed.id()).path("organizationId").asString())
+                .isEqualTo(sub.id());
+        assertThat(emailed.result().path("userId").asString()).isEqualTo(sub.userId());
+        KeyhavenClient signedIn = bundleClient(bundleIn(part(onlyMessage(), "text/plain")), target)
+                .forOrganization(sub.id());
+        assertThat(signedIn.whoami().userId()).isEqualTo(sub.userId());
+
+        smtp.purgeEmailFromAllMailboxes();
+        String otpId = parentOnSub
+                .submit(
+                        "init_otp_auth",
+                        "ACTIVITY_TYPE_INIT_OTP_AUTH_V3",
+                        Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email, "appName", "Acme"),
+                        "initOtpAuthResultV2")
+                .result()
+                .path("otpId")
+                .asString();
+        TargetKey otpTarget = TargetKey.generate();
+        Activity auth = parentOnSub.submit(
+                "otp_auth",
+                "ACTIVITY_TYPE_OTP_AUTH",
+                Map.of("otpId", otpId, "otpCode", EmailedCodes.latest(smtp), "targetPublicKey", otpTarget.compressed()),
+                "otpAuthResult");
+        assertThat(auth.organizationId()).isEqualTo(sub.id());
+        assertThat(auth.result().path("userId").asString()).isEqualTo(sub.userId());
+        assertThat(bundleClient(auth.result().path("credentialBundle").asString(), otpTarget)
+                        .forOrganization(sub.id())
+                        .whoami()
+                        .userId())
+                .isEqualTo(sub.userId());
+
+        // Each kind of key is listed with its own credential type.
+        assertThat(credentialTypes(parentOnSub, sub.userId()))
+                .containsEntry(emailed.result().path("apiKeyId").asString(), "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256")
+                .containsEntry(auth.result().path("apiKeyId").asString(), "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256");
+    }
+
+    @Test
+    void theParentsPoliciesDecideNotTheSubOrganizations() throws Exception {
+        String email = uniqueEmail();
+        SubOrganization sub = newSubOrganization(email);
+        ApiKeyStamper aliceKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String aliceId = client.createUsers(List.of(Requests.UserParams.withApiKeys(
+                        "alice-" + UUID.randomUUID(), List.of(Requests.ApiKeyParams.of("k", aliceKey)))))
+                .result()
+                .path("userIds")
+                .get(0)
+                .asString();
+        KeyhavenClient aliceOnSub = client.withStamper(aliceKey).forOrganization(sub.id());
+        // A policy of the sub-organization naming alice is not what decides.
+        KeyhavenClient subRoot = client.withStamper(sub.rootKey()).forOrganization(sub.id());
+        assertThat(subRoot.createPolicy(
+                                "alice in the sub-organization",
+                                "EFFECT_ALLOW",
+                                "activity.resource == 'AUTH'",
+                                "approvers.any(u, u.id == '" + aliceId + "')",
+                                "not the deciding organization",
+                                null)
+                        .status())
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+
+        Activity denied = aliceOnSub.submit(
+                "email_auth", "ACTIVITY_TYPE_EMAIL_AUTH_V2", emailAuth(email, TargetKey.generate()), "emailAuthResult");
+        assertThat(denied.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
+        assertThat(denied.organizationId()).isEqualTo(sub.id());
+        assertThat(denied.failure().orElseThrow().code())
+                .isEqualTo(ErrorCode.REQUEST_NOT_AUTHORIZED.grpc().number());
+        assertThat(denied.failure().orElseThrow().message()).contains("implicit deny");
+        assertThat(smtp.getReceivedMessages()).isEmpty();
+
+        // The parent's ALLOW for AUTH/CREATE lets alice initiate it.
+        assertThat(client.createPolicy(
+                                "alice signs sub-organization users in",
+                                "EFFECT_ALLOW",
+                                "activity.resource == 'AUTH' && activity.action == 'CREATE'",
+                                "approvers.any(u, u.id == '" + aliceId + "')",
+                                "legacy sign-ins",
+                                null)
+                        .status())
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        Activity allowed = aliceOnSub.submit(
+                "email_auth", "ACTIVITY_TYPE_EMAIL_AUTH_V2", emailAuth(email, TargetKey.generate()), "emailAuthResult");
+        assertThat(allowed.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(allowed.result().path("userId").asString()).isEqualTo(sub.userId());
+    }
+
+    @Test
+    void onlyTheSubOrganizationsOwnParentMayInitiateAndNothingElse() throws Exception {
+        String email = uniqueEmail();
+        SubOrganization sub = newSubOrganization(email);
+        SubOrganization sibling = newSubOrganization(uniqueEmail());
+        // The sibling's root is a user of another parent (well, of no parent of this sub-organization).
+        apiError(
+                ErrorCode.PUBLIC_KEY_NOT_FOUND,
+                null,
+                () -> client.withStamper(sibling.rootKey())
+                        .forOrganization(sub.id())
+                        .submit(
+                                "email_auth",
+                                "ACTIVITY_TYPE_EMAIL_AUTH_V2",
+                                emailAuth(email, TargetKey.generate()),
+                                "emailAuthResult"));
+
+        // Other activities stay read-only for the parent.
+        KeyhavenApiException mismatch = apiError(
+                ErrorCode.INVALID_ACTIVITY_CALLER,
+                null,
+                () -> client.forOrganization(sub.id()).createWallet("parent's wallet", List.of()));
+        assertThat(mismatch.serverMessage())
+                .isEqualTo("organization mismatch: request is targeting organization (" + sub.id()
+                        + "), but voters are in organization (" + server.organizationId() + ")");
+        // And a sub-organization's user may not initiate a sign-in in the parent.
+        apiError(
+                ErrorCode.PUBLIC_KEY_NOT_FOUND,
+                null,
+                () -> client.withStamper(sub.rootKey())
+                        .submit(
+                                "email_auth",
+                                "ACTIVITY_TYPE_EMAIL_AUTH_V2",
+                                emailAuth(email, TargetKey.generate()),
+                                "emailAuthResult"));
+        assertThat(smtp.getReceivedMessages()).isEmpty();
+    }
+
+    // ---- credential types and invalidateExisting ----------------------------------------------------------------
+
+    @Test
+    void invalidateExistingEndsOnlyTheEarlierKeysOfTheSameKind() throws Exception {
+        String email = uniqueEmail();
+        String userId = newUser(email);
+        ApiKeyStamper expiringKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String expiringId = client.createApiKeys(
+                        userId,
+                        List.of(new Requests.ApiKeyParams(
+                                "an expiring key", expiringKey.publicKey(), "API_KEY_CURVE_P256", "3600")))
+                .result()
+                .path("apiKeyIds")
+                .get(0)
+                .asString();
+        String emailKey1 = client.submit(
+                        "email_auth",
+                        "ACTIVITY_TYPE_EMAIL_AUTH_V2",
+                        emailAuth(email, TargetKey.generate()),
+                        "emailAuthResult")
+                .result()
+                .path("apiKeyId")
+                .asString();
+        smtp.purgeEmailFromAllMailboxes();
+        String otpId = initOtpAuth(email);
+        String otpKey1 = otpAuth(otpId, EmailedCodes.latest(smtp), null)
+                .result()
+                .path("apiKeyId")
+                .asString();
+        assertThat(credentialTypes(client, userId))
+                .containsEntry(expiringId, "CREDENTIAL_TYPE_API_KEY_P256")
+                .containsEntry(emailKey1, "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256")
+                .containsEntry(otpKey1, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256");
+
+        smtp.purgeEmailFromAllMailboxes();
+        Map<String, Object> again = emailAuth(email, TargetKey.generate());
+        again.put("invalidateExisting", true);
+        String emailKey2 = client.submit("email_auth", "ACTIVITY_TYPE_EMAIL_AUTH_V2", again, "emailAuthResult")
+                .result()
+                .path("apiKeyId")
+                .asString();
+        assertThat(credentialTypes(client, userId).keySet())
+                .contains(expiringId, otpKey1, emailKey2)
+                .doesNotContain(emailKey1);
+
+        smtp.purgeEmailFromAllMailboxes();
+        String otpId2 = initOtpAuth(email);
+        String otpKey2 = client.submit(
+                        "otp_auth",
+                        "ACTIVITY_TYPE_OTP_AUTH",
+                        Map.of(
+                                "otpId",
+                                otpId2,
+                                "otpCode",
+                                EmailedCodes.latest(smtp),
+                                "targetPublicKey",
+                                TargetKey.generate().compressed(),
+                                "invalidateExisting",
+                                true),
+                        "otpAuthResult")
+                .result()
+                .path("apiKeyId")
+                .asString();
+        assertThat(credentialTypes(client, userId).keySet())
+                .contains(expiringId, emailKey2, otpKey2)
+                .doesNotContain(otpKey1);
+    }
+
+    // ---- the older and newer OTP flows do not mix ------------------------------------------------------------
+
+    @Test
+    void anOtpOfOneFlowIsRefusedByTheOtherWithoutBeingSpent() throws Exception {
+        String email = uniqueEmail();
+        String userId = newUser(email);
+        String newer = client.submit(
+                        "init_otp",
+                        "ACTIVITY_TYPE_INIT_OTP_V3",
+                        Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email, "appName", "Acme"),
+                        "initOtpResultV2")
+                .result()
+                .path("otpId")
+                .asString();
+        String newerCode = EmailedCodes.latest(smtp);
+        KeyhavenApiException crossed =
+                apiError(ErrorCode.BAD_REQUEST, null, () -> otpAuth(newer, newerCode, TargetKey.generate()));
+        assertThat(crossed.serverMessage())
+                .isEqualTo("this OTP was sent by init_otp, so only verify_otp checks its code "
+                        + "(the older and newer OTP sign-ins do not mix)");
+
+        smtp.purgeEmailFromAllMailboxes();
+        String older = initOtpAuth(email);
+        String olderCode = EmailedCodes.latest(smtp);
+        KeyhavenApiException crossedBack = apiError(
+                ErrorCode.BAD_REQUEST,
+                null,
+                () -> client.submit(
+                        "verify_otp",
+                        "ACTIVITY_TYPE_VERIFY_OTP_V2",
+                        Map.of("otpId", older, "encryptedOtpBundle", "not looked at"),
+                        "verifyOtpResult"));
+        assertThat(crossedBack.serverMessage())
+                .isEqualTo("this OTP was sent by init_otp_auth, so only otp_auth checks its code "
+                        + "(the older and newer OTP sign-ins do not mix)");
+        // Neither counted as a wrong code nor spent: otp_auth still takes it.
+        assertThat(otpAuth(older, olderCode, null).result().path("userId").asString())
+                .isEqualTo(userId);
+    }
+
     // ---- helpers ---------------------------------------------------------------------------------------------
+
+    /** A sub-organization of the root organization: its root user (with {@code rootKey}) has {@code email}. */
+    private record SubOrganization(String id, String userId, ApiKeyStamper rootKey) {}
+
+    private SubOrganization newSubOrganization(String email) {
+        ApiKeyStamper rootKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String id = client.createSubOrganization(
+                        "sub-" + UUID.randomUUID(),
+                        List.of(new Requests.RootUserParams(
+                                "sub user",
+                                email,
+                                null,
+                                List.of(Requests.ApiKeyParams.of("k", rootKey)),
+                                List.of(),
+                                List.of())),
+                        1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
+        String userId = client.withStamper(rootKey).forOrganization(id).whoami().userId();
+        return new SubOrganization(id, userId, rootKey);
+    }
+
+    /** The user's API keys as get_api_keys lists them: id → credential type. */
+    private static Map<String, String> credentialTypes(KeyhavenClient reader, String userId) {
+        Map<String, String> types = new LinkedHashMap<>();
+        for (var key : reader.getApiKeys(userId)) {
+            types.put(
+                    key.path("apiKeyId").asString(),
+                    key.path("credential").path("type").asString());
+        }
+        return types;
+    }
 
     private String newUser(String email) {
         ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);

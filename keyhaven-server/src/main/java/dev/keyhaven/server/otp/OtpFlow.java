@@ -1,0 +1,30 @@
+package dev.keyhaven.server.otp;
+
+/**
+ * Which sign-in an OTP belongs to, fixed when its code is sent. Turnkey's guidance is never to mix a legacy init with
+ * the newer verify and login in one attempt, so a code is checked only by the flow that sent it.
+ */
+public enum OtpFlow {
+    /** {@code init_otp} and the auth proxy's inits: checked by {@code verify_otp} (or the proxy), for a token. */
+    VERIFICATION_TOKEN("init_otp", "verify_otp"),
+    /** {@code init_otp_auth}: checked by {@code otp_auth} only, for a credential bundle. */
+    CREDENTIAL_BUNDLE("init_otp_auth", "otp_auth");
+
+    private final String sentBy;
+    private final String checkedBy;
+
+    OtpFlow(String sentBy, String checkedBy) {
+        this.sentBy = sentBy;
+        this.checkedBy = checkedBy;
+    }
+
+    /** The operation that sends this flow's codes. */
+    public String sentBy() {
+        return sentBy;
+    }
+
+    /** The operation that checks this flow's codes. */
+    public String checkedBy() {
+        return checkedBy;
+    }
+}
