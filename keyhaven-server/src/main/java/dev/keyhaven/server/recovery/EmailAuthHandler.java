@@ -13,6 +13,8 @@ import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.mail.MailAddresses;
 import dev.keyhaven.server.mail.MailException;
 import dev.keyhaven.server.mail.Mailer;
+import dev.keyhaven.server.organization.FeatureName;
+import dev.keyhaven.server.organization.OrganizationFeatures;
 import dev.keyhaven.server.session.BundleKeys;
 import dev.keyhaven.server.user.SignInKeyType;
 import dev.keyhaven.server.user.User;
@@ -48,12 +50,16 @@ final class EmailAuthHandler implements ActivityHandler<EmailAuthHandler.Intent>
     private final String defaultFrom;
     private final EmailTemplates templates;
 
+    private final OrganizationFeatures features;
+
     EmailAuthHandler(
             UserRepository users,
             BundleKeys keys,
             Mailer mailer,
             String defaultFrom,
-            Optional<Path> templatesDirectory) {
+            Optional<Path> templatesDirectory,
+            OrganizationFeatures features) {
+        this.features = features;
         this.users = users;
         this.keys = keys;
         this.mailer = mailer;
@@ -98,6 +104,7 @@ final class EmailAuthHandler implements ActivityHandler<EmailAuthHandler.Intent>
     @Override
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
+        features.require(context.tx(), org, FeatureName.EMAIL_AUTH);
         User user = users.userWithEmail(context.tx(), org, intent.email())
                 .flatMap(id -> users.find(context.tx(), org, id))
                 .orElseThrow(

@@ -40,7 +40,7 @@ public final class RecoveryFeature {
                 new InitUserEmailRecoveryHandler(
                         users, recoveryCredentials, transfer, mailer, defaultFrom, templatesDirectory, features),
                 new RecoverUserHandler(userCredentials, recoveryCredentials, attestations),
-                new EmailAuthHandler(users, bundleKeys, mailer, defaultFrom, templatesDirectory));
+                new EmailAuthHandler(users, bundleKeys, mailer, defaultFrom, templatesDirectory, features));
     }
 
     public List<ActivityHandler<?>> handlers() {

@@ -11,6 +11,7 @@ import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.testing.Bundles.TargetKey;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.ArrayList;
@@ -257,6 +258,26 @@ class OrganizationOperationsIT extends OnBothStores {
         // the deprecated name acts on EMAIL_RECOVERY
         Activity alias = removeFeature(sub, "FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY");
         assertThat(featureNames(alias.result().path("features"))).doesNotContain("FEATURE_NAME_EMAIL_RECOVERY");
+        Map<String, Object> byEmail = Map.of(
+                "email",
+                "a@example.com",
+                "targetPublicKey",
+                TargetKey.generate().uncompressed(),
+                "emailCustomization",
+                Map.of("appName", "Acme"));
+        apiError(
+                ErrorCode.FEATURE_DISABLED,
+                null,
+                () -> sub.submit(
+                        "init_user_email_recovery",
+                        "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
+                        byEmail,
+                        "initUserEmailRecoveryResult"));
+        removeFeature(sub, "FEATURE_NAME_EMAIL_AUTH");
+        apiError(
+                ErrorCode.FEATURE_DISABLED,
+                null,
+                () -> sub.submit("email_auth", "ACTIVITY_TYPE_EMAIL_AUTH_V3", byEmail, "emailAuthResult"));
 
         apiError(
                 ErrorCode.UNIMPLEMENTED,
