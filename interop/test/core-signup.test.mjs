@@ -12,7 +12,9 @@
 // Keyhaven does not weaken its bundle to get around it. The supported path, which this test takes, is verifyOtp's
 // two steps with Keyhaven's OTP signer pinned: encryptOtpCodeToBundle(code, bundle, key, <the key published at
 // /public/v1/discovery/otp-signer>) and core's own httpClient.proxyVerifyOtpV2, then signUpWithOtp (a new contact)
-// or loginWithOtp (a known one). See docs/authentication.md.
+// or loginWithOtp (a known one). Sign-in of an existing user is a second code for the same email, verified the same
+// way, then core's httpClient.proxyGetAccount (/v1/account with filterType EMAIL and the verification token) for
+// the sub-organization, and loginWithOtp into it. See docs/authentication.md.
 import "../lib/browser-globals.mjs";
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -44,15 +46,33 @@ async function signUpConfig() {
   return body.activity.result.updateAuthProxyConfigResult.configId;
 }
 
-/** initOtp, then verifyOtp's two steps with Keyhaven's OTP signer pinned: a verification token for a core key. */
-async function verifiedToken(client, email) {
+/** initOtp (the `round`th code sent to `email`), then verifyOtp's two steps with Keyhaven's OTP signer pinned: a verification token for a core key. */
+async function verifiedToken(client, email, { round = 1 } = {}) {
   const { otpId, otpEncryptionTargetBundle } = await client.initOtp({ otpType: OtpType.Email, contact: email });
   const otpSigner = (await (await fetch(`${baseUrl}/public/v1/discovery/otp-signer`)).json()).publicKey;
   const publicKey = await client.createApiKeyPair();
-  const encryptedOtpBundle = await encryptOtpCodeToBundle(emailedCode(email), otpEncryptionTargetBundle, publicKey,
+  const encryptedOtpBundle = await encryptOtpCodeToBundle(emailedCode(email, { messages: round }), otpEncryptionTargetBundle, publicKey,
     otpSigner);
   const { verificationToken } = await client.httpClient.proxyVerifyOtpV2({ otpId, encryptedOtpBundle });
   return { verificationToken, publicKey };
+}
+
+/**
+ * Under the client's session: fetchWallets lists `walletName` with its one Ethereum account, and signMessage signs
+ * `message` with it (EIP-191), which viem verifies against the account's address. Returns the account.
+ */
+async function signsWithWallet(client, walletName, message) {
+  const wallets = await client.fetchWallets();
+  const wallet = wallets.find((w) => w.walletName === walletName);
+  assert.ok(wallet, `fetchWallets lists ${walletName}: ${JSON.stringify(wallets.map((w) => w.walletName))}`);
+  assert.equal(wallet.accounts.length, 1);
+  const [account] = wallet.accounts;
+  assert.equal(account.addressFormat, "ADDRESS_FORMAT_ETHEREUM");
+  const { r, s, v } = await client.signMessage({ walletAccount: account, message, addEthereumPrefix: true });
+  const signature = `0x${r}${s}${(27 + parseInt(v, 16)).toString(16)}`;
+  assert.equal(await verifyMessage({ address: account.address, message, signature }), true,
+    "viem recovers the account's address from the EIP-191 signature");
+  return account;
 }
 
 describe("@turnkey/core sign-up through the auth proxy", () => {
@@ -80,17 +100,7 @@ describe("@turnkey/core sign-up through the auth proxy", () => {
     assert.equal(user.userEmail, email);
     assert.equal(user.userName, email, "core names the user after the email");
 
-    const wallets = await client.fetchWallets();
-    const wallet = wallets.find((w) => w.walletName === walletName);
-    assert.ok(wallet, `fetchWallets lists ${walletName}: ${JSON.stringify(wallets.map((w) => w.walletName))}`);
-    assert.equal(wallet.accounts.length, 1);
-    const [account] = wallet.accounts;
-    assert.equal(account.addressFormat, "ADDRESS_FORMAT_ETHEREUM");
-    const message = "signed up with Keyhaven";
-    const { r, s, v } = await client.signMessage({ walletAccount: account, message, addEthereumPrefix: true });
-    const signature = `0x${r}${s}${(27 + parseInt(v, 16)).toString(16)}`;
-    assert.equal(await verifyMessage({ address: account.address, message, signature }), true,
-      "viem recovers the account's address from the EIP-191 signature");
+    await signsWithWallet(client, walletName, "signed up with Keyhaven");
     // The token signed up once: a second sign-up with it is refused (409, the email has an account now).
     await assert.rejects(client.signUpWithOtp({ verificationToken, contact: email, otpType: OtpType.Email }),
       (error) => {
@@ -114,5 +124,48 @@ describe("@turnkey/core sign-up through the auth proxy", () => {
       assert.match(String(error.cause?.message), /userEmail is not the contact the verification token proves/);
       return true;
     });
+  });
+  test("an existing user signs in: a second code → otp_verify_v2 → proxyGetAccount (EMAIL with the token) finds "
+    + "the sub-organization → loginWithOtp (stamp_login) → the same wallet signs", async () => {
+    const client = new TurnkeyClient({
+      apiBaseUrl: baseUrl, authProxyUrl, authProxyConfigId: await signUpConfig(), organizationId,
+    });
+    await client.init();
+    const email = `${unique("core-signin")}@example.com`;
+    const walletName = unique("core-signin-wallet");
+    const signUp = await verifiedToken(client, email);
+    await client.signUpWithOtp({
+      verificationToken: signUp.verificationToken, contact: email, otpType: OtpType.Email,
+      createSubOrgParams: { customWallet: { walletName, walletAccounts: [ethereumAccount] } },
+    });
+    const signedUp = await client.getSession();
+    const addressAtSignUp = (await signsWithWallet(client, walletName, "signed up")).address;
+    await client.logout();
+    assert.equal(await client.getSession(), undefined, "logged out");
+
+    const { verificationToken, publicKey } = await verifiedToken(client, email, { round: 2 });
+    assert.notEqual(publicKey, signUp.publicKey, "the second round proves a new key");
+    const account = await client.httpClient.proxyGetAccount({ filterType: "EMAIL", filterValue: email,
+      verificationToken });
+    assert.deepEqual(account, { organizationId: signedUp.organizationId });
+    const { sessionToken } = await client.loginWithOtp({ verificationToken, organizationId: account.organizationId });
+
+    const session = await client.getSession();
+    assert.equal(session.token, sessionToken);
+    assert.equal(session.organizationId, signedUp.organizationId);
+    assert.equal(session.userId, signedUp.userId, "the same user as at sign-up");
+    assert.equal(session.publicKey, publicKey, "the second verification token's key is the session's key");
+    assert.equal((await client.fetchUser()).userEmail, email);
+    const signedIn = await signsWithWallet(client, walletName, "signed in with Keyhaven");
+    assert.equal(signedIn.address, addressAtSignUp);
+    // The token's key now holds this session: a second stamp_login with the same token is refused, it would
+    // register the same key twice.
+    await assert.rejects(client.loginWithOtp({ verificationToken, organizationId: account.organizationId }),
+      (error) => {
+        assert.equal(error.name, "TurnkeyError");
+        assert.match(String(error.cause?.message), /public key \w+ is already registered in this organization/);
+        return true;
+      });
+    await client.logout();
   });
 });

@@ -44,9 +44,13 @@ public record AuthProxyConfig(
         Optional<String> oauthRedirectUrl,
         boolean captchaEnabled) {
 
-    /** The wallet kit's login methods besides {@code email} and {@code sms}, in the kit's spelling. */
+    /**
+     * The wallet kit's login methods besides {@code email} and {@code sms}, in the kit's spelling, and {@code oidc}:
+     * Keyhaven's name for sign-up with a trusted OIDC issuer that is none of the kit's providers (see
+     * {@link SignUpMethods}).
+     */
     public static final List<String> PROVIDERS =
-            List.of("passkey", "wallet", "google", "apple", "facebook", "x", "discord");
+            List.of("passkey", "wallet", "google", "apple", "facebook", "x", "discord", "oidc");
     /** The OAuth providers a client id can be given for. */
     public static final List<String> OAUTH_PROVIDERS = List.of("google", "apple", "facebook", "x", "discord");
 

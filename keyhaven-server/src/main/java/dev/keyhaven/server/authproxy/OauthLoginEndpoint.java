@@ -55,6 +55,9 @@ final class OauthLoginEndpoint implements AuthProxyEndpoint {
         Params body = proxied.body();
         OauthLogin.Request request = oauthLogins.read(body, config.sessionExpirationSeconds());
         Optional<String> requestedOrganization = body.optionalString("organizationId");
+        // A new identity signs up only with a provider the configuration offers (SignUpMethods).
+        String provider = SignUpMethods.providerOf(
+                config, request.token().issuer(), request.token().audience());
         String session = transactor.write(tx -> {
             String org = config.organizationId();
             List<OauthProvider> owners = oauthLogins.owners(tx, org, request.token()).stream()
@@ -65,11 +68,12 @@ final class OauthLoginEndpoint implements AuthProxyEndpoint {
             OtpRepository.Member member = owners.stream()
                     .findFirst()
                     .map(p -> new OtpRepository.Member(p.organizationId(), p.userId()))
-                    .or(() -> config.signupEnabled() && requestedOrganization.isEmpty()
+                    .or(() -> requestedOrganization.isEmpty() && config.allowsSignUpWith(provider)
                             ? Optional.of(signUps.withOidcIdentity(tx, org, request.token()))
                             : Optional.empty())
                     .orElseThrow(() -> ApiException.notFound("no account has an OAuth provider for this OIDC "
-                            + "token's identity, and this auth proxy config does not allow sign-up"));
+                            + "token's identity, and this auth proxy config does not allow sign-up with '"
+                            + provider + "' (signupEnabled and enabledProviders)"));
             versions.advance(tx, member.organizationId());
             return oauthLogins.login(tx, member.organizationId(), member.userId(), request, clock.instant(), ids);
         });

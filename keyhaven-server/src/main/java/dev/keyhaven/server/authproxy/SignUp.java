@@ -104,6 +104,7 @@ public final class SignUp {
             throw ApiException.badRequest("a sign-up needs a credential: apiKeys, authenticators, oauthProviders, or "
                     + "a userEmail or userPhoneNumber with its verificationToken");
         }
+        SignUpMethods.checkPasskeys(config, body);
         Instant now = clock.instant();
         // The proof first: nothing about the credentials is verified for a request that cannot sign up.
         Optional<OtpService.TokenClaims> claims = body.optionalString("verificationToken")
@@ -127,6 +128,7 @@ public final class SignUp {
                 .root()
                 .oauthProviders(v2 ? NewUser.OauthProviders.TOKENS_OR_CLAIMS : NewUser.OauthProviders.TOKENS_ONLY);
         NewUser user = NewUser.read(withUserName(body), shape, attestations, oidc);
+        SignUpMethods.checkCredentials(config, body, user, claims.isPresent());
         String name = body.optionalString("organizationName")
                 .filter(s -> !s.isBlank())
                 .orElse("sub-org-" + now.toEpochMilli());

@@ -16,7 +16,8 @@ import dev.keyhaven.server.api.Params;
  * {@code otpLength} (6–9), {@code alphanumeric}, {@code otpExpirationSeconds} (≤ 600),
  * {@code sessionExpirationSeconds}, {@code appName}, {@code emailTemplateId}, {@code signupEnabled},
  * {@code enabledProviders} (the wallet kit's other login methods: {@code passkey}, {@code wallet}, {@code google},
- * {@code apple}, {@code facebook}, {@code x}, {@code discord}), {@code oauthClientIds} (provider → client id),
+ * {@code apple}, {@code facebook}, {@code x}, {@code discord}, and Keyhaven's {@code oidc} for other trusted issuers;
+ * each sign-up method needs its own, see {@link SignUpMethods}), {@code oauthClientIds} (provider → client id),
  * {@code oauthRedirectUrl}, {@code captchaEnabled}; a field left out keeps its value. Result {@code updateAuthProxyConfigResult}: the whole configuration, with {@code configId}.
  */
 final class UpdateAuthProxyConfigHandler implements ActivityHandler<Params> {

@@ -127,7 +127,14 @@ class SignUpIT extends OnBothStores {
         smtp.purgeEmailFromAllMailboxes();
         client = root.withClock(clock);
         if (config == null || !server.keyhaven().authProxyConfigs().stream().anyMatch(c -> c.id().equals(config))) {
-            config = newConfig(Map.of("signupEnabled", true, "emailEnabled", true));
+            // Every method the tests below sign up with: a generic OIDC issuer is "oidc" (SignUpMethods).
+            config = newConfig(Map.of(
+                    "signupEnabled",
+                    true,
+                    "emailEnabled",
+                    true,
+                    "enabledProviders",
+                    List.of("passkey", "wallet", "oidc")));
         }
     }
 
@@ -297,6 +304,62 @@ class SignUpIT extends OnBothStores {
         Map<String, Object> untrusted = emptySignUp();
         untrusted.put("oauthProviders", List.of(Map.of("providerName", "X", "oidcToken", "not.a.token")));
         assertError(proxy("signup_v2", config, untrusted), ErrorCode.INVALID_OIDC_TOKEN, null);
+    }
+
+    @Test
+    void eachSignUpMethodNeedsItsProviderInTheConfig() throws Exception {
+        // No enabledProviders: sign-up by email code only, everything else refused naming the credential.
+        String emailOnly = newConfig(Map.of("signupEnabled", true, "emailEnabled", true));
+        SoftwareAuthenticator passkey = SoftwareAuthenticator.create(ORIGIN, RP_ID);
+        Map<String, Object> passkeyBody = passkeySignUp(
+                passkey, TestServer.newKey(ApiKeyStamper.Curve.P256), SoftwareAuthenticator.Tamper.NOTHING);
+        assertError(proxy("signup_v2", emailOnly, passkeyBody), ErrorCode.BAD_REQUEST, "authenticators");
+        for (ApiKeyStamper.Curve curve : List.of(ApiKeyStamper.Curve.SECP256K1, ApiKeyStamper.Curve.P256)) {
+            // A wallet's key, and a P-256 key with nothing else: both sign up by key, which is "wallet".
+            ApiKeyStamper key = TestServer.newKey(curve);
+            Map<String, Object> body = emptySignUp();
+            body.put(
+                    "apiKeys",
+                    List.of(Map.of("apiKeyName", "k", "publicKey", key.publicKey(), "curveType", curve.curveType())));
+            assertError(proxy("signup_v2", emailOnly, body), ErrorCode.BAD_REQUEST, "apiKeys[0]");
+        }
+        Map<String, Object> oauth = emptySignUp();
+        oauth.put(
+                "oauthProviders",
+                List.of(Map.of("providerName", "Google", "oidcToken", idToken("sub-" + UUID.randomUUID()))));
+        assertError(proxy("signup_v2", emailOnly, oauth), ErrorCode.BAD_REQUEST, "oauthProviders[0]");
+        String email = uniqueEmail();
+        TargetKey target = TargetKey.generate();
+        Map<String, Object> otp = otpSignUp(email, verifiedToken(emailOnly, email, target));
+        sign(otp, target, "signupV2");
+        Response byCode = proxy("signup_v2", emailOnly, otp);
+        assertThat(byCode.status()).as(byCode.body().toString()).isEqualTo(200);
+
+        // Passkeys only: the passkey signs up, its temporary P-256 key riding along.
+        String passkeysOnly = newConfig(Map.of("signupEnabled", true, "enabledProviders", List.of("passkey")));
+        Response byPasskey = proxy("signup_v2", passkeysOnly, passkeyBody);
+        assertThat(byPasskey.status()).as(byPasskey.body().toString()).isEqualTo(200);
+
+        // Google by its client id: the token whose audience is that id signs up; another audience of the same
+        // issuer is a generic OIDC identity, which this config does not offer.
+        String google = newConfig(Map.of(
+                "signupEnabled",
+                true,
+                "enabledProviders",
+                List.of("google"),
+                "oauthClientIds",
+                Map.of("google", AUDIENCE)));
+        Response byGoogle = proxy("signup_v2", google, oauth);
+        assertThat(byGoogle.status()).as(byGoogle.body().toString()).isEqualTo(200);
+        Map<String, Object> otherAudience = emptySignUp();
+        otherAudience.put(
+                "oauthProviders",
+                List.of(Map.of(
+                        "providerName",
+                        "Other",
+                        "oidcClaims",
+                        Map.of("iss", ISSUER, "sub", "sub-" + UUID.randomUUID(), "aud", "other-client"))));
+        assertError(proxy("signup_v2", google, otherAudience), ErrorCode.BAD_REQUEST, "oauthProviders[0]");
     }
 
     @Test

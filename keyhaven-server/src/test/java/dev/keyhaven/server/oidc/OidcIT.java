@@ -791,6 +791,17 @@ class OidcIT extends OnBothStores {
                         "publicKey",
                         other.compressed()));
         assertThat(unknown.status()).isEqualTo(404);
+        // Sign-up on, but not with this issuer: a generic OIDC identity needs "oidc" in enabledProviders.
+        String googleOnly = newConfig(Map.of("signupEnabled", true, "enabledProviders", List.of("google")));
+        ProxyResponse notOffered = proxy(
+                googleOnly,
+                Map.of(
+                        "oidcToken",
+                        token(RSA, JWSAlgorithm.RS256, MAIN, "app-1", uniqueSubject(), nonce(other.compressed())),
+                        "publicKey",
+                        other.compressed()));
+        assertThat(notOffered.status()).isEqualTo(404);
+        assertThat(notOffered.body().path("message").asString()).contains("does not allow sign-up with 'oidc'");
         ProxyResponse wrongNonce = proxy(
                 config,
                 Map.of(
@@ -809,7 +820,7 @@ class OidcIT extends OnBothStores {
 
     @Test
     void theProxySignsUpANewIdentityIntoASubOrganization() throws Exception {
-        String config = newConfig(Map.of("signupEnabled", true));
+        String config = newConfig(Map.of("signupEnabled", true, "enabledProviders", List.of("oidc")));
         String sub = uniqueSubject();
         TargetKey session = TargetKey.generate();
         ProxyResponse signUp = proxy(
