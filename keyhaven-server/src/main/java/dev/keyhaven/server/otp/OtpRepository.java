@@ -9,10 +9,11 @@ import java.util.Optional;
 /** Storage of OTPs, used verification tokens, and the user lookups by contact. */
 public interface OtpRepository {
 
-    /** One OTP as stored: never its code, only the code's keyed hash. */
+    /** One OTP as stored: never its code, only the code's keyed hash; {@code flow}: the sign-in that sent it. */
     record StoredOtp(
             String id,
             String organizationId,
+            OtpFlow flow,
             OtpType type,
             String contact,
             String codeHash,

@@ -153,12 +153,25 @@ public final class OtpService implements AutoCloseable {
     }
 
     /**
-     * Creates an OTP and sends its code. The answer is the same whether or not a user has this contact.
+     * Creates an OTP of the newer flow ({@code init_otp}, the auth proxy) and sends its code. The answer is the same
+     * whether or not a user has this contact.
      *
      * @param clientAddress the requester's address, counted by the per-address limit when known
      */
     public Initiated init(
             Tx tx, String organizationId, CodeRequest request, Optional<String> clientAddress, Instant now, Ids ids) {
+        return init(tx, organizationId, OtpFlow.VERIFICATION_TOKEN, request, clientAddress, now, ids);
+    }
+
+    /** Creates an OTP of {@code flow} (only that flow checks its code) and sends its code. */
+    public Initiated init(
+            Tx tx,
+            String organizationId,
+            OtpFlow flow,
+            CodeRequest request,
+            Optional<String> clientAddress,
+            Instant now,
+            Ids ids) {
         if (request.type() == OtpType.OTP_TYPE_SMS && !sms.configured()) {
             throw ApiException.badRequest(
                     "SMS codes are not available: this server has no SMS provider " + "(serve --sms-provider)");
@@ -176,6 +189,7 @@ public final class OtpService implements AutoCloseable {
                 new OtpRepository.StoredOtp(
                         otpId,
                         organizationId,
+                        flow,
                         request.type(),
                         request.contact(),
                         keys.codeHash(otpId, code),
@@ -245,6 +259,7 @@ public final class OtpService implements AutoCloseable {
                 tx,
                 organizationId,
                 otpId,
+                OtpFlow.VERIFICATION_TOKEN,
                 otp -> keys.open(organizationId, otpId, otp.sealedKey(), encryptedOtpBundle, bundleField),
                 bundleField,
                 tokenSeconds,
@@ -266,10 +281,63 @@ public final class OtpService implements AutoCloseable {
             long tokenSeconds,
             Instant now,
             Ids ids) {
+        return verifyPlain(
+                tx,
+                organizationId,
+                otpId,
+                OtpFlow.VERIFICATION_TOKEN,
+                code,
+                publicKey,
+                publicKeyField,
+                tokenSeconds,
+                now,
+                ids);
+    }
+
+    /**
+     * {@code verify_otp} V1 with {@code otpCode}: the code of an OTP that {@code init_otp} V1 or V2 sent, in plain
+     * text, and optionally the key to bind the token to. OTPs of the encrypted flow are refused, as this flow's are
+     * by {@link #verify(Tx, String, String, String, String, long, Instant, Ids)}.
+     */
+    public Verified verifyPlainCode(
+            Tx tx,
+            String organizationId,
+            String otpId,
+            String code,
+            Optional<String> publicKey,
+            String publicKeyField,
+            long tokenSeconds,
+            Instant now,
+            Ids ids) {
+        return verifyPlain(
+                tx,
+                organizationId,
+                otpId,
+                OtpFlow.PLAIN_CODE_TOKEN,
+                code,
+                publicKey,
+                publicKeyField,
+                tokenSeconds,
+                now,
+                ids);
+    }
+
+    private Verified verifyPlain(
+            Tx tx,
+            String organizationId,
+            String otpId,
+            OtpFlow flow,
+            String code,
+            Optional<String> publicKey,
+            String publicKeyField,
+            long tokenSeconds,
+            Instant now,
+            Ids ids) {
         return verify(
                 tx,
                 organizationId,
                 otpId,
+                flow,
                 otp -> new OtpKeys.OtpAttempt(code, publicKey.orElse("")),
                 publicKeyField,
                 tokenSeconds,
@@ -292,6 +360,7 @@ public final class OtpService implements AutoCloseable {
             Tx tx,
             String organizationId,
             String otpId,
+            OtpFlow flow,
             java.util.function.Function<OtpRepository.StoredOtp, OtpKeys.OtpAttempt> attemptOf,
             String keyField,
             long tokenSeconds,
@@ -300,6 +369,11 @@ public final class OtpService implements AutoCloseable {
         OtpRepository.StoredOtp otp = otps.find(tx, otpId)
                 .filter(o -> o.organizationId().equals(organizationId))
                 .orElseThrow(() -> ApiException.notFound("no OTP with id " + otpId + " in this organization"));
+        if (otp.flow() != flow) {
+            // Refused before the code is looked at: neither a wrong code counted nor a right one spent.
+            throw ApiException.badRequest("this OTP was sent by " + otp.flow().sentBy() + ", so only "
+                    + otp.flow().checkedBy() + " checks its code (the older and newer OTP sign-ins do not mix)");
+        }
         if (otp.usedAt().isPresent()) {
             throw ApiException.badRequest("this OTP was already used; request a new code");
         }

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.store;
 
 import dev.keyhaven.server.custody.SealedSecret;
+import dev.keyhaven.server.otp.OtpFlow;
 import dev.keyhaven.server.otp.OtpRepository;
 import dev.keyhaven.server.otp.OtpType;
 import dev.keyhaven.server.tx.Tx;
@@ -17,7 +18,7 @@ public final class JdbcOtpRepository implements OtpRepository {
         Sql.update(
                 tx,
                 "INSERT INTO otp_codes (id, organization_id, otp_type, contact, code_hash, key_sealed, attempts, "
-                        + "created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + "created_at, expires_at, used_at, flow) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 otp.id(),
                 otp.organizationId(),
                 otp.type().name(),
@@ -27,7 +28,8 @@ public final class JdbcOtpRepository implements OtpRepository {
                 otp.attempts(),
                 createdAt,
                 otp.expiresAt(),
-                otp.usedAt());
+                otp.usedAt(),
+                otp.flow().name());
     }
 
     @Override
@@ -35,10 +37,11 @@ public final class JdbcOtpRepository implements OtpRepository {
         return Sql.one(
                 tx,
                 "SELECT id, organization_id, otp_type, contact, code_hash, key_sealed, attempts, expires_at, "
-                        + "used_at FROM otp_codes WHERE id = ?",
+                        + "used_at, flow FROM otp_codes WHERE id = ?",
                 rs -> new StoredOtp(
                         rs.getString(1),
                         rs.getString(2),
+                        OtpFlow.valueOf(rs.getString("flow")),
                         OtpType.valueOf(rs.getString(3)),
                         rs.getString(4),
                         rs.getString(5),
