@@ -494,4 +494,27 @@ class OlderVersionsIT {
         assertThat(root.getPolicy(policyId).has("time")).isFalse();
         root.deletePolicy(policyId);
     }
+
+    @Test
+    void createPolicySelectorsAreRefusedAskingForV3() {
+        Map<String, Object> selectors = Map.of(
+                "policyName",
+                "selectors",
+                "effect",
+                "EFFECT_ALLOW",
+                "selectors",
+                List.of(Map.of(
+                        "subject", "activity.type", "operator", "OPERATOR_EQUAL", "target", "ACTIVITY_TYPE_SIGN")));
+        for (String type : List.of("ACTIVITY_TYPE_CREATE_POLICY", "ACTIVITY_TYPE_CREATE_POLICY_V2")) {
+            var error = apiError(
+                    ErrorCode.BAD_REQUEST,
+                    "type",
+                    () -> root.submit("create_policy", type, selectors, "createPolicyResult"));
+            assertThat(error.getMessage())
+                    .contains("'" + type + "' is a version of create_policy that Keyhaven does not accept"
+                            + " (accepted: ACTIVITY_TYPE_CREATE_POLICY_V3)");
+        }
+        assertThat(root.listPolicies())
+                .noneMatch(p -> p.path("policyName").asString().equals("selectors"));
+    }
 }
