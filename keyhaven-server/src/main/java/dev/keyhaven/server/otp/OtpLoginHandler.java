@@ -42,6 +42,15 @@ final class OtpLoginHandler implements ActivityHandler<OtpService.LoginRequest> 
         return OtpService.readLogin(p, Sessions.DEFAULT_SECONDS, true);
     }
 
+    /**
+     * The unversioned type also logs in with the token of {@code verify_otp} V1 given no {@code publicKey}, which is
+     * bound to no key: its {@code clientSignature} is required only when the token is bound (as every V2 token is).
+     */
+    @Override
+    public OtpService.LoginRequest parse(Params p, ActivityType type) {
+        return OtpService.readLogin(p, Sessions.DEFAULT_SECONDS, type != ActivityType.OTP_LOGIN);
+    }
+
     /** {@code activity.params.session_profile_id} (turnkey-api.md §4; '' when none is given). */
     @Override
     public dev.keyhaven.server.activity.PolicyFacts policyFacts(

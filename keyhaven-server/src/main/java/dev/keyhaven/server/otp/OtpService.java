@@ -303,6 +303,34 @@ public final class OtpService implements AutoCloseable {
                 ids);
     }
 
+    /**
+     * {@code verify_otp} V1 with {@code otpCode}: the code of an OTP that {@code init_otp} V1 or V2 sent, in plain
+     * text, and optionally the key to bind the token to. OTPs of the encrypted flow are refused, as this flow's are
+     * by {@link #verify(Tx, String, String, String, String, long, Instant, Ids)}.
+     */
+    public Verified verifyPlainCode(
+            Tx tx,
+            String organizationId,
+            String otpId,
+            String code,
+            Optional<String> publicKey,
+            String publicKeyField,
+            long tokenSeconds,
+            Instant now,
+            Ids ids) {
+        return verifyPlain(
+                tx,
+                organizationId,
+                otpId,
+                OtpFlow.PLAIN_CODE_TOKEN,
+                code,
+                publicKey,
+                publicKeyField,
+                tokenSeconds,
+                now,
+                ids);
+    }
+
     private Verified verifyPlain(
             Tx tx,
             String organizationId,

@@ -40,6 +40,14 @@ public final class CodeMail {
         return EmailCustomization.appName(p, field);
     }
 
+    /**
+     * The app name of an older intent that has none of its own: {@code emailCustomization.appName} (optional there,
+     * and checked as {@code appName} is), or {@code defaultAppName}.
+     */
+    public static String customizationAppName(Params p, String defaultAppName) {
+        return EmailCustomization.optional(p, defaultAppName).appName();
+    }
+
     /** Reads the intent's optional {@code emailCustomization} and sender fields; problems are 400s naming them. */
     public Look read(Params intent, String appName) {
         EmailCustomization c = EmailCustomization.forCode(intent, appName);

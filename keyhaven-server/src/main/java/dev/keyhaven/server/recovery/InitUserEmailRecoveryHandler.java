@@ -1,12 +1,14 @@
 package dev.keyhaven.server.recovery;
 
+import static dev.keyhaven.server.activity.VersionTable.version;
+
 import dev.keyhaven.server.activity.ActivityAction;
 import dev.keyhaven.server.activity.ActivityContext;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
-import dev.keyhaven.server.activity.ActivityVersion;
+import dev.keyhaven.server.activity.VersionTable;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Params;
@@ -20,9 +22,10 @@ import dev.keyhaven.server.user.User;
 import dev.keyhaven.server.user.UserRepository;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * {@code init_user_email_recovery} (V2): finds the user by email, replaces any earlier recovery credential of theirs
+ * {@code init_user_email_recovery} (V2, and V1: see {@link #DEFAULT_APP_NAME}): finds the user by email, replaces any earlier recovery credential of theirs
  * with a fresh P-256 one that expires ({@code expirationSeconds}, 15 minutes by default, at most a day), and emails
  * its private key as a credential bundle encrypted to {@code targetPublicKey}. The mail is handed over inside the
  * activity: if the SMTP server does not take it, the activity fails and no credential exists.
@@ -33,14 +36,27 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
     /** The longest validity accepted; a recovery credential is meant to be used at once. */
     public static final long MAX_EXPIRATION_SECONDS = 24 * 60 * 60;
 
-    private static final ActivitySpec SPEC = ActivitySpec.of(
-            "init_user_email_recovery",
-            ActivityResource.RECOVERY,
-            ActivityAction.CREATE,
-            new ActivityVersion(
+    /**
+     * V1 ({@code @turnkey/http} 2.0–3.15, sdk-server ≤ 4.12) has V2's fields, but its {@code emailCustomization} and
+     * that object's {@code appName} are optional: without one, the email's app name is {@value #DEFAULT_APP_NAME}.
+     * Both answer {@code initUserEmailRecoveryResult}.
+     */
+    static final String DEFAULT_APP_NAME = EmailAuthHandler.DEFAULT_APP_NAME;
+
+    private final VersionTable<Intent> versions = VersionTable.of(
+            version(
                     ActivityType.INIT_USER_EMAIL_RECOVERY_V2,
                     "initUserEmailRecoveryIntentV2",
-                    "initUserEmailRecoveryResult"));
+                    "initUserEmailRecoveryResult",
+                    p -> read(p, EmailCustomization::read)),
+            version(
+                    ActivityType.INIT_USER_EMAIL_RECOVERY,
+                    "initUserEmailRecoveryIntent",
+                    "initUserEmailRecoveryResult",
+                    p -> read(p, intent -> EmailCustomization.optional(intent, DEFAULT_APP_NAME))));
+
+    private final ActivitySpec spec =
+            ActivitySpec.of("init_user_email_recovery", ActivityResource.RECOVERY, ActivityAction.CREATE, versions);
 
     private final UserRepository users;
     private final RecoveryCredentialRepository credentials;
@@ -78,11 +94,21 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
 
     @Override
     public ActivitySpec spec() {
-        return SPEC;
+        return spec;
     }
 
     @Override
     public Intent parse(Params p) {
+        return parse(p, ActivityType.INIT_USER_EMAIL_RECOVERY_V2);
+    }
+
+    @Override
+    public Intent parse(Params p, ActivityType type) {
+        return versions.read(p, type);
+    }
+
+    /** Reads the fields both versions share, and the email's look by the version's rule. */
+    private Intent read(Params p, Function<Params, EmailCustomization> look) {
         String email = p.requiredString("email");
         if (!MailAddresses.isValid(email)) {
             throw ApiException.badField(p.pathOf("email"), "is not an email address");
@@ -93,7 +119,7 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
             throw ApiException.badField(
                     p.pathOf("expirationSeconds"), "must be between 1 and " + MAX_EXPIRATION_SECONDS + " seconds");
         }
-        EmailCustomization customization = EmailCustomization.read(p);
+        EmailCustomization customization = look.apply(p);
         return new Intent(
                 email,
                 target,

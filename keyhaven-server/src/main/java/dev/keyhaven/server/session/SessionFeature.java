@@ -33,7 +33,7 @@ public final class SessionFeature {
         this.readOnlySessions = new ReadOnlySessions(transactor, users, organizations, sessionSigner, clock);
         this.handlers = List.of(
                 new StampLoginHandler(sessions),
-                new CreateReadWriteSessionHandler(sessions, transfer, organizations),
+                new CreateReadWriteSessionHandler(sessions, transfer, organizations, users),
                 new CreateReadOnlySessionHandler(readOnlySessions, organizations));
     }
 

@@ -8,12 +8,15 @@ import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.AuthenticatorParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.crypto.bundle.TurnkeyHpke;
 import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.testing.Bundles.TargetKey;
 import dev.keyhaven.server.testing.SoftwareAuthenticator;
 import dev.keyhaven.server.testing.SoftwareAuthenticator.Format;
 import dev.keyhaven.server.testing.StoreKind;
 import dev.keyhaven.server.testing.TestServer;
 import java.time.Clock;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -404,5 +407,114 @@ class OlderVersionsIT {
                         + " ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7, ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6,"
                         + " ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5, ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V4,"
                         + " ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3, ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V2)");
+    }
+
+    @Test
+    void createReadWriteSessionV1NamesTheUserByEmailAndAnswersUnderItsOwnKey() {
+        String userId = newUser("rw-v1");
+        TargetKey target = TargetKey.generate();
+        Activity created = root.submit(
+                "create_read_write_session",
+                "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
+                Map.of("targetPublicKey", target.uncompressed(), "email", "rw-v1@example.com", "apiKeyName", "s"),
+                "createReadWriteSessionResult");
+        assertThat(resultKeys(created)).containsExactly("createReadWriteSessionResult");
+        assertThat(created.raw().path("intent").propertyNames()).containsExactly("createReadWriteSessionIntent");
+        assertThat(created.result().path("userId").asString()).isEqualTo(userId);
+        assertThat(created.result().path("username").asString()).isEqualTo("rw-v1");
+        assertThat(created.result().path("organizationId").asString()).isEqualTo(server.organizationId());
+        byte[] key = target.open(TurnkeyHpke.Encrypted.ofCredentialBundle(
+                created.result().path("credentialBundle").asString()));
+        KeyhavenClient session = root.withStamper(ApiKeyStamper.fromPrivateKey(
+                ApiKeyStamper.Curve.P256, HexFormat.of().formatHex(key)));
+        assertThat(session.whoami().userId()).isEqualTo(userId);
+    }
+
+    @Test
+    void createReadWriteSessionV1NeedsTheEmailOfAUserOfTheOrganization() {
+        String target = TargetKey.generate().uncompressed();
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.email",
+                () -> root.submit(
+                        "create_read_write_session",
+                        "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
+                        Map.of("targetPublicKey", target, "userId", "x"),
+                        "createReadWriteSessionResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.email",
+                () -> root.submit(
+                        "create_read_write_session",
+                        "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
+                        Map.of("targetPublicKey", target, "email", "not-an-email"),
+                        "createReadWriteSessionResult"));
+        apiError(
+                ErrorCode.NOT_FOUND,
+                null,
+                () -> root.submit(
+                        "create_read_write_session",
+                        "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
+                        Map.of("targetPublicKey", target, "email", "nobody-" + UUID.randomUUID() + "@example.com"),
+                        "createReadWriteSessionResult"));
+    }
+
+    @Test
+    void updatePolicyV1ChangesThePolicyAndRefusesV2sTimeWindow() {
+        String policyId = root.createPolicy("v1-policy", "EFFECT_ALLOW", "false", "true", "notes", null)
+                .result()
+                .path("policyId")
+                .asString();
+        Activity updated = root.submit(
+                "update_policy",
+                "ACTIVITY_TYPE_UPDATE_POLICY",
+                Map.of("policyId", policyId, "policyName", "v1-renamed", "policyEffect", "EFFECT_DENY"),
+                "updatePolicyResult");
+        assertThat(resultKeys(updated)).containsExactly("updatePolicyResult");
+        assertThat(updated.result().path("policyId").asString()).isEqualTo(policyId);
+        assertThat(root.getPolicy(policyId).path("policyName").asString()).isEqualTo("v1-renamed");
+        assertThat(root.getPolicy(policyId).path("effect").asString()).isEqualTo("EFFECT_DENY");
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.time",
+                () -> root.submit(
+                        "update_policy",
+                        "ACTIVITY_TYPE_UPDATE_POLICY",
+                        Map.of("policyId", policyId, "time", "time.now >= Timestamp('2026-01-01T00:00:00Z')"),
+                        "updatePolicyResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.policyId",
+                () -> root.submit(
+                        "update_policy",
+                        "ACTIVITY_TYPE_UPDATE_POLICY",
+                        Map.of("policyName", "x"),
+                        "updatePolicyResult"));
+        // The refused time left the policy as it was.
+        assertThat(root.getPolicy(policyId).has("time")).isFalse();
+        root.deletePolicy(policyId);
+    }
+
+    @Test
+    void createPolicySelectorsAreRefusedAskingForV3() {
+        Map<String, Object> selectors = Map.of(
+                "policyName",
+                "selectors",
+                "effect",
+                "EFFECT_ALLOW",
+                "selectors",
+                List.of(Map.of(
+                        "subject", "activity.type", "operator", "OPERATOR_EQUAL", "target", "ACTIVITY_TYPE_SIGN")));
+        for (String type : List.of("ACTIVITY_TYPE_CREATE_POLICY", "ACTIVITY_TYPE_CREATE_POLICY_V2")) {
+            var error = apiError(
+                    ErrorCode.BAD_REQUEST,
+                    "type",
+                    () -> root.submit("create_policy", type, selectors, "createPolicyResult"));
+            assertThat(error.getMessage())
+                    .contains("'" + type + "' is a version of create_policy that Keyhaven does not accept"
+                            + " (accepted: ACTIVITY_TYPE_CREATE_POLICY_V3)");
+        }
+        assertThat(root.listPolicies())
+                .noneMatch(p -> p.path("policyName").asString().equals("selectors"));
     }
 }

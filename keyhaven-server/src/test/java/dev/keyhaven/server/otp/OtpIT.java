@@ -939,4 +939,196 @@ class OtpIT extends OnBothStores {
                         .asString())
                 .isEqualTo(subOrganization);
     }
+
+    // ---- older versions: init_otp V1/V2 and verify_otp V1 with the code in plain text -----------------------
+
+    private Activity initOtpPlain(String type, Map<String, Object> parameters) {
+        return client.submit("init_otp", type, parameters, "initOtpResult");
+    }
+
+    private Activity verifyOtpPlain(String otpId, String code, Optional<String> publicKey) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("otpId", otpId);
+        p.put("otpCode", code);
+        publicKey.ifPresent(k -> p.put("publicKey", k));
+        return client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP", p, "verifyOtpResult");
+    }
+
+    @Test
+    void initOtpV1SendsAPlainCodeThatVerifyOtpV1ChecksAndItsUnboundTokenLogsIn() throws Exception {
+        String email = uniqueEmail();
+        String userId = newUser(email, null);
+        // V1 has no appName: the email's comes from emailCustomization.
+        Activity init = initOtpPlain(
+                "ACTIVITY_TYPE_INIT_OTP",
+                Map.of(
+                        "otpType",
+                        "OTP_TYPE_EMAIL",
+                        "contact",
+                        email,
+                        "emailCustomization",
+                        Map.of("appName", "Acme Old")));
+        // initOtpResult: the id only, no encryption target.
+        assertThat(init.result().propertyNames()).containsExactly("otpId");
+        String code = emailedCode();
+        assertThat(smtp.getReceivedMessages()[0].getSubject()).isEqualTo("Acme Old: your sign-in code");
+        Activity verified = verifyOtpPlain(init.result().path("otpId").asString(), code, Optional.empty());
+        assertThat(verified.raw().path("intent").propertyNames()).containsExactly("verifyOtpIntent");
+        String token = verified.result().path("verificationToken").asString();
+        assertThat(claims(token).path("public_key").asString()).isEmpty();
+        // A token bound to no key: otp_login V2 always wants the client signature, which this token cannot give...
+        TargetKey session = TargetKey.generate();
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.clientSignature",
+                () -> client.submit(
+                        "otp_login",
+                        "ACTIVITY_TYPE_OTP_LOGIN_V2",
+                        Map.of("verificationToken", token, "publicKey", session.compressed()),
+                        "otpLoginResult"));
+        // ...and the unversioned type, which sdk-server 4 and 5 send after this verification, logs in without one.
+        Activity login = client.submit(
+                "otp_login",
+                "ACTIVITY_TYPE_OTP_LOGIN",
+                Map.of("verificationToken", token, "publicKey", session.compressed()),
+                "otpLoginResult");
+        assertThat(login.result().path("session").asString()).contains(".");
+        assertThat(sessionClient(session, server.organizationId()).whoami().userId())
+                .isEqualTo(userId);
+    }
+
+    @Test
+    void initOtpV2TakesAppNameAndVerifyOtpV1BindsTheTokenToTheGivenKey() throws Exception {
+        String email = uniqueEmail();
+        newUser(email, null);
+        Activity init = initOtpPlain(
+                "ACTIVITY_TYPE_INIT_OTP_V2",
+                Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email, "appName", "Acme Two", "otpLength", 6));
+        assertThat(init.result().propertyNames()).containsExactly("otpId");
+        String code = emailedCode();
+        assertThat(smtp.getReceivedMessages()[0].getSubject()).isEqualTo("Acme Two: your sign-in code");
+        assertThat(code).hasSize(6);
+        TargetKey key = TargetKey.generate();
+        String token = verifyOtpPlain(init.result().path("otpId").asString(), code, Optional.of(key.compressed()))
+                .result()
+                .path("verificationToken")
+                .asString();
+        assertThat(claims(token).path("public_key").asString()).isEqualTo(key.compressed());
+        // Bound to a key: its login needs the client signature, as verify_otp V2's tokens do, even unversioned.
+        KeyhavenApiException unsigned = apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.clientSignature",
+                () -> client.submit(
+                        "otp_login",
+                        "ACTIVITY_TYPE_OTP_LOGIN",
+                        Map.of(
+                                "verificationToken",
+                                token,
+                                "publicKey",
+                                TargetKey.generate().compressed()),
+                        "otpLoginResult"));
+        assertThat(unsigned.serverMessage()).contains("is required: the verification token is bound to a key");
+        assertThat(client.submit(
+                                "otp_login",
+                                "ACTIVITY_TYPE_OTP_LOGIN_V2",
+                                loginParameters(token, key, TargetKey.generate()),
+                                "otpLoginResult")
+                        .result()
+                        .path("session")
+                        .asString())
+                .contains(".");
+    }
+
+    @Test
+    void thePlainAndTheEncryptedOtpFlowsDoNotMix() throws Exception {
+        String email = uniqueEmail();
+        newUser(email, null);
+        // A plain-code OTP is refused by the encrypted verification (which it has no target for anyway)...
+        Activity plain = initOtpPlain(
+                "ACTIVITY_TYPE_INIT_OTP_V2", Map.of("otpType", "OTP_TYPE_EMAIL", "contact", email, "appName", "A"));
+        String plainId = plain.result().path("otpId").asString();
+        String plainCode = emailedCode();
+        Activity newer = initOtp(email);
+        String newerId = newer.result().path("otpId").asString();
+        assertThat(smtp.waitForIncomingEmail(5_000, 2)).isTrue();
+        String newerCode = emailedCode();
+        KeyhavenApiException encrypted = apiError(
+                ErrorCode.BAD_REQUEST,
+                null,
+                () -> verifyOtp(
+                        "ACTIVITY_TYPE_VERIFY_OTP_V2",
+                        plainId,
+                        newer.result().path("otpEncryptionTargetBundle").asString(),
+                        plainCode,
+                        TargetKey.generate()));
+        assertThat(encrypted.serverMessage())
+                .isEqualTo("this OTP was sent by init_otp V1/V2, so only verify_otp with otpCode checks its code "
+                        + "(the older and newer OTP sign-ins do not mix)");
+        // ...and an OTP of init_otp V3 by the plain-code one, with its right code.
+        KeyhavenApiException inPlain =
+                apiError(ErrorCode.BAD_REQUEST, null, () -> verifyOtpPlain(newerId, newerCode, Optional.empty()));
+        assertThat(inPlain.serverMessage())
+                .isEqualTo("this OTP was sent by init_otp, so only verify_otp checks its code "
+                        + "(the older and newer OTP sign-ins do not mix)");
+        // Neither refusal spent the code or counted against it.
+        assertThat(verifyOtpPlain(plainId, plainCode, Optional.empty()).status())
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(verifyOtp(
+                                "ACTIVITY_TYPE_VERIFY_OTP_V2",
+                                newerId,
+                                newer.result().path("otpEncryptionTargetBundle").asString(),
+                                newerCode,
+                                TargetKey.generate())
+                        .status())
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+    }
+
+    @Test
+    void verifyOtpV1IsToldByItsFieldsAndRefusesBothOrNeither() throws Exception {
+        Activity plain =
+                initOtpPlain("ACTIVITY_TYPE_INIT_OTP", Map.of("otpType", "OTP_TYPE_EMAIL", "contact", uniqueEmail()));
+        String otpId = plain.result().path("otpId").asString();
+        String code = emailedCode();
+        KeyhavenApiException both = apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.otpCode",
+                () -> client.submit(
+                        "verify_otp",
+                        "ACTIVITY_TYPE_VERIFY_OTP",
+                        Map.of("otpId", otpId, "otpCode", code, "encryptedOtpBundle", "00"),
+                        "verifyOtpResult"));
+        assertThat(both.serverMessage()).contains("must not be sent with encryptedOtpBundle");
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.otpCode",
+                () -> client.submit(
+                        "verify_otp", "ACTIVITY_TYPE_VERIFY_OTP", Map.of("otpId", otpId), "verifyOtpResult"));
+        // V2 has no plain code.
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.otpCode",
+                () -> client.submit(
+                        "verify_otp",
+                        "ACTIVITY_TYPE_VERIFY_OTP_V2",
+                        Map.of("otpId", otpId, "otpCode", code),
+                        "verifyOtpResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.publicKey",
+                () -> verifyOtpPlain(otpId, code, Optional.of("not-a-key")));
+        // A wrong plain code counts, as an encrypted one does.
+        KeyhavenApiException wrong =
+                apiError(ErrorCode.BAD_REQUEST, null, () -> verifyOtpPlain(otpId, "000000000", Optional.empty()));
+        assertThat(wrong.serverMessage()).isEqualTo("invalid OTP code (4 attempts left)");
+        // init_otp V1 without a contact, and V2 without its appName.
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.contact",
+                () -> initOtpPlain("ACTIVITY_TYPE_INIT_OTP", Map.of("otpType", "OTP_TYPE_EMAIL")));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.appName",
+                () -> initOtpPlain(
+                        "ACTIVITY_TYPE_INIT_OTP_V2", Map.of("otpType", "OTP_TYPE_EMAIL", "contact", uniqueEmail())));
+    }
 }

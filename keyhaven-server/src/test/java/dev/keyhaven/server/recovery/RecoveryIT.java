@@ -570,4 +570,54 @@ class RecoveryIT extends OnBothStores {
                     .isNotNull();
         }
     }
+
+    // ---- V1: emailCustomization and its appName optional ---------------------------------------------------
+
+    private Activity initV1(Map<String, Object> parameters) {
+        return client.submit(
+                "init_user_email_recovery",
+                "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY",
+                parameters,
+                "initUserEmailRecoveryResult");
+    }
+
+    @Test
+    void v1WithoutAnAppNameMailsUnderTheDefaultOneAndItsBundleRecoversTheUser() throws Exception {
+        String email = uniqueEmail();
+        String userId = newUser(email);
+        TargetKey target = TargetKey.generate();
+        Activity init =
+                initV1(request(email, target, Map.of("magicLinkTemplate", "https://acme.example/recover?bundle=%s")));
+        assertThat(init.raw().path("intent").propertyNames()).containsExactly("initUserEmailRecoveryIntent");
+        assertThat(init.result().path("userId").asString()).isEqualTo(userId);
+        MimeMessage message = onlyMessage();
+        assertThat(message.getSubject()).isEqualTo("Keyhaven: recover your account");
+        ApiKeyStamper newKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        recoverWithApiKey(recoveryClient(bundleIn(part(message, "text/html")), target), userId, newKey);
+        assertThat(client.withStamper(newKey).whoami().userId()).isEqualTo(userId);
+    }
+
+    @Test
+    void v1WithoutEmailCustomizationAtAllIsAcceptedButItsFieldsAreStillChecked() throws Exception {
+        String email = uniqueEmail();
+        newUser(email);
+        Map<String, Object> bare = new LinkedHashMap<>();
+        bare.put("email", email);
+        bare.put("targetPublicKey", TargetKey.generate().uncompressed());
+        assertThat(initV1(bare).status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(onlyMessage().getSubject()).isEqualTo("Keyhaven: recover your account");
+        smtp.purgeEmailFromAllMailboxes();
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.emailCustomization.logoUrl",
+                () -> initV1(request(email, TargetKey.generate(), Map.of("logoUrl", "not a url"))));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.email",
+                () -> initV1(request("not-an-email", TargetKey.generate(), Map.of())));
+        // V2 still requires its emailCustomization.
+        Map<String, Object> bareV2 = new LinkedHashMap<>(bare);
+        apiError(ErrorCode.BAD_REQUEST, "parameters.emailCustomization", () -> init(bareV2));
+        assertThat(smtp.getReceivedMessages()).isEmpty();
+    }
 }
