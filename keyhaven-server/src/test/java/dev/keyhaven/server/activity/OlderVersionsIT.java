@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.AuthenticatorParams;
+import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.crypto.bundle.TurnkeyHpke;
 import dev.keyhaven.server.api.ErrorCode;
@@ -28,6 +30,7 @@ import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The older activity versions that published {@code @turnkey/http} and {@code @turnkey/sdk-server} releases send,
@@ -495,26 +498,135 @@ class OlderVersionsIT {
         root.deletePolicy(policyId);
     }
 
+    private static Map<String, Object> selector(String subject, String operator, String target) {
+        return Map.of("subject", subject, "operator", operator, "target", target);
+    }
+
+    private static Map<String, Object> selectorV2(String subject, String operator, List<String> targets) {
+        return Map.of("subject", subject, "operator", operator, "targets", targets);
+    }
+
+    private static Map<String, Object> selectorPolicy(String name, String effect, List<Map<String, Object>> selectors) {
+        return Map.of("policyName", name, "effect", effect, "selectors", selectors, "notes", "from selectors");
+    }
+
     @Test
-    void createPolicySelectorsAreRefusedAskingForV3() {
-        Map<String, Object> selectors = Map.of(
-                "policyName",
-                "selectors",
-                "effect",
-                "EFFECT_ALLOW",
-                "selectors",
-                List.of(Map.of(
-                        "subject", "activity.type", "operator", "OPERATOR_EQUAL", "target", "ACTIVITY_TYPE_SIGN")));
-        for (String type : List.of("ACTIVITY_TYPE_CREATE_POLICY", "ACTIVITY_TYPE_CREATE_POLICY_V2")) {
-            var error = apiError(
-                    ErrorCode.BAD_REQUEST,
-                    "type",
-                    () -> root.submit("create_policy", type, selectors, "createPolicyResult"));
-            assertThat(error.getMessage())
-                    .contains("'" + type + "' is a version of create_policy that Keyhaven does not accept"
-                            + " (accepted: ACTIVITY_TYPE_CREATE_POLICY_V3)");
-        }
+    void createPolicyV1AndV2SelectorsBecomeTheConditionThatIsEnforced() {
+        ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        root.createUsers(List.of(UserParams.withApiKeys("selector-signer", List.of(ApiKeyParams.of("k", key)))));
+        KeyhavenClient signer = root.withStamper(key);
+        String walletId = root.createWallet("selectors", List.of(WalletAccountParams.ethereum(0)))
+                .result()
+                .path("walletId")
+                .asString();
+        String address = root.query("list_wallet_accounts", Map.of("walletId", walletId))
+                .path("accounts")
+                .get(0)
+                .path("address")
+                .asString();
+        String keccak = "HASH_FUNCTION_KECCAK256";
+        String text = "PAYLOAD_ENCODING_TEXT_UTF8";
+        assertThat(signer.signRawPayload(address, "no policy yet", text, keccak).status())
+                .isEqualTo("ACTIVITY_STATUS_FAILED");
+
+        Activity allow = root.submit(
+                "create_policy",
+                "ACTIVITY_TYPE_CREATE_POLICY",
+                selectorPolicy(
+                        "v1 allow",
+                        "EFFECT_ALLOW",
+                        List.of(
+                                selector("activity.action", "OPERATOR_EQUAL", "SIGN"),
+                                selector("wallet.id", "OPERATOR_EQUAL", walletId))),
+                "createPolicyResult");
+        assertThat(resultKeys(allow)).containsExactly("createPolicyResult");
+        String allowId = allow.result().path("policyId").asString();
+        JsonNode stored = root.getPolicy(allowId);
+        assertThat(stored.path("condition").asString())
+                .isEqualTo("activity.action == 'SIGN' && wallet.id == '" + walletId + "'");
+        assertThat(stored.path("consensus").asString()).isEmpty();
+        assertThat(stored.path("notes").asString()).isEqualTo("from selectors");
+        assertThat(signer.signRawPayload(address, "allowed by a V1 policy", text, keccak)
+                        .status())
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+
+        Activity deny = root.submit(
+                "create_policy",
+                "ACTIVITY_TYPE_CREATE_POLICY_V2",
+                selectorPolicy(
+                        "v2 deny",
+                        "EFFECT_DENY",
+                        List.of(selectorV2("activity.params.hash_function", "OPERATOR_IN", List.of(keccak)))),
+                "createPolicyResult");
+        String denyId = deny.result().path("policyId").asString();
+        assertThat(root.getPolicy(denyId).path("condition").asString())
+                .isEqualTo("activity.params.hash_function in ['" + keccak + "']");
+        Activity denied = signer.signRawPayload(address, "denied by a V2 policy", text, keccak);
+        assertThat(denied.status()).isEqualTo("ACTIVITY_STATUS_FAILED");
+        assertThat(denied.failure().orElseThrow().message()).isEqualTo("request denied by policy " + denyId);
+        assertThat(signer.signRawPayload(address, "sha256 is not denied", text, "HASH_FUNCTION_SHA256")
+                        .status())
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+
+        root.deletePolicy(denyId);
+        root.deletePolicy(allowId);
+    }
+
+    @Test
+    void createPolicySelectorsWithoutOneReadingAreRefusedNamingTheSelectorsField() {
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.selectors[1].subject",
+                () -> root.submit(
+                        "create_policy",
+                        "ACTIVITY_TYPE_CREATE_POLICY_V2",
+                        selectorPolicy(
+                                "refused",
+                                "EFFECT_DENY",
+                                List.of(
+                                        selectorV2("activity.type", "OPERATOR_EQUAL", List.of("T")),
+                                        selectorV2("user.name", "OPERATOR_EQUAL", List.of("x")))),
+                        "createPolicyResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.selectors[0].operator",
+                () -> root.submit(
+                        "create_policy",
+                        "ACTIVITY_TYPE_CREATE_POLICY_V2",
+                        selectorPolicy(
+                                "refused",
+                                "EFFECT_DENY",
+                                List.of(selectorV2("activity.type", "OPERATOR_MORE_THAN", List.of("A")))),
+                        "createPolicyResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.selectors[0].target",
+                () -> root.submit(
+                        "create_policy",
+                        "ACTIVITY_TYPE_CREATE_POLICY",
+                        selectorPolicy(
+                                "refused", "EFFECT_DENY", List.of(selector("activity.type", "OPERATOR_IN", "A,B"))),
+                        "createPolicyResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.selectors[0].target",
+                () -> root.submit(
+                        "create_policy",
+                        "ACTIVITY_TYPE_CREATE_POLICY",
+                        selectorPolicy(
+                                "refused",
+                                "EFFECT_DENY",
+                                List.of(selector("activity.params.otp_length", "OPERATOR_MORE_THAN", "6.5"))),
+                        "createPolicyResult"));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.selectors",
+                () -> root.submit(
+                        "create_policy",
+                        "ACTIVITY_TYPE_CREATE_POLICY_V2",
+                        selectorPolicy("refused", "EFFECT_ALLOW", List.of()),
+                        "createPolicyResult"));
         assertThat(root.listPolicies())
-                .noneMatch(p -> p.path("policyName").asString().equals("selectors"));
+                .noneMatch(p -> p.path("policyName").asString().equals("refused"));
     }
 }
