@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
             SignerKeyCommand.class,
             WebhookKeysCommand.class,
             AuthProxyConfigCommand.class,
+            BackupCommand.class,
+            RestoreCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {
