@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             SignerKeyCommand.class,
             WebhookKeysCommand.class,
             AuthProxyConfigCommand.class,
+            AuditCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {
