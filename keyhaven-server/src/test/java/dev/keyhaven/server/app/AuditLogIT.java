@@ -9,6 +9,7 @@ import dev.keyhaven.client.AuditLogVerifier;
 import dev.keyhaven.client.AuditLogVerifier.BrokenChainException;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.StoreKind;
 import java.io.PrintWriter;
@@ -131,6 +132,39 @@ class AuditLogIT extends OnBothStores {
             assertThat(kinds(db, signed)).containsExactly("ACTIVITY_CREATED", "VOTE");
             // The activity engine's transaction: recorded, voted on, then its outcome.
             assertThat(kinds(db, wallet.id())).containsExactly("ACTIVITY_CREATED", "VOTE", "ACTIVITY_OUTCOME");
+        }
+        Run run = audit("audit", "verify");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo(verifiedLine());
+        assertThat(run.exitCode()).isZero();
+    }
+
+    @Test
+    void votesAndEachOutcomeOfAnActivityThatWaitedForConsensusAreChained() throws Exception {
+        NonRootUser alice = NonRootUser.create(root, "alice-" + System.nanoTime());
+        Activity policy = root.createPolicy(
+                "root approves alice's tags " + System.nanoTime(),
+                "EFFECT_ALLOW",
+                "activity.resource == 'USER' && activity.action == 'CREATE' && activity.type == "
+                        + "'ACTIVITY_TYPE_CREATE_USER_TAG'",
+                "approvers.any(user, user.id == '" + server.rootUserId() + "')",
+                "",
+                null);
+        assertThat(policy.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        Activity approvedLater = alice.client().createUserTag("approved-" + System.nanoTime(), List.of());
+        Activity rejectedLater = alice.client().createUserTag("rejected-" + System.nanoTime(), List.of());
+        assertThat(approvedLater.status()).isEqualTo("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+        assertThat(root.approveActivity(approvedLater.fingerprint(), "createUserTagResult")
+                        .status())
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(root.rejectActivity(rejectedLater.fingerprint(), "createUserTagResult")
+                        .status())
+                .isEqualTo("ACTIVITY_STATUS_REJECTED");
+        try (Connection db = db()) {
+            assertThat(kinds(db, approvedLater.id()))
+                    .containsExactly("ACTIVITY_CREATED", "VOTE", "ACTIVITY_OUTCOME", "VOTE", "ACTIVITY_OUTCOME");
+            assertThat(kinds(db, rejectedLater.id()))
+                    .containsExactly("ACTIVITY_CREATED", "VOTE", "ACTIVITY_OUTCOME", "VOTE", "ACTIVITY_OUTCOME");
         }
         Run run = audit("audit", "verify");
         assertThat(run.err()).isEmpty();
