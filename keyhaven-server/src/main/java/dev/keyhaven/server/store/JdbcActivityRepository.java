@@ -16,6 +16,7 @@ import dev.keyhaven.server.api.Pagination;
 import dev.keyhaven.server.api.WireEnum;
 import dev.keyhaven.server.audit.AuditChange;
 import dev.keyhaven.server.audit.AuditKind;
+import dev.keyhaven.server.audit.AuditLogRepository;
 import dev.keyhaven.server.tx.Tx;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -190,30 +191,35 @@ public final class JdbcActivityRepository implements ActivityRepository {
         Vote v = a.votes().getFirst();
         List<Object> activity = activityValues(a);
         List<Object> vote = voteValues(a.organizationId(), v);
-        long version;
+        List<AuditChange> changes = List.of(created(a, activity), voted(v, vote));
         if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
-            // One statement, so one round trip, for the activity, its vote and the version check.
+            // One statement for the activity, its vote, the version check and the audit head (under the
+            // organization's row lock, so that concurrent writers cannot fork the chain), and one for the entries.
             List<Object> args = new ArrayList<>(activity);
             args.addAll(vote);
             args.add(a.organizationId());
-            version = Sql.one(
-                            tx,
-                            "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + ") "
-                                    + "SELECT state_version FROM organizations WHERE id = ?",
-                            rs -> rs.getLong(1),
-                            args.toArray())
-                    .orElse(-1L);
-        } else {
-            Sql.update(tx, insertActivity(a), activity.toArray());
-            Sql.update(tx, INSERT_VOTE, vote.toArray());
-            version = Sql.one(
-                            tx,
-                            "SELECT state_version FROM organizations WHERE id = ?",
-                            rs -> rs.getLong(1),
-                            a.organizationId())
-                    .orElse(-1L);
+            Optional<Map.Entry<Long, AuditLogRepository.Head>> seen = Sql.one(
+                    tx,
+                    "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + "), head AS ("
+                            + JdbcAuditLog.reservingOnPostgres(changes.size()) + ") "
+                            + "SELECT state_version, head_seq, audit_head FROM head",
+                    rs -> Map.entry(
+                            rs.getLong(1),
+                            new AuditLogRepository.Head(
+                                    a.organizationId(), rs.getLong(2), Optional.ofNullable(rs.getString(3)))),
+                    args.toArray());
+            seen.ifPresent(head -> JdbcAuditLog.write(tx, head.getValue(), changes));
+            return seen.map(Map.Entry::getKey).orElse(-1L);
         }
-        audit.append(tx, a.organizationId(), List.of(created(a, activity), voted(v, vote)));
+        Sql.update(tx, insertActivity(a), activity.toArray());
+        Sql.update(tx, INSERT_VOTE, vote.toArray());
+        long version = Sql.one(
+                        tx,
+                        "SELECT state_version FROM organizations WHERE id = ?",
+                        rs -> rs.getLong(1),
+                        a.organizationId())
+                .orElse(-1L);
+        audit.append(tx, a.organizationId(), changes);
         return version;
     }
 

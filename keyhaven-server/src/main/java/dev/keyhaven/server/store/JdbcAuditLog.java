@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,10 +22,10 @@ import java.util.TreeMap;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * {@code audit_entries}, {@code audit_signed_heads} and the chain head on {@code organizations}. Appending costs three
- * statements per write, however many changes it makes: read the head under the organization's row lock (which the
- * state version's advance has already taken on the activity engine's path), one insert of all the entries, one update
- * of the head.
+ * {@code audit_entries}, {@code audit_signed_heads} and the chain head on {@code organizations}. An append takes the
+ * organization's row lock (which the state version's advance has already taken on the activity engine's path) to read
+ * the head, then inserts all its entries at once and records the new head: two round trips on PostgreSQL, one of
+ * which signing's short write folds into the statement it already ran.
  */
 public final class JdbcAuditLog implements AuditLogRepository {
     /** Plain, so that the canonical JSON of the entries never depends on how the API's mapper is configured. */
@@ -50,18 +51,51 @@ public final class JdbcAuditLog implements AuditLogRepository {
      * exist: the write that made the changes sees that too and rolls back.
      */
     void append(Tx tx, String organizationId, List<AuditChange> changes) {
-        Optional<Head> found = Sql.one(
+        if (!changes.isEmpty()) {
+            reserve(tx, organizationId, changes.size()).ifPresent(head -> write(tx, head, changes));
+        }
+    }
+
+    /**
+     * Locks the organization's row and returns its chain head as it was before {@code count} entries. PostgreSQL
+     * moves {@code audit_seq} on in the same statement (one round trip); SQLite has one writer and only reads.
+     */
+    private static Optional<Head> reserve(Tx tx, String organizationId, int count) {
+        if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
+            return Sql.one(
+                    tx,
+                    "UPDATE organizations SET audit_seq = audit_seq + ? WHERE id = ? RETURNING audit_seq - ?, "
+                            + "audit_head",
+                    rs -> new Head(organizationId, rs.getLong(1), Optional.ofNullable(rs.getString(2))),
+                    (long) count,
+                    organizationId,
+                    (long) count);
+        }
+        return Sql.one(
                 tx,
-                "SELECT audit_seq, audit_head FROM organizations WHERE id = ?"
-                        + JdbcTx.of(tx).dialect().forUpdate(),
+                "SELECT audit_seq, audit_head FROM organizations WHERE id = ?",
                 rs -> new Head(organizationId, rs.getLong(1), Optional.ofNullable(rs.getString(2))),
                 organizationId);
-        if (found.isEmpty() || changes.isEmpty()) {
-            return;
-        }
-        long seq = found.get().seq();
-        String prevHash = found.get().hash().orElse(AuditChain.GENESIS);
-        List<Object> values = new ArrayList<>(changes.size() * 8);
+    }
+
+    /**
+     * The statement that moves an organization's {@code audit_seq} on by {@code count} under its row lock, for
+     * signing's single statement on PostgreSQL: it returns {@code state_version}, then the head before the entries.
+     */
+    static String reservingOnPostgres(int count) {
+        return "UPDATE organizations SET audit_seq = audit_seq + " + count + " WHERE id = ? "
+                + "RETURNING state_version, audit_seq - " + count + " AS head_seq, audit_head";
+    }
+
+    /**
+     * Inserts the entries after {@code before} and records the new head: one statement on PostgreSQL (whose
+     * {@code audit_seq} {@link #reserve} already moved on), two on SQLite.
+     */
+    static void write(Tx tx, Head before, List<AuditChange> changes) {
+        String organizationId = before.organizationId();
+        long seq = before.seq();
+        String prevHash = before.hash().orElse(AuditChain.GENESIS);
+        List<Object> values = new ArrayList<>(changes.size() * 8 + 3);
         for (AuditChange change : changes) {
             seq++;
             String content = canonical(change.columns());
@@ -72,8 +106,17 @@ public final class JdbcAuditLog implements AuditLogRepository {
                     organizationId, seq, kind, change.activityId(), change.recordId(), content, prevHash, hash));
             prevHash = hash;
         }
-        String rows = String.join(", ", java.util.Collections.nCopies(changes.size(), "(" + Sql.placeholders(8) + ")"));
-        Sql.update(tx, "INSERT INTO audit_entries (" + ENTRY_COLUMNS + ") VALUES " + rows, values.toArray());
+        String insert = "INSERT INTO audit_entries (" + ENTRY_COLUMNS + ") VALUES "
+                + String.join(", ", Collections.nCopies(changes.size(), "(" + Sql.placeholders(8) + ")"));
+        if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
+            values.addAll(List.of(prevHash, organizationId));
+            Sql.update(
+                    tx,
+                    "WITH entries AS (" + insert + ") UPDATE organizations SET audit_head = ? WHERE id = ?",
+                    values.toArray());
+            return;
+        }
+        Sql.update(tx, insert, values.toArray());
         Sql.update(
                 tx,
                 "UPDATE organizations SET audit_seq = ?, audit_head = ? WHERE id = ?",
