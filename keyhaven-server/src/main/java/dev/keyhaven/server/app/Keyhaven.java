@@ -8,6 +8,7 @@ import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.api.WireTime;
 import dev.keyhaven.server.audit.AuditExport;
 import dev.keyhaven.server.audit.AuditHeadSigner;
+import dev.keyhaven.server.audit.AuditQueries;
 import dev.keyhaven.server.audit.AuditVerification;
 import dev.keyhaven.server.auth.ApiKeyStampVerifier;
 import dev.keyhaven.server.auth.AttestedStampVerifier;
@@ -179,6 +180,7 @@ public final class Keyhaven implements AutoCloseable {
                 .proofQueries(proofs)
                 .tvcQueries(features.tvc.queries())
                 .webhookQueries(features.webhooks.queries())
+                .auditQueries(new AuditQueries(transactor, repositories.audit))
                 .publishedKeys(Map.of(
                         ApiServer.OTP_SIGNER_DISCOVERY_PATH, keys.otpSigner.publicKeyHex(),
                         ApiServer.SESSION_SIGNER_DISCOVERY_PATH, keys.sessionSigner.publicKeyHex(),

@@ -29,7 +29,13 @@ public interface AuditLogRepository {
     /** The organization's entries in {@code seq} order. */
     List<Entry> entries(Tx tx, String organizationId);
 
+    /** Up to {@code limit} of the organization's entries after {@code afterSeq}, in order, of one activity or all. */
+    List<Entry> entriesAfter(Tx tx, String organizationId, Optional<String> activityId, long afterSeq, int limit);
+
     List<SignedHead> signedHeads(Tx tx, String organizationId);
+
+    /** The organization's newest signed head. */
+    Optional<SignedHead> latestSignedHead(Tx tx, String organizationId);
 
     /** A stored row as the log describes it: its activity and the canonical JSON of its columns. */
     record Row(String activityId, String columns) {}

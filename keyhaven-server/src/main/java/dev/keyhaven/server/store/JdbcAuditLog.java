@@ -183,6 +183,47 @@ public final class JdbcAuditLog implements AuditLogRepository {
     }
 
     @Override
+    public List<Entry> entriesAfter(
+            Tx tx, String organizationId, Optional<String> activityId, long afterSeq, int limit) {
+        String sql = "SELECT " + ENTRY_COLUMNS + " FROM audit_entries WHERE organization_id = ? AND seq > ?"
+                + (activityId.isPresent() ? " AND activity_id = ?" : "") + " ORDER BY seq LIMIT " + limit;
+        List<Object> args = new ArrayList<>(List.of(organizationId, afterSeq));
+        activityId.ifPresent(args::add);
+        return Sql.list(tx, sql, JdbcAuditLog::entry, args.toArray());
+    }
+
+    private static Entry entry(ResultSet rs) throws SQLException {
+        return new Entry(
+                rs.getString(1),
+                rs.getLong(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getString(6),
+                rs.getString(7),
+                rs.getString(8));
+    }
+
+    @Override
+    public Optional<SignedHead> latestSignedHead(Tx tx, String organizationId) {
+        return Sql.one(
+                tx,
+                "SELECT organization_id, seq, head_hash, signature, signed_at FROM audit_signed_heads "
+                        + "WHERE organization_id = ? ORDER BY seq DESC LIMIT 1",
+                JdbcAuditLog::signedHead,
+                organizationId);
+    }
+
+    private static SignedHead signedHead(ResultSet rs) throws SQLException {
+        return new SignedHead(
+                rs.getString(1),
+                rs.getLong(2),
+                rs.getString(3),
+                rs.getString(4),
+                Sql.instant(rs.getLong(5)).toString());
+    }
+
+    @Override
     public List<SignedHead> signedHeads(Tx tx, String organizationId) {
         return Sql.list(
                 tx,

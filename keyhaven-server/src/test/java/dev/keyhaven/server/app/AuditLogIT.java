@@ -1,5 +1,6 @@
 package dev.keyhaven.server.app;
 
+import static dev.keyhaven.server.testing.ApiErrors.apiError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +10,7 @@ import dev.keyhaven.client.AuditLogVerifier;
 import dev.keyhaven.client.AuditLogVerifier.BrokenChainException;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.StoreKind;
@@ -24,12 +26,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The tamper-evident activity log: both write paths (the activity engine's transaction and signing's grouped short
@@ -170,6 +174,57 @@ class AuditLogIT extends OnBothStores {
         assertThat(run.err()).isEmpty();
         assertThat(run.out()).isEqualTo(verifiedLine());
         assertThat(run.exitCode()).isZero();
+    }
+
+    @Test
+    void getAuditLogPagesTheChainWithLinksAReaderCanCheckAndRefusesABadPage() throws Exception {
+        String signed = signSomething();
+        String org = server.organizationId();
+        JsonNode ofActivity = root.query("get_audit_log", Map.of("organizationId", org, "activityId", signed));
+        JsonNode entries = ofActivity.path("entries");
+        assertThat(entries).hasSize(2);
+        assertThat(List.of(
+                        entries.get(0).path("kind").asString(),
+                        entries.get(1).path("kind").asString()))
+                .containsExactly("ACTIVITY_CREATED", "VOTE");
+        for (JsonNode entry : entries) {
+            assertThat(entry.path("hash").asString())
+                    .isEqualTo(AuditChain.entryHash(
+                            org,
+                            entry.path("seq").asLong(),
+                            entry.path("kind").asString(),
+                            entry.path("activityId").asString(),
+                            entry.path("recordId").asString(),
+                            entry.path("content").asString(),
+                            entry.path("prevHash").asString()));
+        }
+        assertThat(entries.get(1).path("prevHash").asString())
+                .isEqualTo(entries.get(0).path("hash").asString());
+        try (Connection db = db()) {
+            assertThat(ofActivity.path("head").path("seq").asLong())
+                    .isEqualTo(count(db, "SELECT audit_seq FROM organizations WHERE id = ?", org));
+        }
+
+        JsonNode first = root.query("get_audit_log", Map.of("organizationId", org, "limit", 1));
+        assertThat(first.path("entries")).hasSize(1);
+        assertThat(first.path("entries").get(0).path("seq").asLong()).isEqualTo(1);
+        assertThat(first.path("entries").get(0).path("prevHash").asString()).isEqualTo(AuditChain.GENESIS);
+        JsonNode second = root.query("get_audit_log", Map.of("organizationId", org, "afterSeq", 1, "limit", 1));
+        assertThat(second.path("entries").get(0).path("prevHash").asString())
+                .isEqualTo(first.path("entries").get(0).path("hash").asString());
+
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "limit",
+                () -> root.query("get_audit_log", Map.of("organizationId", org, "limit", 0)));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "limit",
+                () -> root.query("get_audit_log", Map.of("organizationId", org, "limit", 501)));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "afterSeq",
+                () -> root.query("get_audit_log", Map.of("organizationId", org, "afterSeq", -1)));
     }
 
     @Test
