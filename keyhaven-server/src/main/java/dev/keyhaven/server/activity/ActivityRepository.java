@@ -8,7 +8,10 @@ import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
-/** Storage of activities and their votes. Activities are never deleted. */
+/**
+ * Storage of activities and their votes. Activities are never deleted. Every change it makes is also appended to the
+ * organization's tamper-evident log (package {@code audit}) in the same transaction.
+ */
 public interface ActivityRepository {
 
     /**
@@ -21,6 +24,7 @@ public interface ActivityRepository {
 
     void updateOutcome(
             Tx tx,
+            String organizationId,
             String activityId,
             ActivityStatus status,
             JsonNode result,
@@ -30,7 +34,7 @@ public interface ActivityRepository {
     void insertVote(Tx tx, String organizationId, Vote vote);
 
     /** Replaces the activity's app proofs (only activities whose request asked for them have any). */
-    void updateAppProofs(Tx tx, String activityId, List<AppProof> proofs);
+    void updateAppProofs(Tx tx, String organizationId, String activityId, List<AppProof> proofs);
 
     /**
      * Inserts a new activity with its one vote (the submitter's) and returns its organization's state version as

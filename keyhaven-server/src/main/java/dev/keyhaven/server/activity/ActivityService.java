@@ -189,7 +189,13 @@ public final class ActivityService {
                 activities.insertVote(
                         tx, decided.organizationId(), decided.votes().getLast());
                 activities.updateOutcome(
-                        tx, decided.id(), decided.status(), decided.result(), decided.failure(), decided.updatedAt());
+                        tx,
+                        decided.organizationId(),
+                        decided.id(),
+                        decided.status(),
+                        decided.result(),
+                        decided.failure(),
+                        decided.updatedAt());
                 saveAppProofs(tx, decided);
                 events.statusChanged(tx, reads, decided);
                 return decided;
@@ -323,7 +329,7 @@ public final class ActivityService {
 
     private void saveAppProofs(Tx tx, Activity decided) {
         if (!decided.appProofs().isEmpty()) {
-            activities.updateAppProofs(tx, decided.id(), decided.appProofs());
+            activities.updateAppProofs(tx, decided.organizationId(), decided.id(), decided.appProofs());
         }
     }
 
@@ -421,7 +427,13 @@ public final class ActivityService {
                 }
                 activities.insertVote(tx, org, decided.votes().getLast());
                 activities.updateOutcome(
-                        tx, decided.id(), decided.status(), decided.result(), decided.failure(), decided.updatedAt());
+                        tx,
+                        decided.organizationId(),
+                        decided.id(),
+                        decided.status(),
+                        decided.result(),
+                        decided.failure(),
+                        decided.updatedAt());
                 saveAppProofs(tx, decided);
                 if (decided.status() != current.status()) {
                     events.statusChanged(tx, reads, decided);
@@ -450,7 +462,13 @@ public final class ActivityService {
                         Optional.of(new Failure(executionFailed.code(), executionFailed.getMessage(), true)),
                         now());
                 activities.updateOutcome(
-                        tx, failed.id(), failed.status(), failed.result(), failed.failure(), failed.updatedAt());
+                        tx,
+                        failed.organizationId(),
+                        failed.id(),
+                        failed.status(),
+                        failed.result(),
+                        failed.failure(),
+                        failed.updatedAt());
                 events.statusChanged(tx, StateReads.in(tx, failed.organizationId()), failed);
                 return null;
             });

@@ -6,6 +6,10 @@ import dev.keyhaven.server.activity.ActivityRenderer;
 import dev.keyhaven.server.activity.ActivityService;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.api.WireTime;
+import dev.keyhaven.server.audit.AuditExport;
+import dev.keyhaven.server.audit.AuditHeadSigner;
+import dev.keyhaven.server.audit.AuditQueries;
+import dev.keyhaven.server.audit.AuditVerification;
 import dev.keyhaven.server.auth.ApiKeyStampVerifier;
 import dev.keyhaven.server.auth.AttestedStampVerifier;
 import dev.keyhaven.server.auth.CallerResolver;
@@ -52,12 +56,19 @@ public final class Keyhaven implements AutoCloseable {
     private final Database database;
     private final Features features;
     private final ApiServer.Services services;
+    private final AuditHeadSigner auditHeads;
     private ApiServer server;
     private AuthProxyServer authProxyServer;
     private boolean closed;
 
-    private Keyhaven(Foundation base, Database database, Features features, ApiServer.Services services) {
+    private Keyhaven(
+            Foundation base,
+            Database database,
+            Features features,
+            ApiServer.Services services,
+            AuditHeadSigner auditHeads) {
         this.base = base;
+        this.auditHeads = auditHeads;
         this.database = database;
         this.features = features;
         this.services = services;
@@ -89,7 +100,12 @@ public final class Keyhaven implements AutoCloseable {
                 new HttpMetrics(metricsRegistry),
                 metricsRegistry,
                 new Readiness(database::answers));
-        return new Keyhaven(base, database, features, services);
+        AuditHeadSigner auditHeads = new AuditHeadSigner(
+                base.transactor,
+                base.repositories.audit,
+                ServerIdentity.open(base.transactor, base.repositories.proofs, base.keys.sealer, base.random, clock),
+                clock);
+        return new Keyhaven(base, database, features, services, auditHeads);
     }
 
     /**
@@ -164,6 +180,7 @@ public final class Keyhaven implements AutoCloseable {
                 .proofQueries(proofs)
                 .tvcQueries(features.tvc.queries())
                 .webhookQueries(features.webhooks.queries())
+                .auditQueries(new AuditQueries(transactor, repositories.audit))
                 .publishedKeys(Map.of(
                         ApiServer.OTP_SIGNER_DISCOVERY_PATH, keys.otpSigner.publicKeyHex(),
                         ApiServer.SESSION_SIGNER_DISCOVERY_PATH, keys.sessionSigner.publicKeyHex(),
@@ -223,6 +240,7 @@ public final class Keyhaven implements AutoCloseable {
                         connections),
                 services);
         features.webhooks.deliverer().start();
+        auditHeads.start();
         config.otp()
                 .authProxyPort()
                 .ifPresent(port -> authProxyServer = AuthProxyServer.start(
@@ -233,6 +251,21 @@ public final class Keyhaven implements AutoCloseable {
                         services.metrics(),
                         services.readiness()));
         return server;
+    }
+
+    /** Signs the audit chains' heads (every {@link AuditHeadSigner#INTERVAL} once serving; on demand here). */
+    public AuditHeadSigner auditHeads() {
+        return auditHeads;
+    }
+
+    /** {@code audit verify}: the chains, their signed heads, and the rows against their entries. */
+    public AuditVerification auditVerification() {
+        return new AuditVerification(base.transactor, base.repositories.audit);
+    }
+
+    /** {@code audit export}: one organization's chain as JSON Lines. */
+    public AuditExport auditExport() {
+        return new AuditExport(base.transactor, base.repositories.audit);
     }
 
     /** The auth proxy's listener, when {@link #serve} started one. */
@@ -292,6 +325,7 @@ public final class Keyhaven implements AutoCloseable {
                 server.close();
             }
             features.webhooks.deliverer().close();
+            auditHeads.close();
         } finally {
             features.otp.service().close();
             base.keys.close();

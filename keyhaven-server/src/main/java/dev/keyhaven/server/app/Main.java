@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             AuthProxyConfigCommand.class,
             BackupCommand.class,
             RestoreCommand.class,
+            AuditCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {

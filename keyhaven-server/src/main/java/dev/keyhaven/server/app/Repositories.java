@@ -14,6 +14,7 @@ import dev.keyhaven.server.recovery.RecoveryCredentialRepository;
 import dev.keyhaven.server.smartcontract.SmartContractInterfaceRepository;
 import dev.keyhaven.server.state.StateVersions;
 import dev.keyhaven.server.store.JdbcActivityRepository;
+import dev.keyhaven.server.store.JdbcAuditLog;
 import dev.keyhaven.server.store.JdbcAuthProxyConfigRepository;
 import dev.keyhaven.server.store.JdbcCallerDirectory;
 import dev.keyhaven.server.store.JdbcCustodyRepository;
@@ -66,11 +67,14 @@ final class Repositories {
     final JdbcProofRepository proofs = new JdbcProofRepository();
 
     final StateVersions stateVersions = new JdbcStateVersions();
+    /** The tamper-evident activity log, which the activity repository appends to. */
+    final JdbcAuditLog audit = new JdbcAuditLog();
+
     final ActivityRepository activities;
     final WebhookRepository webhooks;
 
     Repositories(ObjectMapper json) {
-        this.activities = new JdbcActivityRepository(json);
+        this.activities = new JdbcActivityRepository(json, audit);
         this.webhooks = new JdbcWebhookRepository(json);
     }
 }

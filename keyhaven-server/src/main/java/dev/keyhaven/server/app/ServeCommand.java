@@ -644,7 +644,7 @@ final class ServeCommand implements Callable<Integer> {
             lines.add("                    (PREFIX.public and PREFIX.private: your P-256 key pair in hex)");
         }
         lines.add("  bundle signer:    " + signer + " (pin it; also GET " + ApiServer.SIGNER_DISCOVERY_PATH + ")");
-        lines.add("  identity key:     " + identityKey + " (pin it to verify app proofs)");
+        lines.add("  identity key:     " + identityKey + " (pin it to verify app proofs and the audit log)");
         out.println(String.join(System.lineSeparator(), lines));
         out.flush();
     }

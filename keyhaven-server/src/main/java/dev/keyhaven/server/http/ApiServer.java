@@ -109,6 +109,7 @@ public final class ApiServer implements AutoCloseable {
             dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries,
             SmartContractInterfaceQueries smartContractInterfaceQueries,
             SubOrganizationQueries subOrganizationQueries,
+            dev.keyhaven.server.audit.AuditQueries auditQueries,
             Readiness readiness,
             List<AuthProxyRoute> authProxyRoutes,
             String version) {
@@ -144,6 +145,7 @@ public final class ApiServer implements AutoCloseable {
             private dev.keyhaven.server.oauth2.Oauth2CredentialQueries oauth2Queries;
             private SmartContractInterfaceQueries smartContractInterfaceQueries;
             private SubOrganizationQueries subOrganizationQueries;
+            private dev.keyhaven.server.audit.AuditQueries auditQueries;
             private Readiness readiness;
             private String version;
 
@@ -264,6 +266,11 @@ public final class ApiServer implements AutoCloseable {
                 return this;
             }
 
+            public Builder auditQueries(dev.keyhaven.server.audit.AuditQueries value) {
+                this.auditQueries = value;
+                return this;
+            }
+
             public Builder smartContractInterfaceQueries(SmartContractInterfaceQueries value) {
                 this.smartContractInterfaceQueries = value;
                 return this;
@@ -312,6 +319,7 @@ public final class ApiServer implements AutoCloseable {
                 require(oauth2Queries, "oauth2Queries");
                 require(smartContractInterfaceQueries, "smartContractInterfaceQueries");
                 require(subOrganizationQueries, "subOrganizationQueries");
+                require(auditQueries, "auditQueries");
                 require(readiness, "readiness");
                 require(authProxyRoutes, "authProxyRoutes");
                 require(version, "version");
@@ -340,6 +348,7 @@ public final class ApiServer implements AutoCloseable {
                         oauth2Queries,
                         smartContractInterfaceQueries,
                         subOrganizationQueries,
+                        auditQueries,
                         readiness,
                         List.copyOf(authProxyRoutes),
                         version);

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.http;
 
 import dev.keyhaven.server.activity.ActivityQueries;
+import dev.keyhaven.server.audit.AuditQueries;
 import dev.keyhaven.server.oauth2.Oauth2CredentialQueries;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.organization.SubOrganizationQueries;
@@ -71,6 +72,7 @@ final class Routes {
                 Operation.query("list_tvc_app_deployments", TvcQueries.class, tvc::listTvcAppDeployments),
                 Operation.query("list_webhook_endpoints", WebhookQueries.class, webhooks::listWebhookEndpoints),
                 Operation.query("list_webhook_deliveries", WebhookQueries.class, webhooks::listWebhookDeliveries),
+                Operation.query("get_audit_log", AuditQueries.class, services.auditQueries()::getAuditLog),
                 Operation.query("get_oauth2_credential", Oauth2CredentialQueries.class, oauth2::getOauth2Credential),
                 Operation.query(
                         "list_oauth2_credentials", Oauth2CredentialQueries.class, oauth2::listOauth2Credentials),

@@ -14,6 +14,9 @@ import dev.keyhaven.server.activity.VoteSelection;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Pagination;
 import dev.keyhaven.server.api.WireEnum;
+import dev.keyhaven.server.audit.AuditChange;
+import dev.keyhaven.server.audit.AuditKind;
+import dev.keyhaven.server.audit.AuditLogRepository;
 import dev.keyhaven.server.tx.Tx;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -25,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -33,9 +38,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Activities and votes. Intent, result and the voter snapshots are stored as JSON text. */
 public final class JdbcActivityRepository implements ActivityRepository {
-    private static final String COLUMNS = "id, organization_id, type, status, intent, result, failure_code, "
+    static final String COLUMNS = "id, organization_id, type, status, intent, result, failure_code, "
             + "failure_message, failure_reported_as_error, fingerprint, created_at, updated_at";
-    private static final String VOTE_COLUMNS = "id, activity_id, organization_id, user_id, user_snapshot, selection, "
+    static final String VOTE_COLUMNS = "id, activity_id, organization_id, user_id, user_snapshot, selection, "
             + "message, public_key, signature, scheme, created_at, evaluation_id, evaluation";
 
     /** What queries read: the inserted columns and the app proofs (NULL for an activity without). */
@@ -51,14 +56,40 @@ public final class JdbcActivityRepository implements ActivityRepository {
             "INSERT INTO votes (" + VOTE_COLUMNS + ") VALUES (" + Sql.placeholders(13) + ")";
 
     private final ObjectMapper json;
+    private final JdbcAuditLog audit;
 
-    public JdbcActivityRepository(ObjectMapper json) {
+    public JdbcActivityRepository(ObjectMapper json, JdbcAuditLog audit) {
         this.json = json;
+        this.audit = audit;
     }
 
     @Override
     public void insert(Tx tx, Activity a) {
-        Sql.update(tx, insertActivity(a), activityValues(a).toArray());
+        List<Object> values = activityValues(a);
+        Sql.update(tx, insertActivity(a), values.toArray());
+        audit.append(tx, a.organizationId(), List.of(created(a, values)));
+    }
+
+    /** The log's record of a new activity: every column as inserted (app proofs NULL when it has none). */
+    private static AuditChange created(Activity a, List<Object> values) {
+        SortedMap<String, Object> columns = columns(COLUMNS, values);
+        columns.putIfAbsent("app_proofs", null);
+        return new AuditChange(AuditKind.ACTIVITY_CREATED, a.id(), a.id(), columns);
+    }
+
+    private static AuditChange voted(Vote v, List<Object> values) {
+        return new AuditChange(AuditKind.VOTE, v.activityId(), v.id(), columns(VOTE_COLUMNS, values));
+    }
+
+    /** The columns named in {@code names} (the insert's column list, then {@code app_proofs}) with their values. */
+    private static SortedMap<String, Object> columns(String names, List<Object> values) {
+        List<String> columnNames = new ArrayList<>(Arrays.asList(names.split(", ")));
+        columnNames.add("app_proofs");
+        SortedMap<String, Object> columns = new TreeMap<>();
+        for (int i = 0; i < values.size(); i++) {
+            columns.put(columnNames.get(i), values.get(i));
+        }
+        return columns;
     }
 
     private static String insertActivity(Activity a) {
@@ -89,38 +120,53 @@ public final class JdbcActivityRepository implements ActivityRepository {
     }
 
     @Override
-    public void updateAppProofs(Tx tx, String activityId, List<AppProof> proofs) {
-        Sql.update(
-                tx,
-                "UPDATE activities SET app_proofs = ? WHERE id = ?",
-                proofs.isEmpty() ? Optional.empty() : json.writeValueAsString(proofs),
-                activityId);
+    public void updateAppProofs(Tx tx, String organizationId, String activityId, List<AppProof> proofs) {
+        Optional<String> stored = proofs.isEmpty() ? Optional.empty() : Optional.of(json.writeValueAsString(proofs));
+        Sql.update(tx, "UPDATE activities SET app_proofs = ? WHERE id = ?", stored, activityId);
+        SortedMap<String, Object> columns = new TreeMap<>();
+        columns.put("app_proofs", stored);
+        audit.append(
+                tx, organizationId, List.of(new AuditChange(AuditKind.APP_PROOFS, activityId, activityId, columns)));
     }
 
     @Override
     public void updateOutcome(
             Tx tx,
+            String organizationId,
             String activityId,
             ActivityStatus status,
             JsonNode result,
             Optional<Failure> failure,
             Instant updatedAt) {
+        SortedMap<String, Object> columns = new TreeMap<>();
+        columns.put("status", status.wireName());
+        columns.put("result", json.writeValueAsString(result));
+        columns.put("failure_code", failure.map(x -> x.code().name()));
+        columns.put("failure_message", failure.map(Failure::message));
+        columns.put("failure_reported_as_error", failure.map(Failure::reportedAsError));
+        columns.put("updated_at", updatedAt);
         Sql.update(
                 tx,
                 "UPDATE activities SET status = ?, result = ?, failure_code = ?, failure_message = ?, "
                         + "failure_reported_as_error = ?, updated_at = ? WHERE id = ?",
-                status.wireName(),
-                json.writeValueAsString(result),
-                failure.map(x -> x.code().name()),
-                failure.map(Failure::message),
-                failure.map(Failure::reportedAsError),
+                columns.get("status"),
+                columns.get("result"),
+                columns.get("failure_code"),
+                columns.get("failure_message"),
+                columns.get("failure_reported_as_error"),
                 updatedAt,
                 activityId);
+        audit.append(
+                tx,
+                organizationId,
+                List.of(new AuditChange(AuditKind.ACTIVITY_OUTCOME, activityId, activityId, columns)));
     }
 
     @Override
     public void insertVote(Tx tx, String organizationId, Vote v) {
-        Sql.update(tx, INSERT_VOTE, voteValues(organizationId, v).toArray());
+        List<Object> values = voteValues(organizationId, v);
+        Sql.update(tx, INSERT_VOTE, values.toArray());
+        audit.append(tx, organizationId, List.of(voted(v, values)));
     }
 
     private List<Object> voteValues(String organizationId, Vote v) {
@@ -143,27 +189,38 @@ public final class JdbcActivityRepository implements ActivityRepository {
     @Override
     public long insertSeeingStateVersion(Tx tx, Activity a) {
         Vote v = a.votes().getFirst();
+        List<Object> activity = activityValues(a);
+        List<Object> vote = voteValues(a.organizationId(), v);
+        List<AuditChange> changes = List.of(created(a, activity), voted(v, vote));
         if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
-            // One statement, so one round trip, for the activity, its vote and the version check.
-            List<Object> args = new ArrayList<>(activityValues(a));
-            args.addAll(voteValues(a.organizationId(), v));
+            // One statement for the activity, its vote, the version check and the audit head (under the
+            // organization's row lock, so that concurrent writers cannot fork the chain), and one for the entries.
+            List<Object> args = new ArrayList<>(activity);
+            args.addAll(vote);
             args.add(a.organizationId());
-            return Sql.one(
-                            tx,
-                            "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + ") "
-                                    + "SELECT state_version FROM organizations WHERE id = ?",
-                            rs -> rs.getLong(1),
-                            args.toArray())
-                    .orElse(-1L);
+            Optional<Map.Entry<Long, AuditLogRepository.Head>> seen = Sql.one(
+                    tx,
+                    "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + "), head AS ("
+                            + JdbcAuditLog.reservingOnPostgres(changes.size()) + ") "
+                            + "SELECT state_version, head_seq, audit_head FROM head",
+                    rs -> Map.entry(
+                            rs.getLong(1),
+                            new AuditLogRepository.Head(
+                                    a.organizationId(), rs.getLong(2), Optional.ofNullable(rs.getString(3)))),
+                    args.toArray());
+            seen.ifPresent(head -> JdbcAuditLog.write(tx, head.getValue(), changes));
+            return seen.map(Map.Entry::getKey).orElse(-1L);
         }
-        insert(tx, a);
-        insertVote(tx, a.organizationId(), v);
-        return Sql.one(
+        Sql.update(tx, insertActivity(a), activity.toArray());
+        Sql.update(tx, INSERT_VOTE, vote.toArray());
+        long version = Sql.one(
                         tx,
                         "SELECT state_version FROM organizations WHERE id = ?",
                         rs -> rs.getLong(1),
                         a.organizationId())
                 .orElse(-1L);
+        audit.append(tx, a.organizationId(), changes);
+        return version;
     }
 
     @Override

@@ -154,6 +154,11 @@ public final class TestServer implements AutoCloseable {
         return ApiKeyStamper.generate(curve, RANDOM);
     }
 
+    /** This server's data directory (its KEK file; the SQLite database). */
+    public Path dataDirectory() {
+        return directory;
+    }
+
     /** The JDBC URL of this server's database, for tests that inspect or tamper with stored rows. */
     public String databaseUrl() {
         return databaseUrl;

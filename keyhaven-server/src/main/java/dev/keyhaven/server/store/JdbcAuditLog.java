@@ -1,0 +1,313 @@
+package dev.keyhaven.server.store;
+
+import dev.keyhaven.client.AuditChain;
+import dev.keyhaven.client.AuditLogVerifier.Entry;
+import dev.keyhaven.client.AuditLogVerifier.SignedHead;
+import dev.keyhaven.server.audit.AuditChange;
+import dev.keyhaven.server.audit.AuditLogRepository;
+import dev.keyhaven.server.tx.Tx;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * {@code audit_entries}, {@code audit_signed_heads} and the chain head on {@code organizations}. An append takes the
+ * organization's row lock (which the state version's advance has already taken on the activity engine's path) to read
+ * the head, then inserts all its entries at once and records the new head: two round trips on PostgreSQL, one of
+ * which signing's short write folds into the statement it already ran.
+ */
+public final class JdbcAuditLog implements AuditLogRepository {
+    /** Plain, so that the canonical JSON of the entries never depends on how the API's mapper is configured. */
+    private static final ObjectMapper CANONICAL = new ObjectMapper();
+
+    private static final String ENTRY_COLUMNS =
+            "organization_id, seq, kind, activity_id, record_id, content, prev_hash, hash";
+
+    /** The canonical JSON of a change's columns (sorted by name; {@code Instant}s as stored, in microseconds). */
+    static String canonical(SortedMap<String, Object> columns) {
+        SortedMap<String, Object> stored = new TreeMap<>();
+        columns.forEach((name, value) -> stored.put(name, storedValue(value)));
+        return CANONICAL.writeValueAsString(stored);
+    }
+
+    private static Object storedValue(Object value) {
+        Object present = value instanceof Optional<?> optional ? optional.orElse(null) : value;
+        return present instanceof Instant instant ? Sql.micros(instant) : present;
+    }
+
+    /**
+     * Appends {@code changes} to the organization's chain. Nothing is appended for an organization that does not
+     * exist: the write that made the changes sees that too and rolls back.
+     */
+    void append(Tx tx, String organizationId, List<AuditChange> changes) {
+        if (!changes.isEmpty()) {
+            reserve(tx, organizationId, changes.size()).ifPresent(head -> write(tx, head, changes));
+        }
+    }
+
+    /**
+     * Locks the organization's row and returns its chain head as it was before {@code count} entries. PostgreSQL
+     * moves {@code audit_seq} on in the same statement (one round trip); SQLite has one writer and only reads.
+     */
+    private static Optional<Head> reserve(Tx tx, String organizationId, int count) {
+        if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
+            return Sql.one(
+                    tx,
+                    "UPDATE organizations SET audit_seq = audit_seq + ? WHERE id = ? RETURNING audit_seq - ?, "
+                            + "audit_head",
+                    rs -> new Head(organizationId, rs.getLong(1), Optional.ofNullable(rs.getString(2))),
+                    (long) count,
+                    organizationId,
+                    (long) count);
+        }
+        return Sql.one(
+                tx,
+                "SELECT audit_seq, audit_head FROM organizations WHERE id = ?",
+                rs -> new Head(organizationId, rs.getLong(1), Optional.ofNullable(rs.getString(2))),
+                organizationId);
+    }
+
+    /**
+     * The statement that moves an organization's {@code audit_seq} on by {@code count} under its row lock, for
+     * signing's single statement on PostgreSQL: it returns {@code state_version}, then the head before the entries.
+     */
+    static String reservingOnPostgres(int count) {
+        return "UPDATE organizations SET audit_seq = audit_seq + " + count + " WHERE id = ? "
+                + "RETURNING state_version, audit_seq - " + count + " AS head_seq, audit_head";
+    }
+
+    /**
+     * Inserts the entries after {@code before} and records the new head: one statement on PostgreSQL (whose
+     * {@code audit_seq} {@link #reserve} already moved on), two on SQLite.
+     */
+    static void write(Tx tx, Head before, List<AuditChange> changes) {
+        String organizationId = before.organizationId();
+        long seq = before.seq();
+        String prevHash = before.hash().orElse(AuditChain.GENESIS);
+        List<Object> values = new ArrayList<>(changes.size() * 8 + 3);
+        for (AuditChange change : changes) {
+            seq++;
+            String content = canonical(change.columns());
+            String kind = change.kind().name();
+            String hash = AuditChain.entryHash(
+                    organizationId, seq, kind, change.activityId(), change.recordId(), content, prevHash);
+            values.addAll(List.of(
+                    organizationId, seq, kind, change.activityId(), change.recordId(), content, prevHash, hash));
+            prevHash = hash;
+        }
+        String insert = "INSERT INTO audit_entries (" + ENTRY_COLUMNS + ") VALUES "
+                + String.join(", ", Collections.nCopies(changes.size(), "(" + Sql.placeholders(8) + ")"));
+        if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
+            values.addAll(List.of(prevHash, organizationId));
+            Sql.update(
+                    tx,
+                    "WITH entries AS (" + insert + ") UPDATE organizations SET audit_head = ? WHERE id = ?",
+                    values.toArray());
+            return;
+        }
+        Sql.update(tx, insert, values.toArray());
+        Sql.update(
+                tx,
+                "UPDATE organizations SET audit_seq = ?, audit_head = ? WHERE id = ?",
+                seq,
+                prevHash,
+                organizationId);
+    }
+
+    @Override
+    public List<Head> unsignedHeads(Tx tx) {
+        return Sql.list(
+                tx,
+                "SELECT id, audit_seq, audit_head FROM organizations o WHERE audit_seq > COALESCE("
+                        + "(SELECT MAX(seq) FROM audit_signed_heads s WHERE s.organization_id = o.id), 0) ORDER BY id",
+                rs -> new Head(rs.getString(1), rs.getLong(2), Optional.ofNullable(rs.getString(3))));
+    }
+
+    @Override
+    public void insertSignedHead(Tx tx, SignedHead head, Instant signedAt) {
+        Sql.update(
+                tx,
+                "INSERT INTO audit_signed_heads (organization_id, seq, head_hash, signature, signed_at) "
+                        + "VALUES (?, ?, ?, ?, ?) ON CONFLICT (organization_id, seq) DO NOTHING",
+                head.organizationId(),
+                head.seq(),
+                head.headHash(),
+                head.signature(),
+                signedAt);
+    }
+
+    @Override
+    public List<String> organizations(Tx tx) {
+        return Sql.list(
+                tx,
+                "SELECT id FROM organizations WHERE audit_seq > 0 UNION SELECT DISTINCT organization_id "
+                        + "FROM audit_entries UNION SELECT DISTINCT organization_id FROM audit_signed_heads ORDER BY 1",
+                rs -> rs.getString(1));
+    }
+
+    @Override
+    public Optional<Head> head(Tx tx, String organizationId) {
+        return Sql.one(
+                tx,
+                "SELECT audit_seq, audit_head FROM organizations WHERE id = ?",
+                rs -> new Head(organizationId, rs.getLong(1), Optional.ofNullable(rs.getString(2))),
+                organizationId);
+    }
+
+    @Override
+    public List<Entry> entries(Tx tx, String organizationId) {
+        return Sql.list(
+                tx,
+                "SELECT " + ENTRY_COLUMNS + " FROM audit_entries WHERE organization_id = ? ORDER BY seq",
+                rs -> new Entry(
+                        rs.getString(1),
+                        rs.getLong(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getString(6),
+                        rs.getString(7),
+                        rs.getString(8)),
+                organizationId);
+    }
+
+    @Override
+    public List<Entry> entriesAfter(
+            Tx tx, String organizationId, Optional<String> activityId, long afterSeq, int limit) {
+        String sql = "SELECT " + ENTRY_COLUMNS + " FROM audit_entries WHERE organization_id = ? AND seq > ?"
+                + (activityId.isPresent() ? " AND activity_id = ?" : "") + " ORDER BY seq LIMIT " + limit;
+        List<Object> args = new ArrayList<>(List.of(organizationId, afterSeq));
+        activityId.ifPresent(args::add);
+        return Sql.list(tx, sql, JdbcAuditLog::entry, args.toArray());
+    }
+
+    private static Entry entry(ResultSet rs) throws SQLException {
+        return new Entry(
+                rs.getString(1),
+                rs.getLong(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getString(6),
+                rs.getString(7),
+                rs.getString(8));
+    }
+
+    @Override
+    public Optional<SignedHead> latestSignedHead(Tx tx, String organizationId) {
+        return Sql.one(
+                tx,
+                "SELECT organization_id, seq, head_hash, signature, signed_at FROM audit_signed_heads "
+                        + "WHERE organization_id = ? ORDER BY seq DESC LIMIT 1",
+                JdbcAuditLog::signedHead,
+                organizationId);
+    }
+
+    private static SignedHead signedHead(ResultSet rs) throws SQLException {
+        return new SignedHead(
+                rs.getString(1),
+                rs.getLong(2),
+                rs.getString(3),
+                rs.getString(4),
+                Sql.instant(rs.getLong(5)).toString());
+    }
+
+    @Override
+    public List<SignedHead> signedHeads(Tx tx, String organizationId) {
+        return Sql.list(
+                tx,
+                "SELECT organization_id, seq, head_hash, signature, signed_at FROM audit_signed_heads "
+                        + "WHERE organization_id = ? ORDER BY seq",
+                rs -> new SignedHead(
+                        rs.getString(1),
+                        rs.getLong(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        Sql.instant(rs.getLong(5)).toString()),
+                organizationId);
+    }
+
+    @Override
+    public Map<String, Row> activityRows(Tx tx, String organizationId) {
+        Map<String, Row> rows = new LinkedHashMap<>();
+        Sql.list(
+                        tx,
+                        "SELECT " + JdbcActivityRepository.COLUMNS + ", app_proofs FROM activities "
+                                + "WHERE organization_id = ? ORDER BY id",
+                        JdbcAuditLog::activityRow,
+                        organizationId)
+                .forEach(row -> rows.put(row.activityId(), row));
+        return rows;
+    }
+
+    private static Row activityRow(ResultSet rs) throws SQLException {
+        SortedMap<String, Object> columns = new TreeMap<>();
+        for (String text : List.of(
+                "id",
+                "organization_id",
+                "type",
+                "status",
+                "intent",
+                "result",
+                "failure_code",
+                "failure_message",
+                "fingerprint",
+                "app_proofs")) {
+            columns.put(text, rs.getString(text));
+        }
+        boolean reported = rs.getBoolean("failure_reported_as_error");
+        columns.put("failure_reported_as_error", rs.wasNull() ? null : reported);
+        columns.put("created_at", rs.getLong("created_at"));
+        columns.put("updated_at", rs.getLong("updated_at"));
+        return new Row(rs.getString("id"), canonical(columns));
+    }
+
+    @Override
+    public Map<String, Row> voteRows(Tx tx, String organizationId) {
+        Map<String, Row> rows = new LinkedHashMap<>();
+        Sql.list(
+                        tx,
+                        "SELECT " + JdbcActivityRepository.VOTE_COLUMNS + " FROM votes WHERE organization_id = ? "
+                                + "ORDER BY id",
+                        rs -> {
+                            SortedMap<String, Object> columns = new TreeMap<>();
+                            for (String text : List.of(
+                                    "id",
+                                    "activity_id",
+                                    "organization_id",
+                                    "user_id",
+                                    "user_snapshot",
+                                    "selection",
+                                    "message",
+                                    "public_key",
+                                    "signature",
+                                    "scheme",
+                                    "evaluation_id",
+                                    "evaluation")) {
+                                columns.put(text, rs.getString(text));
+                            }
+                            columns.put("created_at", rs.getLong("created_at"));
+                            return Map.entry(
+                                    rs.getString("id"), new Row(rs.getString("activity_id"), canonical(columns)));
+                        },
+                        organizationId)
+                .forEach(entry -> rows.put(entry.getKey(), entry.getValue()));
+        return rows;
+    }
+
+    @Override
+    public Set<String> baseline(Tx tx) {
+        return new HashSet<>(Sql.list(tx, "SELECT activity_id FROM audit_baseline", rs -> rs.getString(1)));
+    }
+}
