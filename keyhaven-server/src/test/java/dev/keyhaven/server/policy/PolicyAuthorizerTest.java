@@ -15,9 +15,12 @@ import dev.keyhaven.server.activity.Vote;
 import dev.keyhaven.server.activity.VoteSelection;
 import dev.keyhaven.server.activity.VoterDirectory;
 import dev.keyhaven.server.api.JsonMappers;
+import dev.keyhaven.server.api.Pagination;
+import dev.keyhaven.server.organization.FeatureName;
 import dev.keyhaven.server.organization.Organization;
 import dev.keyhaven.server.organization.OrganizationRepository;
 import dev.keyhaven.server.organization.RootQuorum;
+import dev.keyhaven.server.organization.SubOrganizationFilter;
 import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.tx.Tx;
 import java.time.Instant;
@@ -387,46 +390,37 @@ class PolicyAuthorizerTest {
 
         @Override
         public List<FeatureSetting> features(Tx tx, String organizationId) {
-            throw new UnsupportedOperationException();
+            throw new AssertionError("read-only fake: the authorizer never calls this");
         }
 
         @Override
-        public void setFeature(
-                Tx tx,
-                String organizationId,
-                dev.keyhaven.server.organization.FeatureName name,
-                String value,
-                Instant at) {
-            throw new UnsupportedOperationException();
+        public void setFeature(Tx tx, String organizationId, FeatureName name, String value, Instant at) {
+            throw new AssertionError("read-only fake: the authorizer never calls this");
         }
 
         @Override
-        public void removeFeature(Tx tx, String organizationId, dev.keyhaven.server.organization.FeatureName name) {
-            throw new UnsupportedOperationException();
+        public void removeFeature(Tx tx, String organizationId, FeatureName name) {
+            throw new AssertionError("read-only fake: the authorizer never calls this");
         }
 
         @Override
-        public List<String> subOrganizationIds(
-                Tx tx,
-                String parentId,
-                dev.keyhaven.server.organization.SubOrganizationFilter filter,
-                dev.keyhaven.server.api.Pagination page) {
-            throw new UnsupportedOperationException();
+        public List<String> subOrganizationIds(Tx tx, String parentId, SubOrganizationFilter filter, Pagination page) {
+            throw new AssertionError("read-only fake: the authorizer never calls this");
         }
 
         @Override
         public boolean holdsUnexportedKeys(Tx tx, String organizationId) {
-            throw new UnsupportedOperationException();
+            throw new AssertionError("read-only fake: the authorizer never calls this");
         }
 
         @Override
         public void delete(Tx tx, String organizationId) {
-            throw new UnsupportedOperationException();
+            throw new AssertionError("read-only fake: the authorizer never calls this");
         }
 
         @Override
         public void markContactVerified(Tx tx, String userId, boolean email) {
-            throw new UnsupportedOperationException();
+            throw new AssertionError("read-only fake: the authorizer never calls this");
         }
     }
 }
