@@ -48,7 +48,7 @@ final class Foundation {
         this.ids = new TimeOrderedIds(clock, random);
         this.transactor = database.transactor();
         this.repositories = new Repositories(json);
-        this.keys = ServerKeys.open(config, transactor, repositories.custody, random, clock);
+        this.keys = ServerKeys.open(config, transactor, repositories.custody, repositories.dataKeys, random, clock);
         this.oauth2Tokens = new Oauth2TokenIssuer(keys.oidcTokenSigner, config.oauth2Providers(), clock);
         this.oidc = oidcVerifier(config, oauth2Tokens, clock);
         LOG.info("trusted OIDC issuers: {}", oidc.issuers().isEmpty() ? "none" : oidc.issuers());

@@ -3,8 +3,13 @@ package dev.keyhaven.server.app;
 import dev.keyhaven.server.custody.BundleSigner;
 import dev.keyhaven.server.custody.Custody;
 import dev.keyhaven.server.custody.CustodyRepository;
+import dev.keyhaven.server.custody.DataKeyRepository;
+import dev.keyhaven.server.custody.DataKeys;
+import dev.keyhaven.server.custody.FileKek;
+import dev.keyhaven.server.custody.Kek;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.KeyTransfer;
+import dev.keyhaven.server.custody.LegacySeals;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.MasterKeyGuard;
 import dev.keyhaven.server.custody.Oauth2ClientSecrets;
@@ -15,11 +20,12 @@ import java.security.SecureRandom;
 import java.time.Clock;
 
 /**
- * Keyhaven's own keys, opened under the master key (each generated and sealed on first start): the sealer and
+ * Keyhaven's own keys, opened under the KEK through the data keys of envelope encryption (each generated and sealed on first start): the sealer and
  * custody every feature's keys go through, the bundle signer (export and import bundles), the OTP and session
  * signers, the OIDC token signer and the OAuth 2.0 client-secret key. Closing it closes the signers.
  */
 final class ServerKeys implements AutoCloseable {
+    final DataKeys dataKeys;
     final KeySealer sealer;
     final Custody custody;
     final BundleSigner bundleSigner;
@@ -31,10 +37,11 @@ final class ServerKeys implements AutoCloseable {
     private final SecureRandom random;
 
     private ServerKeys(
-            KeySealer sealer, Transactor transactor, CustodyRepository repository, SecureRandom random, Clock clock) {
-        this.sealer = sealer;
+            DataKeys dataKeys, Transactor transactor, CustodyRepository repository, SecureRandom random, Clock clock) {
+        this.dataKeys = dataKeys;
+        this.sealer = new KeySealer(dataKeys, random);
         this.random = random;
-        this.custody = new Custody(sealer, random);
+        this.custody = new Custody(this.sealer, random);
         this.bundleSigner = BundleSigner.load(transactor, repository, sealer, random, clock);
         this.transfer = new KeyTransfer(sealer, bundleSigner, random);
         this.oidcTokenSigner = OidcTokenSigner.load(transactor, repository, sealer, random, clock);
@@ -45,17 +52,24 @@ final class ServerKeys implements AutoCloseable {
     }
 
     /**
-     * Opens the master key (refusing one that does not match the database) and loads every key under it.
+     * Opens the KEK (refusing one that does not open the database), moves any secret still sealed directly under it
+     * under its owner's data key, and loads every key.
      */
     static ServerKeys open(
             KeyhavenConfig config,
             Transactor transactor,
             CustodyRepository repository,
+            DataKeyRepository dataKeyRepository,
             SecureRandom random,
             Clock clock) {
-        MasterKey masterKey = new MasterKeyGuard(transactor, repository, random, clock)
+        MasterKey masterKey = new MasterKeyGuard(transactor, dataKeyRepository, random)
                 .open(config.effectiveMasterKeyFile(), config.masterKeyFile().isPresent());
-        return new ServerKeys(new KeySealer(masterKey, random), transactor, repository, random, clock);
+        Kek kek = new FileKek(masterKey, random);
+        DataKeys dataKeys =
+                DataKeys.open(transactor, dataKeyRepository, kek, locator -> locator.open(random), random, clock);
+        ServerKeys keys = new ServerKeys(dataKeys, transactor, repository, random, clock);
+        LegacySeals.upgrade(transactor, dataKeyRepository, keys.sealer);
+        return keys;
     }
 
     /** The keys one-time codes are sealed and their tokens signed with. */

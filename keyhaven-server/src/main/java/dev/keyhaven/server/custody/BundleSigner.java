@@ -86,11 +86,11 @@ public final class BundleSigner implements AutoCloseable {
         if (stored.isEmpty()) {
             try (SecretBytes scalar = KeyCurve.P256.generatePrivateKey(random)) {
                 BundleSigner fresh = new BundleSigner(role, scalar);
-                var record = new CustodyRepository.StoredSigner(
-                        fresh.publicKeyHex,
-                        sealer.seal(SealPurpose.BUNDLE_SIGNER, role.sealScope, role.sealScope, scalar));
                 try {
                     transactor.write(tx -> {
+                        var record = new CustodyRepository.StoredSigner(
+                                fresh.publicKeyHex,
+                                sealer.seal(tx, SealPurpose.BUNDLE_SIGNER, role.sealScope, role.sealScope, scalar));
                         repository.insertSigner(tx, role.rowId, record, clock.instant());
                         return null;
                     });

@@ -6,6 +6,7 @@ import dev.keyhaven.crypto.SigningKey;
 import dev.keyhaven.crypto.hd.Mnemonic;
 import dev.keyhaven.crypto.sign.PayloadSigner;
 import dev.keyhaven.crypto.sign.Signature;
+import dev.keyhaven.server.tx.Tx;
 import java.security.SecureRandom;
 
 /**
@@ -28,30 +29,29 @@ public final class Custody {
     }
 
     /** A new wallet with a fresh mnemonic of {@code wordCount} words; the caller closes it. */
-    public WalletSeed createWallet(String organizationId, String walletId, int wordCount) {
+    public WalletSeed createWallet(Tx tx, String organizationId, String walletId, int wordCount) {
+        OwnerSealer owner = sealer.sealerFor(tx, organizationId);
         try (Mnemonic mnemonic = Mnemonic.generate(wordCount, random);
                 SecretBytes phrase = mnemonic.phrase()) {
-            return new WalletSeed(
-                    sealer,
-                    organizationId,
-                    sealer.seal(SealPurpose.WALLET_MNEMONIC, organizationId, walletId, phrase),
-                    mnemonic.toSeed());
+            return new WalletSeed(owner, owner.seal(SealPurpose.WALLET_MNEMONIC, walletId, phrase), mnemonic.toSeed());
         }
     }
 
     /** Opens a stored wallet to derive more accounts; the caller closes it. */
-    public WalletSeed openWallet(String organizationId, String walletId, SealedSecret sealedMnemonic) {
-        try (SecretBytes phrase = sealer.open(SealPurpose.WALLET_MNEMONIC, organizationId, walletId, sealedMnemonic);
+    public WalletSeed openWallet(Tx tx, String organizationId, String walletId, SealedSecret sealedMnemonic) {
+        OwnerSealer owner = sealer.sealerFor(tx, organizationId);
+        try (SecretBytes phrase =
+                        sealer.open(tx, SealPurpose.WALLET_MNEMONIC, organizationId, walletId, sealedMnemonic);
                 Mnemonic mnemonic = Mnemonic.parse(phrase)) {
-            return new WalletSeed(sealer, organizationId, sealedMnemonic, mnemonic.toSeed());
+            return new WalletSeed(owner, sealedMnemonic, mnemonic.toSeed());
         }
     }
 
     /** A fresh random private key on {@code curve}, sealed for {@code privateKeyId}. */
-    public DerivedKey createPrivateKey(String organizationId, String privateKeyId, KeyCurve curve) {
+    public DerivedKey createPrivateKey(Tx tx, String organizationId, String privateKeyId, KeyCurve curve) {
         try (SecretBytes key = curve.generatePrivateKey(random)) {
             return new DerivedKey(
-                    curve.publicKey(key), sealer.seal(SealPurpose.PRIVATE_KEY, organizationId, privateKeyId, key));
+                    curve.publicKey(key), sealer.seal(tx, SealPurpose.PRIVATE_KEY, organizationId, privateKeyId, key));
         }
     }
 
@@ -82,11 +82,11 @@ public final class Custody {
     }
 
     /** A fresh Ed25519 key that signs webhook deliveries, sealed for {@code keyId}. */
-    public DerivedKey createWebhookSigningKey(String keyId) {
+    public DerivedKey createWebhookSigningKey(Tx tx, String keyId) {
         try (SecretBytes key = KeyCurve.ED25519.generatePrivateKey(random)) {
             return new DerivedKey(
                     KeyCurve.ED25519.publicKey(key),
-                    sealer.seal(SealPurpose.WEBHOOK_SIGNING_KEY, WEBHOOKS, keyId, key));
+                    sealer.seal(tx, SealPurpose.WEBHOOK_SIGNING_KEY, WEBHOOKS, keyId, key));
         }
     }
 

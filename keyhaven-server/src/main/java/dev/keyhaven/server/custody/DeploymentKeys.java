@@ -29,18 +29,14 @@ final class DeploymentKeys {
         if (stored.isPresent()) {
             return stored.get();
         }
-        CustodyRepository.StoredSigner created;
         try (SecretBytes key = KeyCurve.P256.generatePrivateKey(random)) {
-            created = new CustodyRepository.StoredSigner(
-                    HexFormat.of().formatHex(P256Signatures.uncompressedPublicKey(key)),
-                    sealer.seal(purpose, rowId, rowId, key));
-        }
-        try {
-            transactor.write(tx -> {
+            return transactor.write(tx -> {
+                CustodyRepository.StoredSigner created = new CustodyRepository.StoredSigner(
+                        HexFormat.of().formatHex(P256Signatures.uncompressedPublicKey(key)),
+                        sealer.seal(tx, purpose, rowId, rowId, key));
                 repository.insertSigner(tx, rowId, created, clock.instant());
-                return null;
+                return created;
             });
-            return created;
         } catch (Transactor.ConstraintViolation raced) {
             // Another server recorded its key first; use that one.
             return transactor.read(tx -> repository.signer(tx, rowId)).orElseThrow();

@@ -7,6 +7,7 @@ import dev.keyhaven.crypto.bundle.TurnkeyHpke;
 import dev.keyhaven.crypto.hd.InvalidMnemonicException;
 import dev.keyhaven.crypto.hd.Mnemonic;
 import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.tx.Tx;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -83,7 +84,7 @@ public final class KeyTransfer {
     public record ImportTarget(String publicKeyHex, SealedSecret sealedKey, String importBundle) {}
 
     /** init_import_wallet, init_import_private_key: a target for {@code userId}, sealed for {@code targetId}. */
-    public ImportTarget newImportTarget(String organizationId, String userId, String targetId) {
+    public ImportTarget newImportTarget(Tx tx, String organizationId, String userId, String targetId) {
         try (SecretBytes key = KeyCurve.P256.generatePrivateKey(random)) {
             String publicKey = HEX.formatHex(EcCurve.P256.decompress(KeyCurve.P256.publicKey(key)));
             Map<String, String> inner = new LinkedHashMap<>();
@@ -92,7 +93,7 @@ public final class KeyTransfer {
             inner.put("targetPublic", publicKey);
             return new ImportTarget(
                     publicKey,
-                    sealer.seal(SealPurpose.IMPORT_TARGET, organizationId, targetId, key),
+                    sealer.seal(tx, SealPurpose.IMPORT_TARGET, organizationId, targetId, key),
                     signer.signedBundle(inner));
         }
     }
@@ -106,15 +107,13 @@ public final class KeyTransfer {
      *
      * @throws ApiException 400 when the bundle is malformed, does not open with the target, or holds no mnemonic
      */
-    public WalletSeed importWallet(TargetHandle target, String walletId, String encryptedBundle) {
+    public WalletSeed importWallet(Tx tx, TargetHandle target, String walletId, String encryptedBundle) {
+        OwnerSealer owner = sealer.sealerFor(tx, target.organizationId());
         try (SecretBytes phrase = openImport(target, encryptedBundle);
                 Mnemonic mnemonic = Mnemonic.parse(phrase);
                 SecretBytes normalised = mnemonic.phrase()) {
             return new WalletSeed(
-                    sealer,
-                    target.organizationId(),
-                    sealer.seal(SealPurpose.WALLET_MNEMONIC, target.organizationId(), walletId, normalised),
-                    mnemonic.toSeed());
+                    owner, owner.seal(SealPurpose.WALLET_MNEMONIC, walletId, normalised), mnemonic.toSeed());
         } catch (InvalidMnemonicException e) {
             throw ApiException.badField(
                     "parameters.encryptedBundle", "does not hold a valid mnemonic: " + e.getMessage());
@@ -128,7 +127,7 @@ public final class KeyTransfer {
      * @throws ApiException 400 when the bundle is malformed, does not open, or is no private key of {@code curve}
      */
     public DerivedKey importPrivateKey(
-            TargetHandle target, String privateKeyId, KeyCurve curve, String encryptedBundle) {
+            Tx tx, TargetHandle target, String privateKeyId, KeyCurve curve, String encryptedBundle) {
         try (SecretBytes key = openImport(target, encryptedBundle)) {
             byte[] publicKey;
             try {
@@ -141,7 +140,7 @@ public final class KeyTransfer {
                         "parameters.encryptedBundle", "does not hold a 32-byte private key of " + curve.wireName());
             }
             return new DerivedKey(
-                    publicKey, sealer.seal(SealPurpose.PRIVATE_KEY, target.organizationId(), privateKeyId, key));
+                    publicKey, sealer.seal(tx, SealPurpose.PRIVATE_KEY, target.organizationId(), privateKeyId, key));
         }
     }
 

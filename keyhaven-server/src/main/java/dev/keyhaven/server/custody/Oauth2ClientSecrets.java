@@ -6,6 +6,7 @@ import dev.keyhaven.crypto.bundle.QuorumEnvelope;
 import dev.keyhaven.crypto.bundle.TurnkeyHpke;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.tx.Tx;
 import java.net.URLEncoder;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -60,13 +61,13 @@ public final class Oauth2ClientSecrets {
     }
 
     /**
-     * Opens {@code envelopeHex} (what {@code encryptOauth2ClientSecret} returns) and seals the secret under the KEK
-     * for credential {@code credentialId} of {@code organizationId}.
+     * Opens {@code envelopeHex} (what {@code encryptOauth2ClientSecret} returns) and seals the secret under the
+     * organization's data key for credential {@code credentialId} of {@code organizationId}.
      *
      * @throws ApiException 400 naming {@code field} when it is not hex, not an envelope, not addressed to this key,
      *         altered, or holds no secret (the message never quotes it)
      */
-    public SealedSecret reseal(String organizationId, String credentialId, String envelopeHex, String field) {
+    public SealedSecret reseal(Tx tx, String organizationId, String credentialId, String envelopeHex, String field) {
         if (envelopeHex.isEmpty() || envelopeHex.length() > MAX_ENVELOPE_HEX) {
             throw ApiException.badField(
                     field,
@@ -85,7 +86,7 @@ public final class Oauth2ClientSecrets {
             if (secret.length() == 0 || !secret.apply(Oauth2ClientSecrets::isUtf8)) {
                 throw ApiException.badField(field, "must encrypt a non-empty UTF-8 client secret");
             }
-            return sealer.seal(SealPurpose.OAUTH2_CLIENT_SECRET, organizationId, credentialId, secret);
+            return sealer.seal(tx, SealPurpose.OAUTH2_CLIENT_SECRET, organizationId, credentialId, secret);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.crypto.bundle.TurnkeyHpke;
 import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.tx.Tx;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -42,13 +43,13 @@ public final class OtpKeys {
     /** A fresh OTP target: the private key sealed for {@code otpId}, and the signed target bundle. */
     public record OtpTarget(SealedSecret sealedKey, String bundle) {}
 
-    public OtpTarget newTarget(String organizationId, String otpId) {
+    public OtpTarget newTarget(Tx tx, String organizationId, String otpId) {
         try (SecretBytes key = KeyCurve.P256.generatePrivateKey(random)) {
             Map<String, String> inner = new LinkedHashMap<>();
             inner.put("targetPublic", HEX.formatHex(EcCurve.P256.decompress(KeyCurve.P256.publicKey(key))));
             inner.put("organizationId", organizationId);
             return new OtpTarget(
-                    sealer.seal(SealPurpose.OTP_TARGET, organizationId, otpId, key), signer.signedBundle(inner));
+                    sealer.seal(tx, SealPurpose.OTP_TARGET, organizationId, otpId, key), signer.signedBundle(inner));
         }
     }
 

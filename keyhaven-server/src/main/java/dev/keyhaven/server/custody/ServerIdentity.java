@@ -43,16 +43,13 @@ public final class ServerIdentity {
         if (found.isPresent()) {
             return new ServerIdentity(sealer, found.get());
         }
-        Stored created;
         try (SecretBytes key = KeyCurve.P256.generatePrivateKey(random)) {
-            created = new Stored(
-                    HexFormat.of().formatHex(P256Signatures.uncompressedPublicKey(key)),
-                    sealer.seal(SealPurpose.SERVER_IDENTITY, RESOURCE, RESOURCE, key));
-        }
-        try {
-            transactor.write(tx -> {
-                repository.insert(tx, created, clock.instant());
-                return null;
+            Stored created = transactor.write(tx -> {
+                Stored sealed = new Stored(
+                        HexFormat.of().formatHex(P256Signatures.uncompressedPublicKey(key)),
+                        sealer.seal(tx, SealPurpose.SERVER_IDENTITY, RESOURCE, RESOURCE, key));
+                repository.insert(tx, sealed, clock.instant());
+                return sealed;
             });
             return new ServerIdentity(sealer, created);
         } catch (Transactor.ConstraintViolation raced) {

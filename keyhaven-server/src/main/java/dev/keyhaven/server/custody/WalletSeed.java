@@ -11,15 +11,16 @@ import dev.keyhaven.crypto.hd.HdKeys;
  * account is created, and leaves sealed; signing later opens that sealed key and never re-derives.
  */
 public final class WalletSeed implements AutoCloseable {
-    private final KeySealer sealer;
-    private final String organizationId;
+    private final OwnerSealer sealer;
     private final SealedSecret sealedMnemonic;
     private final SecretBytes seed;
 
-    /** Takes ownership of {@code seed}, the seed of the mnemonic that {@code sealedMnemonic} holds. */
-    WalletSeed(KeySealer sealer, String organizationId, SealedSecret sealedMnemonic, SecretBytes seed) {
+    /**
+     * Takes ownership of {@code seed}, the seed of the mnemonic that {@code sealedMnemonic} holds; accounts are sealed
+     * with {@code sealer}, the wallet's organization's.
+     */
+    WalletSeed(OwnerSealer sealer, SealedSecret sealedMnemonic, SecretBytes seed) {
         this.sealer = sealer;
-        this.organizationId = organizationId;
         this.sealedMnemonic = sealedMnemonic;
         this.seed = seed;
     }
@@ -32,8 +33,7 @@ public final class WalletSeed implements AutoCloseable {
     /** Derives the key of one account and seals it for {@code accountId}. */
     public DerivedKey derive(KeyCurve curve, DerivationPath path, String accountId) {
         try (SecretBytes key = HdKeys.derivePrivateKey(curve, seed, path)) {
-            return new DerivedKey(
-                    curve.publicKey(key), sealer.seal(SealPurpose.WALLET_ACCOUNT_KEY, organizationId, accountId, key));
+            return new DerivedKey(curve.publicKey(key), sealer.seal(SealPurpose.WALLET_ACCOUNT_KEY, accountId, key));
         }
     }
 

@@ -67,7 +67,8 @@ final class ImportPrivateKeyHandler implements ActivityHandler<ImportPrivateKeyH
         creator.requireValid(context.tx(), org, "", intent.privateKeyName(), intent.curve(), intent.addressFormats());
         KeyTransfer.TargetHandle target = targets.useUp(context, intent.userId(), ImportKind.PRIVATE_KEY);
         String id = context.ids().next();
-        DerivedKey key = targets.transfer().importPrivateKey(target, id, intent.curve(), intent.encryptedBundle());
+        DerivedKey key =
+                targets.transfer().importPrivateKey(context.tx(), target, id, intent.curve(), intent.encryptedBundle());
         return new Result(
                 id,
                 creator.store(

@@ -34,7 +34,7 @@ public final class ImportTargets {
         String org = context.organizationId();
         requireUser(context, userId);
         String id = context.ids().next();
-        KeyTransfer.ImportTarget fresh = transfer.newImportTarget(org, userId, id);
+        KeyTransfer.ImportTarget fresh = transfer.newImportTarget(context.tx(), org, userId, id);
         targets.deleteAll(context.tx(), org, userId, kind);
         targets.insert(
                 context.tx(),

@@ -60,7 +60,7 @@ final class ImportWalletHandler implements ActivityHandler<ImportWalletHandler.I
                 true,
                 context.now(),
                 context.ids(),
-                walletId -> targets.transfer().importWallet(target, walletId, intent.encryptedBundle()),
+                walletId -> targets.transfer().importWallet(context.tx(), target, walletId, intent.encryptedBundle()),
                 context.addresses());
         return new Result(created.walletId(), created.addresses());
     }

@@ -61,7 +61,7 @@ final class CreateOauth2CredentialHandler implements ActivityHandler<Oauth2Crede
                 params.provider(),
                 params.clientId(),
                 params.encryptedClientSecret(),
-                secrets.reseal(org, id, params.encryptedClientSecret(), params.secretField()),
+                secrets.reseal(context.tx(), org, id, params.encryptedClientSecret(), params.secretField()),
                 context.now(),
                 context.now());
         credentials.insert(context.tx(), credential);

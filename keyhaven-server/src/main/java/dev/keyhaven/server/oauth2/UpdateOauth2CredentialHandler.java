@@ -71,7 +71,8 @@ final class UpdateOauth2CredentialHandler implements ActivityHandler<UpdateOauth
                         fields.provider(),
                         fields.clientId(),
                         fields.encryptedClientSecret(),
-                        secrets.reseal(org, existing.id(), fields.encryptedClientSecret(), fields.secretField()),
+                        secrets.reseal(
+                                context.tx(), org, existing.id(), fields.encryptedClientSecret(), fields.secretField()),
                         existing.createdAt(),
                         context.now()));
         return new Result(existing.id());

@@ -191,7 +191,7 @@ public final class OtpService implements AutoCloseable {
                 "contact");
         String otpId = ids.next();
         String code = OtpCodes.generate(random, request.length(), request.alphanumeric());
-        OtpKeys.OtpTarget target = keys.newTarget(organizationId, otpId);
+        OtpKeys.OtpTarget target = keys.newTarget(tx, organizationId, otpId);
         otps.deleteExpired(tx, now.minus(Duration.ofDays(1)));
         otps.insert(
                 tx,

@@ -98,7 +98,7 @@ final class CreatePrivateKeysHandler implements ActivityHandler<List<PrivateKeyP
                     context.tx(), org, label, params.privateKeyName(), params.curve(), params.addressFormats());
             tags.requireAll(context.tx(), org, params.privateKeyTags());
             String id = context.ids().next();
-            DerivedKey key = custody.createPrivateKey(org, id, params.curve());
+            DerivedKey key = custody.createPrivateKey(context.tx(), org, id, params.curve());
             List<WireAddress> addresses = creator.store(
                     context.tx(),
                     org,

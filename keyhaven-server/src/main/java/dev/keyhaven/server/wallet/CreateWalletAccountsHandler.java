@@ -60,7 +60,7 @@ final class CreateWalletAccountsHandler implements ActivityHandler<CreateWalletA
             throw ApiException.notFound("no wallet found with id " + intent.walletId());
         }
         try (WalletSeed seed = custody.openWallet(
-                org, intent.walletId(), wallets.sealedMnemonic(context.tx(), org, intent.walletId()))) {
+                context.tx(), org, intent.walletId(), wallets.sealedMnemonic(context.tx(), org, intent.walletId()))) {
             return new Result(accounts.create(
                     context.tx(),
                     org,

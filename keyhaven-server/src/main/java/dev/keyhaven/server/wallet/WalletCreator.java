@@ -39,7 +39,7 @@ public final class WalletCreator {
                 false,
                 now,
                 ids,
-                walletId -> custody.createWallet(organizationId, walletId, wallet.mnemonicLength()),
+                walletId -> custody.createWallet(tx, organizationId, walletId, wallet.mnemonicLength()),
                 log);
     }
 

@@ -4,6 +4,7 @@ import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.custody.Custody;
 import dev.keyhaven.server.custody.DerivedKey;
 import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.tx.Tx;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -89,11 +90,11 @@ public final class WebhookSigningKeys {
 
     /** Retires the signing key and creates the next one, which signs from now on; returns its id. */
     public String rotate() {
-        WebhookSigningKey next = newKey();
-        transactor.write(tx -> {
+        WebhookSigningKey next = transactor.write(tx -> {
+            WebhookSigningKey created = newKey(tx);
             repository.retireSigningKeys(tx, clock.instant());
-            repository.insertSigningKey(tx, next);
-            return null;
+            repository.insertSigningKey(tx, created);
+            return created;
         });
         loaded = new Loaded(next, clock.instant());
         return next.keyId();
@@ -127,21 +128,21 @@ public final class WebhookSigningKeys {
     }
 
     private WebhookSigningKey createFirst() {
-        WebhookSigningKey key = newKey();
         return transactor.write(tx -> {
             // Two servers starting on an empty store may both get here; the loser uses the winner's key.
             Optional<WebhookSigningKey> existing = newestActive(repository.signingKeys(tx));
             if (existing.isPresent()) {
                 return existing.get();
             }
+            WebhookSigningKey key = newKey(tx);
             repository.insertSigningKey(tx, key);
             return key;
         });
     }
 
-    private WebhookSigningKey newKey() {
+    private WebhookSigningKey newKey(Tx tx) {
         String keyId = ids.next();
-        DerivedKey created = custody.createWebhookSigningKey(keyId);
+        DerivedKey created = custody.createWebhookSigningKey(tx, keyId);
         return new WebhookSigningKey(
                 keyId,
                 HexFormat.of().formatHex(created.publicKey()),

@@ -7,28 +7,42 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.server.app.Keyhaven;
 import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.testing.StoreKind;
 import dev.keyhaven.server.testing.TestServer;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.bouncycastle.asn1.sec.SECNamedCurves;
+import org.bouncycastle.crypto.params.ECDomainParameters;
+import org.bouncycastle.crypto.params.ECPublicKeyParameters;
+import org.bouncycastle.crypto.signers.ECDSASigner;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Custody at rest: the KEK is generated once into the data directory (0600), a different or missing KEK refuses
- * to start, stored keys are sealed, and a sealed key moved to another row does not open.
+ * to start, stored keys are sealed under their organization's data key, a sealed key moved to another row does not
+ * open, and a key sealed in the format from before envelope encryption moves under its data key at start.
  */
 class CustodyIT {
 
@@ -55,7 +69,7 @@ class CustodyIT {
             assertThatThrownBy(() -> Keyhaven.open(
                             config(directory, url).withMasterKeyFile(Optional.of(other)), Clock.systemUTC()))
                     .isInstanceOf(CustodyException.class)
-                    .hasMessageContaining("not the one this database's keys were sealed with");
+                    .hasMessageContaining("does not open this database");
 
             Files.move(kek, directory.resolve("moved.key"));
             assertThatThrownBy(() -> Keyhaven.open(config(directory, url), Clock.systemUTC()))
@@ -135,6 +149,96 @@ class CustodyIT {
                             .isCompleted())
                     .isTrue();
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void secretsSealedBeforeEnvelopeEncryptionMoveUnderTheirDataKeyAtStart(StoreKind store) throws Exception {
+        try (TestServer server = TestServer.start(store)) {
+            String privateKeyId = server.rootClient()
+                    .createPrivateKeys(List.of(new PrivateKeyParams("old", "CURVE_SECP256K1", List.of(), List.of())))
+                    .result()
+                    .path("privateKeys")
+                    .get(0)
+                    .path("privateKeyId")
+                    .asString();
+            String publicKey = server.rootClient()
+                    .getPrivateKey(privateKeyId)
+                    .path("publicKey")
+                    .asString();
+            String organizationId = server.organizationId();
+            // Turn the stored key back into the format from before envelope encryption: sealed directly under the
+            // KEK, with the same binding.
+            FileKek kek = new FileKek(MasterKey.load(server.dataDirectory().resolve("master.key")), new SecureRandom());
+            String legacy;
+            try (Connection db = DriverManager.getConnection(server.databaseUrl())) {
+                SealedSecret sealed = new SealedSecret(
+                        column(db, "SELECT key_sealed FROM private_keys WHERE id = '" + privateKeyId + "'")
+                                .getFirst());
+                SealedSecret wrapped = new SealedSecret(
+                        column(db, "SELECT wrapped FROM data_keys WHERE owner_id = '" + organizationId + "'")
+                                .getFirst());
+                byte[] aad = KeySealer.aad(SealPurpose.PRIVATE_KEY, organizationId, privateKeyId);
+                try (SecretBytes dataKey = kek.unwrap(wrapped.bytes(), DataKeys.dataKeyAad(organizationId));
+                        SecretBytes plain = dataKey.apply(key -> decrypt(key, sealed.bytes(), aad))) {
+                    legacy = SealedSecret.of(kek.wrap(plain, aad)).base64();
+                }
+                try (PreparedStatement update =
+                        db.prepareStatement("UPDATE private_keys SET key_sealed = ? WHERE id = ?")) {
+                    update.setString(1, legacy);
+                    update.setString(2, privateKeyId);
+                    update.executeUpdate();
+                }
+                try (var advance = db.createStatement()) {
+                    advance.executeUpdate("UPDATE organizations SET state_version = state_version + 1");
+                }
+            }
+            // Another server's start moves it under the organization's data key.
+            try (TestServer peer = server.peer();
+                    Connection db = DriverManager.getConnection(server.databaseUrl())) {
+                String stored = column(db, "SELECT key_sealed FROM private_keys WHERE id = '" + privateKeyId + "'")
+                        .getFirst();
+                assertThat(stored).isNotEqualTo(legacy);
+                assertThat(new SealedSecret(stored).bytes()[0]).isEqualTo(KeySealer.VERSION);
+                var signed = peer.rootClient()
+                        .signRawPayload(privateKeyId, DIGEST, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP");
+                var signature = signed.result();
+                assertThat(verifiesSecp256k1(
+                                publicKey,
+                                DIGEST,
+                                signature.path("r").asString(),
+                                signature.path("s").asString()))
+                        .as("the moved key still signs as itself")
+                        .isTrue();
+            }
+        }
+    }
+
+    private static final String DIGEST = "42".repeat(32);
+
+    private static SecretBytes decrypt(byte[] key, byte[] sealed, byte[] aad) {
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(
+                    Cipher.DECRYPT_MODE,
+                    new SecretKeySpec(key, "AES"),
+                    new GCMParameterSpec(128, Arrays.copyOfRange(sealed, 1, 13)));
+            cipher.updateAAD(aad);
+            return SecretBytes.adopt(cipher.doFinal(sealed, 13, sealed.length - 13));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** An independent check with BouncyCastle's ECDSA verifier. */
+    private static boolean verifiesSecp256k1(String publicKeyHex, String digestHex, String r, String s) {
+        var curve = SECNamedCurves.getByName("secp256k1");
+        var domain = new ECDomainParameters(curve.getCurve(), curve.getG(), curve.getN(), curve.getH());
+        var point = curve.getCurve().decodePoint(HexFormat.of().parseHex(publicKeyHex));
+        var verifier = new ECDSASigner();
+        verifier.init(false, new ECPublicKeyParameters(point, domain));
+        return verifier.verifySignature(
+                HexFormat.of().parseHex(digestHex), new BigInteger(r, 16), new BigInteger(s, 16));
     }
 
     private static List<String> column(Connection db, String sql) throws Exception {

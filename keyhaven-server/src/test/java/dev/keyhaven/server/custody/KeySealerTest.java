@@ -12,7 +12,7 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** AES-256-GCM sealing bound to purpose, organization and resource. */
+/** AES-256-GCM sealing under per-organization data keys, bound to purpose, organization and resource. */
 class KeySealerTest {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final byte[] KEY = HexFormat.of().parseHex("0123456789abcdef".repeat(4));
@@ -21,7 +21,7 @@ class KeySealerTest {
     Path directory;
 
     private KeySealer sealer(String name) {
-        return new KeySealer(MasterKey.generate(directory.resolve(name), RANDOM), RANDOM);
+        return InMemoryKeys.sealer(MasterKey.generate(directory.resolve(name), RANDOM));
     }
 
     private static byte[] opened(KeySealer sealer, SealPurpose purpose, String org, String id, SealedSecret sealed) {
@@ -33,7 +33,8 @@ class KeySealerTest {
     @Test
     void aSealedSecretOpensForItsOwnResource() {
         KeySealer sealer = sealer("kek");
-        SealedSecret sealed = sealer.seal(SealPurpose.PRIVATE_KEY, "org", "key-1", SecretBytes.copyOf(KEY));
+        SealedSecret sealed =
+                sealer.seal(InMemoryKeys.TX, SealPurpose.PRIVATE_KEY, "org", "key-1", SecretBytes.copyOf(KEY));
         assertThat(opened(sealer, SealPurpose.PRIVATE_KEY, "org", "key-1", sealed))
                 .isEqualTo(KEY);
         assertThat(Base64.getDecoder().decode(sealed.base64())).hasSize(1 + 12 + KEY.length + 16);
@@ -43,14 +44,16 @@ class KeySealerTest {
     @Test
     void sealingTheSameSecretTwiceGivesDifferentCiphertexts() {
         KeySealer sealer = sealer("kek");
-        assertThat(sealer.seal(SealPurpose.PRIVATE_KEY, "org", "k", SecretBytes.copyOf(KEY)))
-                .isNotEqualTo(sealer.seal(SealPurpose.PRIVATE_KEY, "org", "k", SecretBytes.copyOf(KEY)));
+        assertThat(sealer.seal(InMemoryKeys.TX, SealPurpose.PRIVATE_KEY, "org", "k", SecretBytes.copyOf(KEY)))
+                .isNotEqualTo(
+                        sealer.seal(InMemoryKeys.TX, SealPurpose.PRIVATE_KEY, "org", "k", SecretBytes.copyOf(KEY)));
     }
 
     @Test
     void aSealedSecretDoesNotOpenForAnotherResourceOrganizationOrPurpose() {
         KeySealer sealer = sealer("kek");
-        SealedSecret sealed = sealer.seal(SealPurpose.WALLET_ACCOUNT_KEY, "org", "acct", SecretBytes.copyOf(KEY));
+        SealedSecret sealed =
+                sealer.seal(InMemoryKeys.TX, SealPurpose.WALLET_ACCOUNT_KEY, "org", "acct", SecretBytes.copyOf(KEY));
         assertThatThrownBy(() -> sealer.open(SealPurpose.WALLET_ACCOUNT_KEY, "org", "other", sealed))
                 .isInstanceOf(CustodyException.class)
                 .hasMessageContaining("does not open");
@@ -59,7 +62,7 @@ class KeySealerTest {
         assertThatThrownBy(() -> sealer.open(SealPurpose.PRIVATE_KEY, "org", "acct", sealed))
                 .isInstanceOf(CustodyException.class);
         // Length prefixes keep ("ab", "c") and ("a", "bc") apart.
-        SealedSecret split = sealer.seal(SealPurpose.PRIVATE_KEY, "ab", "c", SecretBytes.copyOf(KEY));
+        SealedSecret split = sealer.seal(InMemoryKeys.TX, SealPurpose.PRIVATE_KEY, "ab", "c", SecretBytes.copyOf(KEY));
         assertThatThrownBy(() -> sealer.open(SealPurpose.PRIVATE_KEY, "a", "bc", split))
                 .isInstanceOf(CustodyException.class);
     }
@@ -67,7 +70,8 @@ class KeySealerTest {
     @Test
     void anotherKekOrATamperedCiphertextDoesNotOpen() {
         KeySealer sealer = sealer("kek");
-        SealedSecret sealed = sealer.seal(SealPurpose.PRIVATE_KEY, "org", "k", SecretBytes.copyOf(KEY));
+        SealedSecret sealed =
+                sealer.seal(InMemoryKeys.TX, SealPurpose.PRIVATE_KEY, "org", "k", SecretBytes.copyOf(KEY));
         assertThatThrownBy(() -> sealer("other").open(SealPurpose.PRIVATE_KEY, "org", "k", sealed))
                 .isInstanceOf(CustodyException.class);
         byte[] bytes = Base64.getDecoder().decode(sealed.base64());
@@ -83,10 +87,11 @@ class KeySealerTest {
     @Test
     void theKekFileIsNeverOverwrittenAndReloadsToTheSameKey() throws Exception {
         Path file = directory.resolve("kek");
-        KeySealer first = new KeySealer(MasterKey.generate(file, RANDOM), RANDOM);
+        InMemoryKeys.Rows rows = new InMemoryKeys.Rows();
+        KeySealer first = InMemoryKeys.sealer(MasterKey.generate(file, RANDOM), rows);
         assertThatThrownBy(() -> MasterKey.generate(file, RANDOM)).isInstanceOf(java.io.UncheckedIOException.class);
-        SealedSecret sealed = first.seal(SealPurpose.PRIVATE_KEY, "org", "k", SecretBytes.copyOf(KEY));
-        assertThat(opened(new KeySealer(MasterKey.load(file), RANDOM), SealPurpose.PRIVATE_KEY, "org", "k", sealed))
+        SealedSecret sealed = first.seal(InMemoryKeys.TX, SealPurpose.PRIVATE_KEY, "org", "k", SecretBytes.copyOf(KEY));
+        assertThat(opened(InMemoryKeys.sealer(MasterKey.load(file), rows), SealPurpose.PRIVATE_KEY, "org", "k", sealed))
                 .isEqualTo(KEY);
         assertThat(MasterKey.load(file).toString())
                 .doesNotContain(Files.readString(file).strip());

@@ -37,14 +37,6 @@ class Oauth2ClientSecretsTest {
         final Map<String, StoredSigner> signers = new HashMap<>();
 
         @Override
-        public Optional<SealedSecret> masterKeyCheck(Tx tx) {
-            return Optional.empty();
-        }
-
-        @Override
-        public void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt) {}
-
-        @Override
         public Optional<StoredSigner> signer(Tx tx, String role) {
             return Optional.ofNullable(signers.get(role));
         }
@@ -77,7 +69,7 @@ class Oauth2ClientSecretsTest {
 
     @Test
     void aResealedSecretOpensOnlyForItsCredentialIntoItsClientsBasicHeader() {
-        KeySealer sealer = new KeySealer(MasterKey.generate(directory.resolve("kek"), RANDOM), RANDOM);
+        KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(directory.resolve("kek"), RANDOM));
         Rows rows = new Rows();
         Oauth2ClientSecrets secrets = Oauth2ClientSecrets.load(DIRECT, rows, sealer, RANDOM, Clock.systemUTC());
         assertThat(secrets.encryptionPublicKey()).matches("04[0-9a-f]{128}");
@@ -86,8 +78,8 @@ class Oauth2ClientSecretsTest {
                 .as("loaded again, not generated again")
                 .isEqualTo(secrets.encryptionPublicKey());
 
-        SealedSecret sealed =
-                secrets.reseal("org-1", "cred-1", envelope(secrets.encryptionPublicKey(), "s3cr:t é"), FIELD);
+        SealedSecret sealed = secrets.reseal(
+                InMemoryKeys.TX, "org-1", "cred-1", envelope(secrets.encryptionPublicKey(), "s3cr:t é"), FIELD);
         assertThat(secrets.basicAuthorization("org-1", "cred-1", sealed, "client id"))
                 .isEqualTo("Basic "
                         + Base64.getEncoder()
@@ -100,13 +92,13 @@ class Oauth2ClientSecretsTest {
 
     @Test
     void envelopesThatDoNotOpenAreRefusedNamingTheFieldWithoutQuotingThem() {
-        KeySealer sealer = new KeySealer(MasterKey.generate(directory.resolve("kek"), RANDOM), RANDOM);
+        KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(directory.resolve("kek"), RANDOM));
         Oauth2ClientSecrets secrets = Oauth2ClientSecrets.load(DIRECT, new Rows(), sealer, RANDOM, Clock.systemUTC());
         Oauth2ClientSecrets other = Oauth2ClientSecrets.load(DIRECT, new Rows(), sealer, RANDOM, Clock.systemUTC());
         String foreign = envelope(other.encryptionPublicKey(), "secret");
         for (String bad :
                 new String[] {foreign, "xyz", "00".repeat(40), "ab".repeat(Oauth2ClientSecrets.MAX_ENVELOPE_HEX)}) {
-            assertThatThrownBy(() -> secrets.reseal("org", "cred", bad, FIELD))
+            assertThatThrownBy(() -> secrets.reseal(InMemoryKeys.TX, "org", "cred", bad, FIELD))
                     .isInstanceOfSatisfying(ApiException.class, e -> {
                         assertThat(e.field()).contains(FIELD);
                         assertThat(e.getMessage()).doesNotContain(bad);

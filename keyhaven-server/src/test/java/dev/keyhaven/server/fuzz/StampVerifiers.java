@@ -18,10 +18,10 @@ import dev.keyhaven.server.auth.AttestedStampVerifier;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.custody.BundleSigner;
 import dev.keyhaven.server.custody.CustodyRepository;
+import dev.keyhaven.server.custody.InMemoryKeys;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.OtpKeys;
-import dev.keyhaven.server.custody.SealedSecret;
 import dev.keyhaven.server.oidc.OidcVerifier;
 import dev.keyhaven.server.oidc.SessionNonce;
 import dev.keyhaven.server.oidc.TrustedIssuer;
@@ -91,7 +91,7 @@ final class StampVerifiers {
         } catch (JOSEException e) {
             throw new IllegalStateException(e);
         }
-        KeySealer sealer = new KeySealer(MasterKey.generate(temporaryKeyFile(), RANDOM), RANDOM);
+        KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(temporaryKeyFile(), RANDOM));
         otpKeys = new OtpKeys(
                 sealer,
                 BundleSigner.load(BundleSigner.Role.OTP, memory, new InMemorySigners(), sealer, RANDOM, clock),
@@ -212,14 +212,6 @@ final class StampVerifiers {
     /** The deployment's signers, kept in memory. */
     private static final class InMemorySigners implements CustodyRepository {
         private final Map<String, StoredSigner> signers = new ConcurrentHashMap<>();
-
-        @Override
-        public Optional<SealedSecret> masterKeyCheck(Tx tx) {
-            return Optional.empty();
-        }
-
-        @Override
-        public void insertMasterKeyCheck(Tx tx, SealedSecret check, Instant createdAt) {}
 
         @Override
         public Optional<StoredSigner> signer(Tx tx, String role) {
