@@ -13,6 +13,7 @@ import crypto from "node:crypto";
 import { describe, test } from "node:test";
 import { p256 } from "@noble/curves/p256";
 import { decryptCredentialBundle, generateP256KeyPair, getPublicKey } from "@turnkey/crypto";
+import { Transaction } from "ethers";
 import { TurnkeyClient as Http120 } from "turnkey-http-1.2.0";
 import { TurnkeyClient as Http2160 } from "turnkey-http-2.16.0";
 import { TurnkeyClient as Http3150 } from "turnkey-http-3.15.0";
@@ -121,6 +122,28 @@ describe("@turnkey/http 1.2.0", () => {
       return true;
     });
   });
+});
+
+describe("@turnkey/http 1.2.0, signing", () => {
+  test("signTransaction V1 signs an Ethereum transaction with privateKeyId; ethers recovers the key's address",
+    async () => {
+      const { privateKeys } = await sdk.createPrivateKeys({ privateKeys: [{ privateKeyName: unique("http120-key"),
+        curve: "CURVE_SECP256K1", privateKeyTags: [], addressFormats: ["ADDRESS_FORMAT_ETHEREUM"] }] });
+      const [{ privateKeyId, addresses: [{ address }] }] = privateKeys;
+      const unsigned = Transaction.from({ type: 2, chainId: 1, nonce: 7, to: "0x000000000000000000000000000000000000dEaD",
+        value: 10n ** 15n, gasLimit: 21000n, maxFeePerGas: 3n * 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n });
+      const { activity } = await http120.signTransaction({
+        type: "ACTIVITY_TYPE_SIGN_TRANSACTION", timestampMs: now(), organizationId,
+        parameters: { privateKeyId, type: "TRANSACTION_TYPE_ETHEREUM",
+          unsignedTransaction: unsigned.unsignedSerialized.slice(2) },
+      });
+      const { signedTransaction } = assertCompleted(activity, {
+        type: "ACTIVITY_TYPE_SIGN_TRANSACTION", intentKey: "signTransactionIntent", resultKey: "signTransactionResult",
+      });
+      const signed = Transaction.from(signedTransaction.startsWith("0x") ? signedTransaction : `0x${signedTransaction}`);
+      assert.equal(signed.from, address);
+      assert.equal(signed.unsignedHash, unsigned.unsignedHash, "the transaction signed is the one sent");
+    });
 });
 
 describe("@turnkey/sdk-server 0.2.0", () => {
