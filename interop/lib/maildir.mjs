@@ -56,3 +56,10 @@ export function messageTo(email) {
   assert.equal(messages.length, 1, `one message to ${email} in ${maildir}`);
   return readable(messages[0]);
 }
+
+/** The newest of the `messages` messages to `email` in the Maildir, readable. */
+export function newestMessageTo(email, { messages }) {
+  const delivered = messagesTo(email);
+  assert.equal(delivered.length, messages, `${messages} message(s) to ${email} in ${maildir}`);
+  return readable(delivered.at(-1));
+}

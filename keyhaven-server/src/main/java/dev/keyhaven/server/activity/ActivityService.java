@@ -145,6 +145,11 @@ public final class ActivityService {
         ActivityHandler<?> handler = registry.forOperation(operation)
                 .orElseThrow(() -> new ApiException(ErrorCode.UNKNOWN_OPERATION, "unknown operation: " + operation));
         SubmitEnvelope envelope = SubmitEnvelope.read(body, handler, clock.instant());
+        if (!envelope.organizationId().equals(caller.organizationId())) {
+            // A login addressed to a parent by a user of one of its sub-organizations (the caller was found there):
+            // it runs, and is recorded, in the user's sub-organization.
+            envelope = envelope.in(caller.organizationId());
+        }
         if (!caller.isMember() && !handler.spec().parentInitiated()) {
             // Parents read their sub-organizations; only the sign-ins Turnkey lets a parent initiate are written.
             throw new ApiException(

@@ -56,6 +56,11 @@ public record SubmitEnvelope(
         return new SubmitEnvelope(version, timestamp, organizationId, parameters, proofs);
     }
 
+    /** This envelope addressed to {@code organization} instead. */
+    public SubmitEnvelope in(String organization) {
+        return new SubmitEnvelope(version, timestamp, organization, parameters, generateAppProofs);
+    }
+
     /**
      * A type this operation does not run: another operation's, or a version of this one that no published client
      * sends and Keyhaven does not implement. Either way the message lists the versions it accepts.

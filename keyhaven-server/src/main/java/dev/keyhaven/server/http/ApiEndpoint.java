@@ -226,8 +226,13 @@ final class ApiEndpoint {
                     operation,
                     stamp,
                     outcome,
-                    (state, caller) ->
-                            new Submitted(activities.submitAt(state, operation.name(), caller, body, params), caller));
+                    (state, caller) -> new Submitted(
+                            caller.organizationId().equals(state.organizationId())
+                                    ? activities.submitAt(state, operation.name(), caller, body, params)
+                                    // A login of a sub-organization's user addressed to the parent: it runs in
+                                    // the sub-organization, whose state this is not.
+                                    : activities.submit(operation.name(), caller, body, params),
+                            caller));
             if (submitted.isPresent()) {
                 return submitted.get();
             }

@@ -71,6 +71,21 @@ record Operation(
                 implementation);
     }
 
+    /**
+     * A submit operation that, addressed to a parent, also finds its caller in the one sub-organization holding the
+     * credential, and then runs there ({@code stamp_login}: @turnkey/core signs a wallet or passkey in with the
+     * parent's id, not knowing the user's sub-organization).
+     */
+    static Operation submitWithSubOrganizationLookup(String name, Class<?> implementation) {
+        return new Operation(
+                Kind.SUBMIT,
+                name,
+                Optional.empty(),
+                Optional.empty(),
+                CallerResolver.Scope.WITH_SUB_ORGANIZATIONS,
+                implementation);
+    }
+
     String path() {
         return kind.prefix + name;
     }

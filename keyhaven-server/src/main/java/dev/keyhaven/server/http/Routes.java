@@ -15,12 +15,20 @@ import dev.keyhaven.server.wallet.WalletQueries;
 import dev.keyhaven.server.webhook.WebhookQueries;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The route table: every operation of the public API, by exact path, with the class that implements it. Submit
  * operations are those with a registered activity handler.
  */
 final class Routes {
+    /**
+     * The logins that may be addressed to a parent by a user of one of its sub-organizations: Turnkey resolves the
+     * sub-organization from the credential (turnkey-clients.md, auth proxy: a wallet's or passkey's
+     * {@code stamp_login} is sent with the parent's id).
+     */
+    private static final Set<String> SUB_ORGANIZATION_LOGINS = Set.of("stamp_login");
+
     private Routes() {}
 
     static List<Operation> operations(ApiServer.Services services) {
@@ -85,11 +93,14 @@ final class Routes {
                         "list_smart_contract_interfaces",
                         SmartContractInterfaceQueries.class,
                         contracts::listSmartContractInterfaces)));
-        services.registry()
-                .operations()
-                .forEach(name -> operations.add(Operation.submit(
-                        name,
-                        services.registry().forOperation(name).orElseThrow().getClass())));
+        services.registry().operations().forEach(name -> {
+            Class<?> implementation =
+                    services.registry().forOperation(name).orElseThrow().getClass();
+            operations.add(
+                    SUB_ORGANIZATION_LOGINS.contains(name)
+                            ? Operation.submitWithSubOrganizationLookup(name, implementation)
+                            : Operation.submit(name, implementation));
+        });
         return List.copyOf(operations);
     }
 }

@@ -7,6 +7,7 @@ import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.client.Requests;
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.VerifyingKey;
@@ -17,12 +18,14 @@ import dev.keyhaven.server.testing.Bundles;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
 import dev.keyhaven.server.testing.MutableClock;
 import dev.keyhaven.server.testing.OnBothStores;
+import dev.keyhaven.server.testing.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -96,6 +99,93 @@ class SessionsIT extends OnBothStores {
         stampLogin(second, Map.of("invalidateExisting", true));
         assertThat(apiError(as(first.privateKey())::whoami).httpStatus()).isEqualTo(401);
         assertThat(as(second.privateKey()).whoami().userId()).isEqualTo(server.rootUserId());
+    }
+
+    /** A sub-organization of the root organization whose root user holds {@code key}; its id. */
+    private String subOrganizationWith(ApiKeyStamper key) {
+        return client.createSubOrganization(
+                        "sub-" + UUID.randomUUID(),
+                        List.of(new Requests.RootUserParams(
+                                "wallet user",
+                                null,
+                                null,
+                                List.of(Requests.ApiKeyParams.of("k", key)),
+                                List.of(),
+                                List.of())),
+                        1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
+    }
+
+    /** stamp_login for {@code session}, stamped by {@code key} and addressed to the root organization (the parent). */
+    private Activity stampLoginAtParent(ApiKeyStamper key, TargetKey session) {
+        return client.withStamper(key)
+                .submit(
+                        "stamp_login",
+                        "ACTIVITY_TYPE_STAMP_LOGIN",
+                        Map.of("publicKey", session.compressed()),
+                        "stampLoginResult");
+    }
+
+    @Test
+    void aSubOrganizationsUserLogsInThroughTheParentAndTheSessionIsInTheSubOrganization() {
+        // What @turnkey/core's wallet login sends: a secp256k1 key's stamp_login with the parent's id.
+        ApiKeyStamper wallet = TestServer.newKey(ApiKeyStamper.Curve.SECP256K1);
+        String subOrganizationId = subOrganizationWith(wallet);
+        String userId = client.withStamper(wallet)
+                .forOrganization(subOrganizationId)
+                .whoami()
+                .userId();
+        TargetKey session = TargetKey.generate();
+
+        Activity login = stampLoginAtParent(wallet, session);
+
+        assertThat(login.isCompleted()).isTrue();
+        assertThat(login.organizationId()).isEqualTo(subOrganizationId);
+        JsonNode claims = JsonMapper.builder()
+                .build()
+                .readTree(Base64.getUrlDecoder()
+                        .decode(login.result().path("session").asString().split("\\.")[1]));
+        assertThat(claims.path("organization_id").asString()).isEqualTo(subOrganizationId);
+        assertThat(claims.path("user_id").asString()).isEqualTo(userId);
+        var asSession =
+                as(session.privateKey()).forOrganization(subOrganizationId).whoami();
+        assertThat(asSession.userId()).isEqualTo(userId);
+        assertThat(asSession.organizationId()).isEqualTo(subOrganizationId);
+        // Recorded in the sub-organization, not in the parent.
+        assertThat(client.forOrganization(subOrganizationId)
+                        .getActivity(login.id())
+                        .path("type")
+                        .asString())
+                .isEqualTo("ACTIVITY_TYPE_STAMP_LOGIN");
+        assertThat(apiError(() -> client.getActivity(login.id())).httpStatus()).isEqualTo(404);
+    }
+
+    @Test
+    void aLoginThroughTheParentNeedsExactlyOneSubOrganizationWithTheKey() {
+        ApiKeyStamper nowhere = TestServer.newKey(ApiKeyStamper.Curve.SECP256K1);
+        apiError(ErrorCode.PUBLIC_KEY_NOT_FOUND, null, () -> stampLoginAtParent(nowhere, TargetKey.generate()));
+
+        ApiKeyStamper shared = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        subOrganizationWith(shared);
+        subOrganizationWith(shared);
+        apiError(ErrorCode.CREDENTIAL_CONFLICT, null, () -> stampLoginAtParent(shared, TargetKey.generate()));
+    }
+
+    @Test
+    void otherActivitiesOfASubOrganizationsUserAddressedToTheParentAreStillRefused() {
+        ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        subOrganizationWith(key);
+        apiError(
+                ErrorCode.PUBLIC_KEY_NOT_FOUND,
+                null,
+                () -> client.withStamper(key)
+                        .submit(
+                                "create_read_write_session",
+                                "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+                                Map.of("targetPublicKey", TargetKey.generate().uncompressed()),
+                                "createReadWriteSessionResultV2"));
     }
 
     @Test
