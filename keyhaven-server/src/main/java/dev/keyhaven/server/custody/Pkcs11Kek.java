@@ -18,7 +18,6 @@ import java.security.KeyStore;
 import java.security.ProviderException;
 import java.security.SecureRandom;
 import java.security.Security;
-import java.security.UnrecoverableKeyException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +28,10 @@ import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
+import javax.security.auth.callback.Callback;
+import javax.security.auth.callback.PasswordCallback;
+import javax.security.auth.callback.UnsupportedCallbackException;
+import javax.security.auth.login.LoginException;
 
 /**
  * A KEK that is an AES-256 key on a PKCS#11 token (an HSM, or SoftHSM2), used through the JDK's SunPKCS11 provider:
@@ -179,7 +182,7 @@ public final class Pkcs11Kek implements Kek {
         if (last) {
             try {
                 provider.logout();
-            } catch (javax.security.auth.login.LoginException e) {
+            } catch (LoginException e) {
                 // The token may already be gone (removed, or the module finalized): nothing is left to release.
             }
         }
@@ -204,7 +207,7 @@ public final class Pkcs11Kek implements Kek {
         Pkcs11Module module = Pkcs11Module.load(locator.library());
         Pkcs11Module.Token token = token(module, locator);
         AuthProvider provider = configure(locator, token);
-        KeyStore keyStore = logIn(provider, locator);
+        logIn(provider, locator);
         String loginKey = Pkcs11Module.libraryPath(locator.library()) + "#" + token.slot();
         synchronized (LOGINS) {
             LOGINS.merge(loginKey, 1, Integer::sum);
@@ -231,15 +234,17 @@ public final class Pkcs11Kek implements Kek {
                 }
                 check(session.attributesOf(keys[0]), locator);
             }
-            if (created) {
-                keyStore.load(null, null); // SunPKCS11's key store maps labels when loaded: learn the new key
-            }
+            // SunPKCS11 hands out a token key only through its key store. Loading it (the token is logged in by now)
+            // maps every label on the token, and it refuses a token where two secret keys share any label.
+            KeyStore keyStore = KeyStore.getInstance("PKCS11", provider);
+            keyStore.load(null, null);
             SecretKey key = secretKey(keyStore, locator);
             kek = new Pkcs11Kek(locator, provider, key, loginKey, created);
             return kek;
         } catch (IOException | GeneralSecurityException e) {
             throw new CustodyException(
-                    "cannot read the keys of PKCS#11 token '" + locator.tokenLabel() + "': " + Pkcs11Module.describe(e),
+                    "SunPKCS11 cannot read the keys of PKCS#11 token '" + locator.tokenLabel() + "': "
+                            + Pkcs11Module.describe(rootCause(e)),
                     e);
         } finally {
             if (kek == null) {
@@ -248,7 +253,7 @@ public final class Pkcs11Kek implements Kek {
         }
     }
 
-    /** The token labelled as the locator says, or a failure listing the labels there are. */
+    /** The token labelled as the locator says, or a failure listing the labels there are (sorted). */
     private static Pkcs11Module.Token token(Pkcs11Module module, KekLocator.Pkcs11 locator) {
         List<Pkcs11Module.Token> tokens = module.tokens();
         return tokens.stream()
@@ -261,6 +266,7 @@ public final class Pkcs11Kek implements Kek {
                                 : " (its tokens: "
                                         + tokens.stream()
                                                 .map(t -> "'" + t.label() + "'")
+                                                .sorted()
                                                 .collect(Collectors.joining(", "))
                                         + ")")));
     }
@@ -287,30 +293,39 @@ public final class Pkcs11Kek implements Kek {
         }
     }
 
-    /** Logs the token in with the PIN from the PIN file, through SunPKCS11's key store (which then maps labels). */
-    private static KeyStore logIn(AuthProvider provider, KekLocator.Pkcs11 locator) {
+    /**
+     * Logs the token in with the PIN from the PIN file. The login is the process's: a token another open KEK has
+     * logged in already is not logged in again, so its PIN is not checked a second time.
+     */
+    private static void logIn(AuthProvider provider, KekLocator.Pkcs11 locator) {
         char[] pin = readPin(locator.pinFile());
         try {
-            KeyStore keyStore = KeyStore.getInstance("PKCS11", provider);
-            keyStore.load(null, pin);
-            return keyStore;
-        } catch (IOException | GeneralSecurityException | ProviderException e) {
+            provider.login(null, callbacks -> {
+                for (Callback callback : callbacks) {
+                    if (callback instanceof PasswordCallback password) {
+                        password.setPassword(pin); // it keeps a copy, which SunPKCS11 clears after C_Login
+                    } else {
+                        throw new UnsupportedCallbackException(callback);
+                    }
+                }
+            });
+        } catch (LoginException | ProviderException e) {
             long code = Pkcs11Module.errorCode(e).orElse(-1);
             String token = "PKCS#11 token '" + locator.tokenLabel() + "'";
-            if (code == Pkcs11Module.CKR_PIN_INCORRECT || e.getCause() instanceof UnrecoverableKeyException) {
+            if (code == Pkcs11Module.CKR_PIN_INCORRECT) {
                 throw new CustodyException(
                         "the PIN in " + locator.pinFile() + " is wrong for " + token + " (CKR_PIN_INCORRECT)", e);
             }
             if (code == Pkcs11Module.CKR_PIN_LOCKED) {
                 throw new CustodyException(
-                        "the user PIN of " + token + " is locked (CKR_PIN_LOCKED): the token's "
-                                + "security officer must unlock it",
+                        "the user PIN of " + token + " is locked (CKR_PIN_LOCKED): the token's security officer "
+                                + "must unlock it",
                         e);
             }
             if (code == Pkcs11Module.CKR_PIN_EXPIRED) {
                 throw new CustodyException(
-                        "the user PIN of " + token + " has expired (CKR_PIN_EXPIRED): set a new "
-                                + "one with the token's tools",
+                        "the user PIN of " + token + " has expired (CKR_PIN_EXPIRED): set a new one with the "
+                                + "token's tools",
                         e);
             }
             throw new CustodyException("cannot log in to " + token + ": " + Pkcs11Module.describe(rootCause(e)), e);
