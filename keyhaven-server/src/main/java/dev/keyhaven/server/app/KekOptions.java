@@ -22,6 +22,7 @@ final class KekOptions {
     @Option(
             names = "--kek",
             defaultValue = "${env:KEYHAVEN_KEK:-file}",
+            paramLabel = "file|pkcs11",
             description = "Where the key-encryption key lives: file (a key file, the default) or pkcs11 (a "
                     + "non-extractable AES-256 key on a PKCS#11 token, an HSM) (env: KEYHAVEN_KEK).")
     Kind kind;
