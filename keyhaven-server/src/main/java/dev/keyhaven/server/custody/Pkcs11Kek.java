@@ -162,7 +162,7 @@ public final class Pkcs11Kek implements Kek {
 
     /** Logs the token out when no other open KEK in this process uses it; the KEK cannot be used afterwards. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
