@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
             BackupCommand.class,
             RestoreCommand.class,
             AuditCommand.class,
+            KekCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {

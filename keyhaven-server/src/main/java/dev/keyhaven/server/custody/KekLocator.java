@@ -98,6 +98,7 @@ public sealed interface KekLocator {
     /**
      * An AES-256 key labelled {@code keyLabel} on the PKCS#11 token labelled {@code tokenLabel}, reached through the
      * module {@code library}, the user PIN read from {@code pinFile}. The key is sensitive and never extractable.
+     * {@link Pkcs11Kek#open} opens it; {@link Pkcs11Kek#init} (the {@code kek init} command) creates it when missing.
      */
     record Pkcs11(Path library, String tokenLabel, String keyLabel, Path pinFile) implements KekLocator {
         public Pkcs11 {
