@@ -1,14 +1,25 @@
 package dev.keyhaven.server.app;
 
 import dev.keyhaven.server.custody.CustodyException;
+import dev.keyhaven.server.custody.FileKek;
+import dev.keyhaven.server.custody.Kek;
 import dev.keyhaven.server.custody.KekLocator;
+import dev.keyhaven.server.custody.KekRotation;
+import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.Pkcs11Kek;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code kek}: the key-encryption key's own commands. */
@@ -16,7 +27,7 @@ import picocli.CommandLine.Spec;
         name = "kek",
         mixinStandardHelpOptions = true,
         description = "Manage the key-encryption key (KEK) that wraps every organization's data key.",
-        subcommands = {KekCommand.Init.class})
+        subcommands = {KekCommand.Init.class, KekCommand.Rotate.class})
 final class KekCommand implements Runnable {
 
     @Spec
@@ -75,6 +86,129 @@ final class KekCommand implements Runnable {
         private int fail(String message) {
             CommandLine commandLine = spec.commandLine();
             commandLine.getErr().println("keyhaven kek init: " + message);
+            return FAILED;
+        }
+    }
+
+    /**
+     * {@code kek rotate}: re-wraps every data key under a new KEK in one transaction while servers keep serving; they
+     * follow the new KEK (from the locator the rotation records) the next time they unwrap a data key. Also the way
+     * from a file KEK into an HSM. The current KEK is named as for {@code serve}; the new one by the {@code --to}
+     * options. A new file KEK that does not exist yet is generated (0600); a token key must exist ({@code kek init}).
+     */
+    @Command(
+            name = "rotate",
+            mixinStandardHelpOptions = true,
+            description = "Re-wrap every data key under a new KEK, online. The current KEK is named as for serve "
+                    + "(--kek, --master-key-file, --pkcs11-*); the new one by --to file --to-key-file FILE (generated "
+                    + "when missing) or --to pkcs11 --to-pkcs11-*. Exits 0 naming the new generation, or 1 naming the "
+                    + "cause; afterwards the old KEK opens nothing.")
+    static final class Rotate implements Callable<Integer> {
+        @Mixin
+        StoreOptions store;
+
+        @Option(names = "--to", required = true, paramLabel = "file|pkcs11", description = "Where the new KEK lives.")
+        KekOptions.Kind to;
+
+        @Option(
+                names = "--to-key-file",
+                paramLabel = "FILE",
+                description = "With --to file: the new KEK's file; generated (owner-only) when it does not exist.")
+        Path toKeyFile;
+
+        @Option(names = "--to-pkcs11-library", paramLabel = "PATH", description = "With --to pkcs11: the module.")
+        Path toLibrary;
+
+        @Option(
+                names = "--to-pkcs11-token-label",
+                paramLabel = "LABEL",
+                description = "With --to pkcs11: the token's label.")
+        String toTokenLabel;
+
+        @Option(
+                names = "--to-pkcs11-pin-file",
+                paramLabel = "FILE",
+                description = "With --to pkcs11: a file holding the token's user PIN.")
+        Path toPinFile;
+
+        @Option(
+                names = "--to-pkcs11-key-label",
+                paramLabel = "KEY",
+                description = "With --to pkcs11: the new key's label (create it first with kek init).")
+        String toKeyLabel;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            KekLocator target = target();
+            boolean generated = false;
+            Kek next;
+            try {
+                if (target instanceof KekLocator.File file && !Files.exists(file.path())) {
+                    next = new FileKek(MasterKey.generate(file.path(), new SecureRandom()), new SecureRandom());
+                    generated = true;
+                } else {
+                    next = target.open(new SecureRandom());
+                }
+            } catch (CustodyException e) {
+                return fail(e.getMessage());
+            }
+            try (Keyhaven keyhaven = Keyhaven.open(store.config(), Clock.systemUTC())) {
+                KekRotation.Rotated rotated = keyhaven.rotateKek(next);
+                spec.commandLine()
+                        .getOut()
+                        .println("rotated the KEK to generation " + rotated.generation() + " (" + target + "): "
+                                + rotated.dataKeys() + " data keys re-wrapped; running servers follow it, and the old "
+                                + "KEK opens nothing in this database now; start servers with the new KEK's options");
+                return 0;
+            } catch (CustodyException e) {
+                next.close();
+                if (generated) {
+                    deleteQuietly(((KekLocator.File) target).path());
+                }
+                return fail(e.getMessage());
+            }
+        }
+
+        private KekLocator target() {
+            List<String> problems = new ArrayList<>();
+            boolean anyPkcs11 = toLibrary != null || toTokenLabel != null || toPinFile != null || toKeyLabel != null;
+            if (to == KekOptions.Kind.FILE) {
+                if (toKeyFile == null) {
+                    problems.add("--to file needs --to-key-file");
+                }
+                if (anyPkcs11) {
+                    problems.add("--to-pkcs11-* options do not go with --to file");
+                }
+            } else {
+                if (toLibrary == null || toTokenLabel == null || toPinFile == null || toKeyLabel == null) {
+                    problems.add("--to pkcs11 needs --to-pkcs11-library, --to-pkcs11-token-label, "
+                            + "--to-pkcs11-pin-file and --to-pkcs11-key-label");
+                }
+                if (toKeyFile != null) {
+                    problems.add("--to-key-file does not go with --to pkcs11");
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", problems));
+            }
+            return to == KekOptions.Kind.FILE
+                    ? new KekLocator.File(toKeyFile)
+                    : new KekLocator.Pkcs11(toLibrary, toTokenLabel, toKeyLabel, toPinFile);
+        }
+
+        private static void deleteQuietly(Path file) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                // The rotation failed; an unused key file left behind opens nothing.
+            }
+        }
+
+        private int fail(String message) {
+            spec.commandLine().getErr().println("keyhaven kek rotate: " + message);
             return FAILED;
         }
     }

@@ -16,6 +16,8 @@ import dev.keyhaven.server.auth.CallerResolver;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.authproxy.AuthProxyConfig;
 import dev.keyhaven.server.custody.EphemeralKey;
+import dev.keyhaven.server.custody.Kek;
+import dev.keyhaven.server.custody.KekRotation;
 import dev.keyhaven.server.custody.ServerIdentity;
 import dev.keyhaven.server.http.ApiServer;
 import dev.keyhaven.server.http.AuthProxyServer;
@@ -202,6 +204,11 @@ public final class Keyhaven implements AutoCloseable {
 
     public RootOrganizationSetup rootSetup() {
         return features.organizations.rootSetup();
+    }
+
+    /** {@code kek rotate}: every data key re-wrapped under {@code next}, which this process then uses. */
+    public KekRotation.Rotated rotateKek(Kek next) {
+        return base.keys.dataKeys.rotateTo(next);
     }
 
     /** The bundle signer's public key (hex, uncompressed): what clients pin to trust export and import bundles. */

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.app;
 
 import dev.keyhaven.server.activity.TimestampStyle;
+import dev.keyhaven.server.custody.KekLocator;
 import dev.keyhaven.server.http.ConnectionLimits;
 import dev.keyhaven.server.mail.MailSettings;
 import dev.keyhaven.server.oauth2.Oauth2Providers;
@@ -26,6 +27,7 @@ public final class KeyhavenConfig {
     private final Path dataDirectory;
     private final Optional<String> databaseUrl;
     private final Optional<Path> masterKeyFile;
+    private final Optional<KekLocator.Pkcs11> hsmKek;
     private final int databasePoolSize;
     private final String host;
     private final int port;
@@ -46,6 +48,7 @@ public final class KeyhavenConfig {
         this.dataDirectory = builder.dataDirectory;
         this.databaseUrl = builder.databaseUrl;
         this.masterKeyFile = builder.masterKeyFile;
+        this.hsmKek = builder.hsmKek;
         this.databasePoolSize = builder.databasePoolSize;
         this.host = builder.host;
         this.port = builder.port;
@@ -78,6 +81,7 @@ public final class KeyhavenConfig {
         Builder builder = new Builder(dataDirectory);
         builder.databaseUrl(databaseUrl);
         builder.masterKeyFile(masterKeyFile);
+        builder.hsmKek(hsmKek);
         builder.databasePoolSize(databasePoolSize);
         builder.host(host);
         builder.port(port);
@@ -111,6 +115,11 @@ public final class KeyhavenConfig {
      */
     public Optional<Path> masterKeyFile() {
         return masterKeyFile;
+    }
+
+    /** The KEK on a PKCS#11 token ({@code --kek pkcs11}); empty means a file KEK ({@link #effectiveMasterKeyFile}). */
+    public Optional<KekLocator.Pkcs11> hsmKek() {
+        return hsmKek;
     }
 
     /** 0 picks the store's default. */
@@ -211,6 +220,10 @@ public final class KeyhavenConfig {
         return with(builder -> builder.masterKeyFile(value));
     }
 
+    public KeyhavenConfig withHsmKek(Optional<KekLocator.Pkcs11> value) {
+        return with(builder -> builder.hsmKek(value));
+    }
+
     public KeyhavenConfig withPort(int value) {
         return with(builder -> builder.port(value));
     }
@@ -271,6 +284,7 @@ public final class KeyhavenConfig {
         private final Path dataDirectory;
         private Optional<String> databaseUrl = Optional.empty();
         private Optional<Path> masterKeyFile = Optional.empty();
+        private Optional<KekLocator.Pkcs11> hsmKek = Optional.empty();
         private int databasePoolSize = 0;
         private String host = "127.0.0.1";
         private int port = 8080;
@@ -305,6 +319,13 @@ public final class KeyhavenConfig {
         public Builder masterKeyFile(Optional<Path> value) {
             Objects.requireNonNull(value, "masterKeyFile");
             this.masterKeyFile = value;
+            return this;
+        }
+
+        /** @param value the KEK on a PKCS#11 token; empty means a file KEK */
+        public Builder hsmKek(Optional<KekLocator.Pkcs11> value) {
+            Objects.requireNonNull(value, "hsmKek");
+            this.hsmKek = value;
             return this;
         }
 

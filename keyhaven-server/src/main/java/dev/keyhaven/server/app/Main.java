@@ -1,5 +1,6 @@
 package dev.keyhaven.server.app;
 
+import dev.keyhaven.server.custody.CustodyException;
 import dev.keyhaven.server.store.DatabaseOpenException;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
@@ -50,6 +51,11 @@ public final class Main implements Runnable {
     private static int failed(Exception e, CommandLine command, CommandLine.ParseResult parsed) throws Exception {
         if (e instanceof DatabaseOpenException cannotOpen) {
             command.getErr().println("keyhaven: " + cannotOpen.getMessage());
+            return 1;
+        }
+        if (e instanceof CustodyException refused) {
+            // A KEK that is missing, wrong or on a token that refuses us: the message names the cause.
+            command.getErr().println("keyhaven: " + refused.getMessage());
             return 1;
         }
         throw e;

@@ -512,6 +512,7 @@ final class ServeCommand implements Callable<Integer> {
             return KeyhavenConfig.builder(directory)
                     .databaseUrl(store.databaseUrl())
                     .masterKeyFile(store.masterKeyFile())
+                    .hsmKek(store.hsmKek())
                     .databasePoolSize(databasePoolSize)
                     .host(bind)
                     .port(port)

@@ -10,7 +10,6 @@ import dev.keyhaven.server.custody.Kek;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.custody.LegacySeals;
-import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.MasterKeyGuard;
 import dev.keyhaven.server.custody.Oauth2ClientSecrets;
 import dev.keyhaven.server.custody.OidcTokenSigner;
@@ -62,9 +61,14 @@ final class ServerKeys implements AutoCloseable {
             DataKeyRepository dataKeyRepository,
             SecureRandom random,
             Clock clock) {
-        MasterKey masterKey = new MasterKeyGuard(transactor, dataKeyRepository, random)
-                .open(config.effectiveMasterKeyFile(), config.masterKeyFile().isPresent());
-        Kek kek = new FileKek(masterKey, random);
+        Kek kek = config.hsmKek().isPresent()
+                ? config.hsmKek().get().open(random)
+                : new FileKek(
+                        new MasterKeyGuard(transactor, dataKeyRepository, random)
+                                .open(
+                                        config.effectiveMasterKeyFile(),
+                                        config.masterKeyFile().isPresent()),
+                        random);
         DataKeys dataKeys =
                 DataKeys.open(transactor, dataKeyRepository, kek, locator -> locator.open(random), random, clock);
         ServerKeys keys = new ServerKeys(dataKeys, transactor, repository, random, clock);
@@ -82,5 +86,6 @@ final class ServerKeys implements AutoCloseable {
         otpSigner.close();
         sessionSigner.close();
         bundleSigner.close();
+        dataKeys.close();
     }
 }

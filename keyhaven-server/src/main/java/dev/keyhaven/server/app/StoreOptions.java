@@ -1,8 +1,13 @@
 package dev.keyhaven.server.app;
 
+import dev.keyhaven.server.custody.KekLocator;
 import java.nio.file.Path;
 import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Where Keyhaven keeps its data: the options of every command that opens the store. */
 final class StoreOptions {
@@ -30,6 +35,12 @@ final class StoreOptions {
                     + "(env: KEYHAVEN_MASTER_KEY_FILE).")
     Path masterKeyFile;
 
+    @Mixin
+    KekOptions kek;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     /** The data directory, created (owner-only) when missing. */
     Path preparedDataDirectory() {
         return DataDirectory.prepare(dataDirectory);
@@ -39,7 +50,30 @@ final class StoreOptions {
     KeyhavenConfig config() {
         return KeyhavenConfig.defaults(preparedDataDirectory())
                 .withDatabaseUrl(databaseUrl())
-                .withMasterKeyFile(masterKeyFile());
+                .withMasterKeyFile(masterKeyFile())
+                .withHsmKek(hsmKek());
+    }
+
+    /**
+     * The KEK on a PKCS#11 token the options name; empty for a file KEK.
+     *
+     * @throws CommandLine.ParameterException a usage error naming the options, when they contradict each other
+     */
+    Optional<KekLocator.Pkcs11> hsmKek() {
+        KekLocator locator;
+        try {
+            locator = kek.locator(Path.of("master.key"));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(command.commandLine(), e.getMessage());
+        }
+        if (locator instanceof KekLocator.Pkcs11 pkcs11) {
+            if (masterKeyFile != null) {
+                throw new CommandLine.ParameterException(
+                        command.commandLine(), "--master-key-file names a file KEK; it does not go with --kek pkcs11");
+            }
+            return Optional.of(pkcs11);
+        }
+        return Optional.empty();
     }
 
     /** The KEK file the operator named; empty means the default in the data directory. */

@@ -269,8 +269,26 @@ public final class DataKeys {
         return followed;
     }
 
+    /**
+     * Rotates the database to {@code next} ({@link KekRotation}) and uses it from now on.
+     *
+     * @throws CustodyException when the rotation is refused; nothing changed then
+     */
+    public KekRotation.Rotated rotateTo(Kek next) {
+        KekRotation.Rotated rotated = KekRotation.rotate(transactor, repository, current.kek(), next, random, clock);
+        synchronized (this) {
+            current = new Current(next, rotated.generation());
+        }
+        return rotated;
+    }
+
+    /** Where the KEK this process uses lives. */
+    public KekLocator kekLocator() {
+        return current.kek().locator();
+    }
+
     /** Closes the KEK this process holds. */
-    void close() {
+    public void close() {
         current.kek().close();
     }
 

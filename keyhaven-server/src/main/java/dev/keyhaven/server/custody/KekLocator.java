@@ -117,7 +117,7 @@ public sealed interface KekLocator {
 
         @Override
         public Kek open(java.security.SecureRandom random) {
-            throw new CustodyException("a KEK on a PKCS#11 token is not supported by this build");
+            return Pkcs11Kek.open(this);
         }
 
         /** RFC 3986 percent-encoding as RFC 7512 asks (a space is %20, not +). */

@@ -11,6 +11,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
 
 /**
  * Write transactions committed in groups. Units queue up; one thread runs whatever has queued in one shared
@@ -118,12 +120,27 @@ final class GroupCommitWriter implements AutoCloseable {
         failPending();
     }
 
+    /**
+     * Starts a write transaction. On SQLite it is {@code BEGIN IMMEDIATE}: the write lock is taken (waiting up to the
+     * busy timeout) before the first read, so a write by another process on the same file (a {@code kek rotate}, a
+     * restore check) makes this transaction wait instead of failing when it first writes on a stale snapshot.
+     */
+    private void beginWrite(Connection connection) throws SQLException {
+        if (dialect == Dialect.SQLITE) {
+            connection
+                    .unwrap(SQLiteConnection.class)
+                    .getConnectionConfig()
+                    .setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        }
+        connection.setAutoCommit(false);
+    }
+
     /** Runs the batch in one transaction and completes the units after the commit. */
     private void commit(List<Unit<?>> batch) {
         List<Runnable> completions = new ArrayList<>(batch.size());
         Throwable unitFailed;
         try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
+            beginWrite(connection);
             JdbcTx tx = new JdbcTx(connection, dialect);
             try {
                 unitFailed = dialect == Dialect.SQLITE
@@ -234,7 +251,7 @@ final class GroupCommitWriter implements AutoCloseable {
     private <T> RuntimeException alone(Unit<T> unit) {
         RuntimeException failed;
         try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
+            beginWrite(connection);
             try {
                 T result = unit.work.run(new JdbcTx(connection, dialect));
                 connection.commit();

@@ -5,6 +5,8 @@ import dev.keyhaven.server.tx.TxWork;
 import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
 
 /**
  * Transactions on a pooled {@link DataSource}. On SQLite, which allows one writer, write transactions go to a
@@ -52,6 +54,14 @@ final class JdbcTransactor implements Transactor, AutoCloseable {
 
     private <T> T inTransaction(TxWork<T> work) {
         try (Connection connection = dataSource.getConnection()) {
+            if (dialect == Dialect.SQLITE) {
+                // A pooled connection may come from the writer, which begins its transactions IMMEDIATE; a read
+                // must not take the write lock.
+                connection
+                        .unwrap(SQLiteConnection.class)
+                        .getConnectionConfig()
+                        .setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
+            }
             connection.setAutoCommit(false);
             try {
                 T result = work.run(new JdbcTx(connection, dialect));
