@@ -12,7 +12,8 @@ class SecretBytesTest {
         SecretBytes secret = SecretBytes.adopt(raw);
         secret.close();
         assertThat(raw).containsOnly(0);
-        assertThatThrownBy(() -> secret.apply(b -> b.length)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> secret.apply(SecretKeyAccess.get(), b -> b.length))
+                .isInstanceOf(IllegalStateException.class);
     }
 
     @Test

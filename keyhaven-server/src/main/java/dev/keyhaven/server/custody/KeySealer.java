@@ -1,6 +1,7 @@
 package dev.keyhaven.server.custody;
 
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -31,7 +32,7 @@ public final class KeySealer {
     public SealedSecret seal(SealPurpose purpose, String organizationId, String resourceId, SecretBytes secret) {
         byte[] nonce = new byte[NONCE_BYTES];
         random.nextBytes(nonce);
-        byte[] ciphertext = secret.apply(plain -> {
+        byte[] ciphertext = secret.apply(SecretKeyAccess.get(), plain -> {
             try {
                 Cipher cipher = cipher(Cipher.ENCRYPT_MODE, nonce, purpose, organizationId, resourceId);
                 return cipher.doFinal(plain);
