@@ -26,4 +26,17 @@ class SecretBytesTest {
             assertThat(a.sameAs(c)).isFalse();
         }
     }
+
+    @Test
+    void readingTakesTheAccessTokenAndEqualityNeverLooksAtTheBytes() {
+        try (SecretBytes a = SecretBytes.copyOf(new byte[] {7, 7});
+                SecretBytes b = SecretBytes.copyOf(new byte[] {7, 7})) {
+            assertThatThrownBy(() -> a.apply(null, byte[]::clone))
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessage("reading key material takes SecretKeyAccess");
+            assertThat(a.apply(SecretKeyAccess.get(), byte[]::clone)).containsExactly(7, 7);
+            assertThat(a).isNotEqualTo(b).hasSameHashCodeAs(a);
+            assertThat(a.hashCode()).isEqualTo(System.identityHashCode(a));
+        }
+    }
 }
