@@ -102,6 +102,8 @@ public class RawCryptoBenchmark {
         kek = new SecretKeySpec(kekBytes, "AES");
         try (SecretBytes key = KeyCurve.SECP256K1.generatePrivateKey(random)) {
             sealedAccountKey = seal(random, key);
+            // The benchmark measures raw crypto, so it reads key bytes like keyhaven-crypto does; it is no part of the
+            // server, and the one module outside crypto and custody that takes SecretKeyAccess.
             accountKey = SecretBytes.copyOf(key.apply(SecretKeyAccess.get(), byte[]::clone));
         }
         if (!apiKey.verify(body, stampSignature) || !signRequest().equals(signDigest())) {
