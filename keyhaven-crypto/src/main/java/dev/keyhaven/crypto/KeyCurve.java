@@ -62,9 +62,10 @@ public enum KeyCurve {
         }
         if (ecCurve == null) {
             return privateKey.apply(
+                    SecretKeyAccess.get(),
                     k -> new Ed25519PrivateKeyParameters(k).generatePublicKey().getEncoded());
         }
-        return privateKey.apply(k -> {
+        return privateKey.apply(SecretKeyAccess.get(), k -> {
             BigInteger d = new BigInteger(1, k);
             if (d.signum() == 0 || d.compareTo(ecCurve.order()) >= 0) {
                 throw new IllegalArgumentException("private key is out of range for " + this);

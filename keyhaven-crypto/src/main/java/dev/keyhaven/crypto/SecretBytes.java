@@ -2,11 +2,14 @@ package dev.keyhaven.crypto;
 
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Key material held in memory. It has no {@code toString}, {@code equals} or {@code hashCode} that could leak or
- * compare it by accident, hands its bytes out only to a function, and is wiped by {@link #close()}.
+ * Key material held in memory. Anyone may create, hold, pass on, compare ({@link #sameAs}) and wipe one; reading it
+ * takes a {@link SecretKeyAccess}, which only {@code keyhaven-crypto} and the server's {@code custody} may obtain (a
+ * build rule, like Tink's {@code InsecureSecretKeyAccess}). Its {@code toString} is redacted and its {@code equals}
+ * and {@code hashCode} are identity, so nothing leaks or compares it by accident; {@link #close()} wipes it.
  */
 public final class SecretBytes implements AutoCloseable {
     private final byte[] bytes;
@@ -30,8 +33,12 @@ public final class SecretBytes implements AutoCloseable {
         return bytes.length;
     }
 
-    /** Lends the bytes to {@code use}. The function must not keep a reference to the array beyond the call. */
-    public <T> T apply(Function<byte[], T> use) {
+    /**
+     * Lends the live bytes to {@code use}, for code holding the {@link SecretKeyAccess} token. The function must not
+     * keep a reference to the array beyond the call.
+     */
+    public <T> T apply(SecretKeyAccess access, Function<byte[], T> use) {
+        Objects.requireNonNull(access, "reading key material takes SecretKeyAccess");
         if (wiped) {
             throw new IllegalStateException("secret already wiped");
         }
@@ -40,7 +47,8 @@ public final class SecretBytes implements AutoCloseable {
 
     /** Compares in constant time with respect to the content. */
     public boolean sameAs(SecretBytes other) {
-        return other.apply(o -> apply(b -> MessageDigest.isEqual(b, o)));
+        SecretKeyAccess access = SecretKeyAccess.get();
+        return other.apply(access, o -> apply(access, b -> MessageDigest.isEqual(b, o)));
     }
 
     @Override

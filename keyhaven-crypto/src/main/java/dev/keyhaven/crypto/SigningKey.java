@@ -67,10 +67,12 @@ public sealed interface SigningKey extends AutoCloseable {
             }
             this.curve = curve;
             this.scalar = scalar;
-            this.publicKey = scalar.apply(d -> new FixedPointCombMultiplier()
-                    .multiply(curve.domain().getG(), new BigInteger(1, d))
-                    .normalize()
-                    .getEncoded(true));
+            this.publicKey = scalar.apply(
+                    SecretKeyAccess.get(),
+                    d -> new FixedPointCombMultiplier()
+                            .multiply(curve.domain().getG(), new BigInteger(1, d))
+                            .normalize()
+                            .getEncoded(true));
         }
 
         @Override
@@ -81,7 +83,7 @@ public sealed interface SigningKey extends AutoCloseable {
         @Override
         public byte[] sign(byte[] message) {
             byte[] digest = Digests.sha256(message);
-            BigInteger[] rs = scalar.apply(d -> {
+            BigInteger[] rs = scalar.apply(SecretKeyAccess.get(), d -> {
                 ECDSASigner signer = new ECDSASigner(new HMacDSAKCalculator(new SHA256Digest()));
                 signer.init(true, new ECPrivateKeyParameters(new BigInteger(1, d), curve.domain()));
                 return signer.generateSignature(digest);
@@ -117,6 +119,7 @@ public sealed interface SigningKey extends AutoCloseable {
             }
             this.seed = seed;
             this.publicKey = seed.apply(
+                    SecretKeyAccess.get(),
                     s -> new Ed25519PrivateKeyParameters(s).generatePublicKey().getEncoded());
         }
 
@@ -127,7 +130,7 @@ public sealed interface SigningKey extends AutoCloseable {
 
         @Override
         public byte[] sign(byte[] message) {
-            return seed.apply(s -> {
+            return seed.apply(SecretKeyAccess.get(), s -> {
                 Ed25519Signer signer = new Ed25519Signer();
                 signer.init(true, new Ed25519PrivateKeyParameters(s));
                 signer.update(message, 0, message.length);

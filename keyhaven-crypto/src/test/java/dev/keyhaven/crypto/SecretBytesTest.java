@@ -12,7 +12,8 @@ class SecretBytesTest {
         SecretBytes secret = SecretBytes.adopt(raw);
         secret.close();
         assertThat(raw).containsOnly(0);
-        assertThatThrownBy(() -> secret.apply(b -> b.length)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> secret.apply(SecretKeyAccess.get(), b -> b.length))
+                .isInstanceOf(IllegalStateException.class);
     }
 
     @Test
@@ -23,6 +24,19 @@ class SecretBytesTest {
             assertThat(a.toString()).isEqualTo("SecretBytes[redacted]");
             assertThat(a.sameAs(b)).isTrue();
             assertThat(a.sameAs(c)).isFalse();
+        }
+    }
+
+    @Test
+    void readingTakesTheAccessTokenAndEqualityNeverLooksAtTheBytes() {
+        try (SecretBytes a = SecretBytes.copyOf(new byte[] {7, 7});
+                SecretBytes b = SecretBytes.copyOf(new byte[] {7, 7})) {
+            assertThatThrownBy(() -> a.apply(null, byte[]::clone))
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessage("reading key material takes SecretKeyAccess");
+            assertThat(a.apply(SecretKeyAccess.get(), byte[]::clone)).containsExactly(7, 7);
+            assertThat(a).isNotEqualTo(b).hasSameHashCodeAs(a);
+            assertThat(a.hashCode()).isEqualTo(System.identityHashCode(a));
         }
     }
 }

@@ -2,14 +2,19 @@ package dev.keyhaven.server;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
+import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -233,6 +238,40 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .haveFullyQualifiedName("dev.keyhaven.crypto.bundle.TurnkeyHpke")
                 .check(classes);
+    }
+
+    @Test
+    void custodyKnowsNoFeature() {
+        // Custody holds keys and hands out handles; each protocol built on them (OTP bundles, OAuth 2.0 client
+        // secrets, webhook signatures, session and OIDC tokens) lives in its feature, which depends on custody.
+        noClasses()
+                .that()
+                .resideInAPackage(ROOT + ".custody..")
+                .should()
+                .dependOnClassesThat(resideInAPackage(ROOT + "..")
+                        .and(resideOutsideOfPackages(ROOT + ".custody..", ROOT + ".api..", ROOT + ".tx..")))
+                .check(classes);
+    }
+
+    @Test
+    void onlyCryptoAndCustodyReadSecretBytes() {
+        // Tink's rule: reading key material takes an access token, and only the packages allowed to see key bytes
+        // may take it. Checked over every module the server is built from (crypto, policy, chains, client, server).
+        JavaClasses everything = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.keyhaven");
+        assertThat(everything.contain("dev.keyhaven.client.ApiKeyStamper"))
+                .as("the other modules are imported too")
+                .isTrue();
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("dev.keyhaven.crypto..", ROOT + ".custody..")
+                .should()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName(SecretKeyAccess.class.getName())
+                .orShould()
+                .callMethod(SecretBytes.class, "apply", SecretKeyAccess.class, Function.class)
+                .check(everything);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.keyhaven.crypto.bundle;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -55,8 +56,8 @@ public final class QuorumEnvelope {
         }
         ECPoint sender = senderPoint(senderPublic);
         byte[] receiverPublic = EcCurve.P256.decompress(KeyCurve.P256.publicKey(recipientPrivateKey));
-        byte[] key =
-                recipientPrivateKey.apply(d -> sharedKey(sender, new BigInteger(1, d), senderPublic, receiverPublic));
+        byte[] key = recipientPrivateKey.apply(
+                SecretKeyAccess.get(), d -> sharedKey(sender, new BigInteger(1, d), senderPublic, receiverPublic));
         try {
             return SecretBytes.adopt(aesGcm(Cipher.DECRYPT_MODE, key, nonce, aad(senderPublic, receiverPublic))
                     .doFinal(envelope, HEADER_BYTES, envelope.length - HEADER_BYTES));
@@ -77,9 +78,11 @@ public final class QuorumEnvelope {
         random.nextBytes(nonce);
         try (SecretBytes ephemeral = KeyCurve.P256.generatePrivateKey(random)) {
             byte[] senderPublic = EcCurve.P256.decompress(KeyCurve.P256.publicKey(ephemeral));
-            byte[] key = ephemeral.apply(d -> sharedKey(receiver, new BigInteger(1, d), senderPublic, receiverPublic));
+            byte[] key = ephemeral.apply(
+                    SecretKeyAccess.get(),
+                    d -> sharedKey(receiver, new BigInteger(1, d), senderPublic, receiverPublic));
             try {
-                byte[] ciphertext = message.apply(m -> {
+                byte[] ciphertext = message.apply(SecretKeyAccess.get(), m -> {
                     try {
                         return aesGcm(Cipher.ENCRYPT_MODE, key, nonce, aad(senderPublic, receiverPublic))
                                 .doFinal(m);

@@ -2,6 +2,7 @@ package dev.keyhaven.crypto.bundle;
 
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import dev.keyhaven.crypto.address.Base58Text;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -79,7 +80,7 @@ public final class TurnkeyHpke {
         HPKE hpke = hpke();
         HPKEContextWithEncapsulation context = hpke.setupBaseS(hpke.deserializePublicKey(pkR), INFO);
         byte[] enc = context.getEncapsulation();
-        byte[] ciphertext = plaintext.apply(plain -> {
+        byte[] ciphertext = plaintext.apply(SecretKeyAccess.get(), plain -> {
             try {
                 return context.seal(aad(enc, pkR), plain);
             } catch (InvalidCipherTextException e) {
@@ -97,7 +98,7 @@ public final class TurnkeyHpke {
      */
     public static SecretBytes open(SecretBytes recipientPrivateKey, Encrypted encrypted) {
         byte[] enc = recipientKey(encrypted.encappedPublic);
-        return recipientPrivateKey.apply(d -> {
+        return recipientPrivateKey.apply(SecretKeyAccess.get(), d -> {
             HPKE hpke = hpke();
             byte[] pkR = new FixedPointCombMultiplier()
                     .multiply(EcCurve.P256.domain().getG(), new BigInteger(1, d))

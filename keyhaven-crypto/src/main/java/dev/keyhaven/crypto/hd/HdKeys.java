@@ -3,6 +3,7 @@ package dev.keyhaven.crypto.hd;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.util.Objects;
 
 /**
@@ -40,7 +41,7 @@ public final class HdKeys {
         }
         Derivation derivation = derivation(curve);
         try (HmacSha512 hmac = new HmacSha512()) {
-            ExtendedKey key = seed.apply(bytes -> derivation.master(hmac, bytes));
+            ExtendedKey key = seed.apply(SecretKeyAccess.get(), bytes -> derivation.master(hmac, bytes));
             for (int index : path.indices()) {
                 try (ExtendedKey parent = key) {
                     key = derivation.child(hmac, parent, index);

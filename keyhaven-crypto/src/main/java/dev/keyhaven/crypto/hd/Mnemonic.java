@@ -1,6 +1,7 @@
 package dev.keyhaven.crypto.hd;
 
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.text.Normalizer;
@@ -57,7 +58,7 @@ public final class Mnemonic implements AutoCloseable {
      *     contains a word of the phrase
      */
     public static Mnemonic parse(SecretBytes phraseUtf8) {
-        int[] indices = phraseUtf8.apply(PhraseParser::wordIndices);
+        int[] indices = phraseUtf8.apply(SecretKeyAccess.get(), PhraseParser::wordIndices);
         try {
             Arrays.fill(MnemonicCode.entropy(indices), (byte) 0);
         } catch (InvalidMnemonicException e) {
@@ -94,7 +95,7 @@ public final class Mnemonic implements AutoCloseable {
 
     /** A fresh copy of the normalised phrase (single spaces, UTF-8); the caller closes it. */
     public SecretBytes phrase() {
-        return phrase.apply(SecretBytes::copyOf);
+        return phrase.apply(SecretKeyAccess.get(), SecretBytes::copyOf);
     }
 
     /** The 64-byte BIP-39 seed with no passphrase, as Turnkey wallets use; the caller closes it. */
@@ -109,7 +110,7 @@ public final class Mnemonic implements AutoCloseable {
     SecretBytes toSeed(String passphrase) {
         byte[] salt =
                 ("mnemonic" + Normalizer.normalize(passphrase, Normalizer.Form.NFKD)).getBytes(StandardCharsets.UTF_8);
-        return phrase.apply(password -> {
+        return phrase.apply(SecretKeyAccess.get(), password -> {
             PKCS5S2ParametersGenerator pbkdf2 = new PKCS5S2ParametersGenerator(new SHA512Digest());
             pbkdf2.init(password, salt, PBKDF2_ITERATIONS);
             KeyParameter seed = (KeyParameter) pbkdf2.generateDerivedMacParameters(SEED_BITS);

@@ -3,6 +3,7 @@ package dev.keyhaven.crypto.sign;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Objects;
@@ -29,7 +30,7 @@ public final class PayloadSigner {
         EcCurve ec = ecCurve(curve);
         requireDigest(digest32);
         requireKeyLength(privateKey);
-        return privateKey.apply(k -> {
+        return privateKey.apply(SecretKeyAccess.get(), k -> {
             BigInteger d = new BigInteger(1, k);
             if (d.signum() == 0 || d.compareTo(ec.order()) >= 0) {
                 throw new IllegalArgumentException("private key is out of range for " + curve);
@@ -46,7 +47,7 @@ public final class PayloadSigner {
     public static Signature signEd25519(SecretBytes privateKey, byte[] message) {
         Objects.requireNonNull(message, "message");
         requireKeyLength(privateKey);
-        byte[] signature = privateKey.apply(seed -> {
+        byte[] signature = privateKey.apply(SecretKeyAccess.get(), seed -> {
             Ed25519Signer signer = new Ed25519Signer();
             signer.init(true, new Ed25519PrivateKeyParameters(seed));
             signer.update(message, 0, message.length);
@@ -71,7 +72,7 @@ public final class PayloadSigner {
             throw new IllegalArgumentException("auxiliary randomness must be 32 bytes, got " + auxRandom32.length);
         }
         requireKeyLength(privateKey);
-        return privateKey.apply(k -> {
+        return privateKey.apply(SecretKeyAccess.get(), k -> {
             BigInteger d = new BigInteger(1, k);
             if (d.signum() == 0 || d.compareTo(EcCurve.SECP256K1.order()) >= 0) {
                 throw new IllegalArgumentException("private key is out of range for " + KeyCurve.SECP256K1);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Arrays;
@@ -33,7 +34,7 @@ class QuorumEnvelopeTest {
     }
 
     private static String text(SecretBytes secret) {
-        return secret.apply(b -> new String(b, StandardCharsets.UTF_8));
+        return secret.apply(SecretKeyAccess.get(), b -> new String(b, StandardCharsets.UTF_8));
     }
 
     @Test

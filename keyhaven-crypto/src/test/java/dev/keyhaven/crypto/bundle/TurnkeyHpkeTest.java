@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -19,7 +20,7 @@ class TurnkeyHpkeTest {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private static byte[] bytes(SecretBytes secret) {
-        return secret.apply(byte[]::clone);
+        return secret.apply(SecretKeyAccess.get(), byte[]::clone);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -71,7 +72,8 @@ class Bip32VectorsTest {
                     .isEqualTo(path.indices().isEmpty() ? 0 : path.indices().getLast());
             assertThat(key.chainCode()).isEqualTo(Arrays.copyOfRange(xprv, 13, 45));
             assertThat(key.key()).isEqualTo(Arrays.copyOfRange(xprv, 46, 78));
-            assertThat(privateKey.apply(byte[]::clone)).isEqualTo(Arrays.copyOfRange(xprv, 46, 78));
+            assertThat(privateKey.apply(SecretKeyAccess.get(), byte[]::clone))
+                    .isEqualTo(Arrays.copyOfRange(xprv, 46, 78));
             assertThat(KeyCurve.SECP256K1.publicKey(privateKey)).isEqualTo(Arrays.copyOfRange(xpub, 45, 78));
         }
     }

@@ -7,6 +7,7 @@ import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
@@ -118,7 +119,7 @@ class HdKeysTest {
         }
         key.close();
 
-        assertThatThrownBy(() -> key.apply(b -> b)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> key.apply(SecretKeyAccess.get(), b -> b)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test

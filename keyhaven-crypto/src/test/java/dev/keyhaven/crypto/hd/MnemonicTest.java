@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Arrays;
@@ -22,7 +23,7 @@ class MnemonicTest {
 
     private static String text(SecretBytes secret) {
         try (secret) {
-            return secret.apply(b -> new String(b, StandardCharsets.UTF_8));
+            return secret.apply(SecretKeyAccess.get(), b -> new String(b, StandardCharsets.UTF_8));
         }
     }
 
@@ -48,7 +49,7 @@ class MnemonicTest {
     void seedWithoutPassphraseIsTheBip39ValueForAbandonAbout() {
         try (Mnemonic mnemonic = parse(ABANDON_ABOUT);
                 SecretBytes seed = mnemonic.toSeed()) {
-            assertThat(seed.apply(Vectors::toHex))
+            assertThat(seed.apply(SecretKeyAccess.get(), Vectors::toHex))
                     .isEqualTo("5eb00bbddcf069084889a8ab9155568165f5c453ccb85e70811aaed6"
                             + "f6da5fc19a5ac40b389cd370d086206dec8aa6c43daea6690f20ad3d8d48b2d2ce9e38e4");
         }
@@ -162,7 +163,7 @@ class MnemonicTest {
     void leavesTheCallersPhraseOpen() {
         try (SecretBytes phrase = utf8(ABANDON_ABOUT);
                 Mnemonic _ = Mnemonic.parse(phrase)) {
-            String after = phrase.apply(b -> new String(b, StandardCharsets.UTF_8));
+            String after = phrase.apply(SecretKeyAccess.get(), b -> new String(b, StandardCharsets.UTF_8));
 
             assertThat(after).isEqualTo(ABANDON_ABOUT);
         }
@@ -194,6 +195,6 @@ class MnemonicTest {
         assertThatThrownBy(mnemonic::toSeed).isInstanceOf(IllegalStateException.class);
         assertThat(seed.length()).isEqualTo(64);
         seed.close();
-        assertThatThrownBy(() -> seed.apply(b -> b)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> seed.apply(SecretKeyAccess.get(), b -> b)).isInstanceOf(IllegalStateException.class);
     }
 }

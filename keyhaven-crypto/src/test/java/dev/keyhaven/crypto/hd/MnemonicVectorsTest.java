@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +52,7 @@ class MnemonicVectorsTest {
         int wordCount = vector.mnemonic().split(" ").length;
         try (Mnemonic mnemonic = Mnemonic.generate(wordCount, new FixedRandom(entropy));
                 SecretBytes phrase = mnemonic.phrase()) {
-            String text = phrase.apply(b -> new String(b, StandardCharsets.UTF_8));
+            String text = phrase.apply(SecretKeyAccess.get(), b -> new String(b, StandardCharsets.UTF_8));
 
             assertThat(text).isEqualTo(vector.mnemonic());
         }
@@ -64,7 +65,7 @@ class MnemonicVectorsTest {
                 Mnemonic mnemonic = Mnemonic.parse(phrase);
                 SecretBytes seed = mnemonic.toSeed("TREZOR");
                 ExtendedKey master = HdKeys.deriveExtended(KeyCurve.SECP256K1, seed, DerivationPath.parse("m"))) {
-            assertThat(seed.apply(Vectors::toHex)).isEqualTo(vector.seed());
+            assertThat(seed.apply(SecretKeyAccess.get(), Vectors::toHex)).isEqualTo(vector.seed());
             byte[] xprv = Base58Check.decode(vector.xprv());
             assertThat(master.chainCode()).isEqualTo(Arrays.copyOfRange(xprv, 13, 45));
             assertThat(master.key()).isEqualTo(Arrays.copyOfRange(xprv, 46, 78));

@@ -107,7 +107,7 @@ final class Features {
                 repositories.users,
                 repositories.organizations,
                 users.credentials(),
-                keys.sessionSigner,
+                keys.sessionTokens,
                 keys.transfer,
                 base.clock);
         recovery = new RecoveryFeature(

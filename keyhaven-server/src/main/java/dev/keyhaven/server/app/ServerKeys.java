@@ -5,23 +5,29 @@ import dev.keyhaven.server.custody.Custody;
 import dev.keyhaven.server.custody.CustodyRepository;
 import dev.keyhaven.server.custody.DataKeyRepository;
 import dev.keyhaven.server.custody.DataKeys;
+import dev.keyhaven.server.custody.DataSealer;
+import dev.keyhaven.server.custody.EnvelopeKey;
 import dev.keyhaven.server.custody.FileKek;
+import dev.keyhaven.server.custody.HpkeTargets;
+import dev.keyhaven.server.custody.JwtIssuer;
 import dev.keyhaven.server.custody.Kek;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.custody.LegacySeals;
 import dev.keyhaven.server.custody.MasterKeyGuard;
-import dev.keyhaven.server.custody.Oauth2ClientSecrets;
 import dev.keyhaven.server.custody.OidcTokenSigner;
-import dev.keyhaven.server.custody.OtpKeys;
+import dev.keyhaven.server.oauth2.Oauth2ClientSecrets;
+import dev.keyhaven.server.otp.OtpKeys;
 import dev.keyhaven.server.tx.Transactor;
 import java.security.SecureRandom;
 import java.time.Clock;
 
 /**
- * Keyhaven's own keys, opened under the KEK through the data keys of envelope encryption (each generated and sealed on first start): the sealer and
- * custody every feature's keys go through, the bundle signer (export and import bundles), the OTP and session
- * signers, the OIDC token signer and the OAuth 2.0 client-secret key. Closing it closes the signers.
+ * Keyhaven's own keys, opened under the KEK through the data keys of envelope encryption (each generated and sealed
+ * on first start), as custody's handles: the sealer and custody every feature's keys go through, the bundle signer
+ * (export and import bundles), the OTP and session signers (the session JWTs' issuer), the OIDC token signer, HPKE
+ * targets, and the OAuth 2.0 credential-encryption key with the sealer of client secrets; and the features' protocols
+ * built on them (OTP keys, OAuth 2.0 client secrets). Closing it closes the signers and the KEK.
  */
 final class ServerKeys implements AutoCloseable {
     final DataKeys dataKeys;
@@ -31,23 +37,26 @@ final class ServerKeys implements AutoCloseable {
     final KeyTransfer transfer;
     final BundleSigner otpSigner;
     final BundleSigner sessionSigner;
+    final JwtIssuer sessionTokens;
     final OidcTokenSigner oidcTokenSigner;
+    final HpkeTargets hpkeTargets;
     final Oauth2ClientSecrets oauth2Secrets;
-    private final SecureRandom random;
 
     private ServerKeys(
             DataKeys dataKeys, Transactor transactor, CustodyRepository repository, SecureRandom random, Clock clock) {
         this.dataKeys = dataKeys;
         this.sealer = new KeySealer(dataKeys, random);
-        this.random = random;
-        this.custody = new Custody(this.sealer, random);
+        this.custody = new Custody(sealer, random);
         this.bundleSigner = BundleSigner.load(transactor, repository, sealer, random, clock);
         this.transfer = new KeyTransfer(sealer, bundleSigner, random);
         this.oidcTokenSigner = OidcTokenSigner.load(transactor, repository, sealer, random, clock);
         this.otpSigner = BundleSigner.load(BundleSigner.Role.OTP, transactor, repository, sealer, random, clock);
         this.sessionSigner =
                 BundleSigner.load(BundleSigner.Role.SESSION, transactor, repository, sealer, random, clock);
-        this.oauth2Secrets = Oauth2ClientSecrets.load(transactor, repository, sealer, random, clock);
+        this.sessionTokens = sessionSigner.jwtIssuer(JwtIssuer.Digest.TURNKEY_SESSION);
+        this.hpkeTargets = new HpkeTargets(sealer, random);
+        this.oauth2Secrets = new Oauth2ClientSecrets(
+                EnvelopeKey.loadOauth2(transactor, repository, sealer, random, clock), new DataSealer(sealer));
     }
 
     /**
@@ -78,7 +87,7 @@ final class ServerKeys implements AutoCloseable {
 
     /** The keys one-time codes are sealed and their tokens signed with. */
     OtpKeys otpKeys() {
-        return new OtpKeys(sealer, otpSigner, random);
+        return new OtpKeys(hpkeTargets, otpSigner);
     }
 
     @Override
@@ -86,6 +95,7 @@ final class ServerKeys implements AutoCloseable {
         otpSigner.close();
         sessionSigner.close();
         bundleSigner.close();
+        oidcTokenSigner.close();
         dataKeys.close();
     }
 }

@@ -4,15 +4,14 @@ import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import dev.keyhaven.crypto.SigningKey;
-import dev.keyhaven.crypto.VerifyingKey;
 import dev.keyhaven.server.tx.Transactor;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -34,7 +33,6 @@ public final class BundleSigner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BundleSigner.class);
     private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final HexFormat HEX = HexFormat.of();
-    private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
 
     /**
      * The deployment's signing keys, all of the same kind: the bundle signer (export bundles, import targets), the
@@ -62,9 +60,11 @@ public final class BundleSigner implements AutoCloseable {
 
     private BundleSigner(Role role, SecretBytes scalar) {
         this.role = role;
-        this.key = SigningKey.ecdsa(EcCurve.P256, scalar.apply(SecretBytes::copyOf));
-        this.macKey = scalar.apply(s ->
-                Digests.sha256(concat(("keyhaven " + role.sealScope + " mac\n").getBytes(StandardCharsets.UTF_8), s)));
+        this.key = SigningKey.ecdsa(EcCurve.P256, scalar.apply(SecretKeyAccess.get(), SecretBytes::copyOf));
+        this.macKey = scalar.apply(
+                SecretKeyAccess.get(),
+                s -> Digests.sha256(
+                        concat(("keyhaven " + role.sealScope + " mac\n").getBytes(StandardCharsets.UTF_8), s)));
         this.publicKeyHex = HEX.formatHex(EcCurve.P256.decompress(key.publicKey()));
     }
 
@@ -117,32 +117,11 @@ public final class BundleSigner implements AutoCloseable {
     }
 
     /**
-     * A JWT signed by this key with ECDSA P-256, the signature raw {@code r ‖ s}: over SHA-256 of
-     * {@code header.payload} (ES256, OTP verification tokens) or, with {@code doubleHash}, over SHA-256 of its
-     * SHA-256 (Turnkey's session JWTs, {@code verifySessionJwtSignature}).
+     * The issuer of this key's JWTs (Nimbus, signed here): ES256 for OTP verification tokens, or
+     * {@link JwtIssuer.Digest#TURNKEY_SESSION} for Turnkey's session JWTs.
      */
-    public String jwt(Map<String, ?> claims, boolean doubleHash) {
-        String header = B64URL.encodeToString("{\"alg\":\"ES256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
-        String payload = B64URL.encodeToString(JSON.writeValueAsBytes(claims));
-        byte[] input = (header + "." + payload).getBytes(StandardCharsets.UTF_8);
-        byte[] der = key.sign(doubleHash ? Digests.sha256(input) : input);
-        return header + "." + payload + "." + B64URL.encodeToString(EcdsaSignatures.derToRaw(der));
-    }
-
-    /** Whether {@code jwt} carries this key's signature (as {@link #jwt} makes it); never throws on bad input. */
-    public boolean signed(String jwt, boolean doubleHash) {
-        int last = jwt.lastIndexOf('.');
-        if (last < 0 || jwt.indexOf('.') == last) {
-            return false;
-        }
-        try {
-            byte[] input = jwt.substring(0, last).getBytes(StandardCharsets.UTF_8);
-            byte[] raw = Base64.getUrlDecoder().decode(jwt.substring(last + 1));
-            return VerifyingKey.ecdsaSha256(EcCurve.P256, HEX.parseHex(publicKeyHex))
-                    .verify(doubleHash ? Digests.sha256(input) : input, EcdsaSignatures.rawToDer(raw));
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
+    public JwtIssuer jwtIssuer(JwtIssuer.Digest digest) {
+        return new JwtIssuer(new P256JwsSigner(key, digest), digest, publicKeyHex);
     }
 
     /** HMAC-SHA256 of {@code data} under a key derived from this signer's private key (for stored code hashes). */
@@ -171,7 +150,7 @@ public final class BundleSigner implements AutoCloseable {
      * Turnkey's signed bundle: {@code {"version":"v1.0.0","data":hex(json(inner)),"dataSignature":DER hex,
      * "enclaveQuorumPublic":hex}}, the signature being ECDSA P-256 over SHA-256 of the inner JSON's bytes.
      */
-    String signedBundle(Map<String, String> inner) {
+    public String signedBundle(Map<String, String> inner) {
         byte[] data = JSON.writeValueAsString(inner).getBytes(StandardCharsets.UTF_8);
         Map<String, String> outer = new LinkedHashMap<>();
         outer.put("version", "v1.0.0");

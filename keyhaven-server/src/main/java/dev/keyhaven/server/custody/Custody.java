@@ -2,7 +2,6 @@ package dev.keyhaven.server.custody;
 
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
-import dev.keyhaven.crypto.SigningKey;
 import dev.keyhaven.crypto.hd.Mnemonic;
 import dev.keyhaven.crypto.sign.PayloadSigner;
 import dev.keyhaven.crypto.sign.Signature;
@@ -16,9 +15,6 @@ import java.security.SecureRandom;
 public final class Custody {
     /** The BIP-39 mnemonic lengths a new wallet may have. */
     public static final java.util.Set<Integer> MNEMONIC_WORD_COUNTS = Mnemonic.WORD_COUNTS;
-
-    /** The organization part of a webhook signing key's seal: the keys belong to the deployment, not to one. */
-    private static final String WEBHOOKS = "keyhaven-webhooks";
 
     private final KeySealer sealer;
     private final SecureRandom random;
@@ -49,9 +45,17 @@ public final class Custody {
 
     /** A fresh random private key on {@code curve}, sealed for {@code privateKeyId}. */
     public DerivedKey createPrivateKey(Tx tx, String organizationId, String privateKeyId, KeyCurve curve) {
+        return createKey(tx, curve, SealPurpose.PRIVATE_KEY, organizationId, privateKeyId);
+    }
+
+    /**
+     * A fresh random key on {@code curve} for any purpose (a webhook signing key, …), sealed for {@code resourceId} of
+     * {@code organizationId}; it signs later through a {@link KeyHandle} naming the same purpose, organization and
+     * resource.
+     */
+    public DerivedKey createKey(Tx tx, KeyCurve curve, SealPurpose purpose, String organizationId, String resourceId) {
         try (SecretBytes key = curve.generatePrivateKey(random)) {
-            return new DerivedKey(
-                    curve.publicKey(key), sealer.seal(tx, SealPurpose.PRIVATE_KEY, organizationId, privateKeyId, key));
+            return new DerivedKey(curve.publicKey(key), sealer.seal(tx, purpose, organizationId, resourceId, key));
         }
     }
 
@@ -78,23 +82,6 @@ public final class Custody {
     public Signature signEd25519(KeyHandle handle, byte[] message) {
         try (SecretBytes key = open(handle)) {
             return PayloadSigner.signEd25519(key, message);
-        }
-    }
-
-    /** A fresh Ed25519 key that signs webhook deliveries, sealed for {@code keyId}. */
-    public DerivedKey createWebhookSigningKey(Tx tx, String keyId) {
-        try (SecretBytes key = KeyCurve.ED25519.generatePrivateKey(random)) {
-            return new DerivedKey(
-                    KeyCurve.ED25519.publicKey(key),
-                    sealer.seal(tx, SealPurpose.WEBHOOK_SIGNING_KEY, WEBHOOKS, keyId, key));
-        }
-    }
-
-    /** The 64-byte Ed25519 signature of {@code message} by the webhook signing key {@code keyId}. */
-    public byte[] signWebhook(String keyId, SealedSecret sealedKey, byte[] message) {
-        SecretBytes seed = sealer.open(SealPurpose.WEBHOOK_SIGNING_KEY, WEBHOOKS, keyId, sealedKey);
-        try (SigningKey key = SigningKey.ed25519(seed)) {
-            return key.sign(message);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.keyhaven.server.custody;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
 import java.nio.ByteBuffer;
@@ -182,7 +183,7 @@ public final class DataKeys {
             DataKeyRepository.WrappedDataKey created = new DataKeyRepository.WrappedDataKey(
                     ownerId, SealedSecret.of(now.kek().wrap(key, dataKeyAad(ownerId))), now.generation());
             if (repository.insertDataKeyIfAbsent(tx, created, clock.instant())) {
-                SecretKeySpec spec = key.apply(bytes -> new SecretKeySpec(bytes, "AES"));
+                SecretKeySpec spec = key.apply(SecretKeyAccess.get(), bytes -> new SecretKeySpec(bytes, "AES"));
                 cache.put(ownerId, new Entry(created.wrapped(), spec));
                 return spec;
             }
@@ -234,7 +235,7 @@ public final class DataKeys {
                     + ", but the database's current KEK is generation " + now.generation());
         }
         try (SecretBytes key = now.kek().unwrap(stored.wrapped().bytes(), dataKeyAad(stored.ownerId()))) {
-            SecretKeySpec spec = key.apply(bytes -> new SecretKeySpec(bytes, "AES"));
+            SecretKeySpec spec = key.apply(SecretKeyAccess.get(), bytes -> new SecretKeySpec(bytes, "AES"));
             cache.put(stored.ownerId(), new Entry(stored.wrapped(), spec));
             return spec;
         }

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.custody;
 
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -35,7 +36,7 @@ public final class FileKek implements Kek {
     public byte[] wrap(SecretBytes dataKey, byte[] aad) {
         byte[] nonce = new byte[NONCE_BYTES];
         random.nextBytes(nonce);
-        byte[] ciphertext = dataKey.apply(plain -> {
+        byte[] ciphertext = dataKey.apply(SecretKeyAccess.get(), plain -> {
             try {
                 Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
                 cipher.init(Cipher.ENCRYPT_MODE, key.aesKey(), new GCMParameterSpec(TAG_BITS, nonce));

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.custody;
 
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import dev.keyhaven.server.tx.Tx;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +54,7 @@ public final class KeySealer {
             SecretKeySpec dataKey, SealPurpose purpose, String organizationId, String resourceId, SecretBytes secret) {
         byte[] nonce = new byte[NONCE_BYTES];
         random.nextBytes(nonce);
-        byte[] ciphertext = secret.apply(plain -> {
+        byte[] ciphertext = secret.apply(SecretKeyAccess.get(), plain -> {
             try {
                 Cipher cipher = cipher(Cipher.ENCRYPT_MODE, dataKey, nonce, purpose, organizationId, resourceId);
                 return cipher.doFinal(plain);

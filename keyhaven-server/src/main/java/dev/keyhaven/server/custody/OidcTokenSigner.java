@@ -4,7 +4,6 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.KeyUse;
@@ -12,18 +11,17 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
+import dev.keyhaven.crypto.SigningKey;
 import dev.keyhaven.server.tx.Transactor;
-import java.math.BigInteger;
 import java.security.AlgorithmParameters;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.SecureRandom;
-import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECGenParameterSpec;
 import java.security.spec.ECParameterSpec;
 import java.security.spec.ECPoint;
-import java.security.spec.ECPrivateKeySpec;
 import java.security.spec.ECPublicKeySpec;
 import java.time.Clock;
 import java.util.HexFormat;
@@ -33,18 +31,16 @@ import java.util.HexFormat;
  * P-256 key, generated on the first start and sealed under the KEK like the bundle signers. Its public half is
  * published as a JWK so verifiers (Keyhaven's own OIDC verification, or a client) trust exactly these tokens.
  */
-public final class OidcTokenSigner {
+public final class OidcTokenSigner implements AutoCloseable {
     static final String ROW = "oauth2-token-signer";
 
-    private final ECDSASigner signer;
+    private final SigningKey key;
+    private final P256JwsSigner signer;
     private final ECKey publicJwk;
 
-    private OidcTokenSigner(ECPrivateKey privateKey, ECKey publicJwk) {
-        try {
-            this.signer = new ECDSASigner(privateKey);
-        } catch (JOSEException e) {
-            throw new CustodyException("the OIDC token signer's key is not a P-256 key", e);
-        }
+    private OidcTokenSigner(SigningKey key, ECKey publicJwk) {
+        this.key = key;
+        this.signer = new P256JwsSigner(key, JwtIssuer.Digest.ES256);
         this.publicJwk = publicJwk;
     }
 
@@ -57,8 +53,6 @@ public final class OidcTokenSigner {
         try (SecretBytes scalar = DeploymentKeys.open(ROW, SealPurpose.OAUTH2_TOKEN_SIGNER, sealer, stored)) {
             ECParameterSpec p256 = p256();
             KeyFactory factory = KeyFactory.getInstance("EC");
-            ECPrivateKey privateKey = (ECPrivateKey)
-                    factory.generatePrivate(new ECPrivateKeySpec(scalar.apply(d -> new BigInteger(1, d)), p256));
             var decoded = EcCurve.P256.decodePoint(point);
             ECPublicKey publicKey = (ECPublicKey) factory.generatePublic(new ECPublicKeySpec(
                     new ECPoint(
@@ -73,7 +67,8 @@ public final class OidcTokenSigner {
             ECKey jwk = new ECKey.Builder(withoutId)
                     .keyID(withoutId.computeThumbprint().toString())
                     .build();
-            return new OidcTokenSigner(privateKey, jwk);
+            return new OidcTokenSigner(
+                    SigningKey.ecdsa(EcCurve.P256, scalar.apply(SecretKeyAccess.get(), SecretBytes::copyOf)), jwk);
         } catch (GeneralSecurityException | JOSEException e) {
             throw new CustodyException("cannot load the OIDC token signer", e);
         }
@@ -104,6 +99,11 @@ public final class OidcTokenSigner {
             throw new CustodyException("signing an OIDC token failed", e);
         }
         return jwt.serialize();
+    }
+
+    @Override
+    public void close() {
+        key.close();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.keyhaven.server.custody;
 
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -118,7 +119,7 @@ public final class Pkcs11Kek implements Kek {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding", provider);
             cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, iv));
             cipher.updateAAD(aad);
-            sealed = dataKey.apply(bytes -> {
+            sealed = dataKey.apply(SecretKeyAccess.get(), bytes -> {
                 try {
                     return cipher.doFinal(bytes);
                 } catch (GeneralSecurityException e) {

@@ -9,7 +9,6 @@ import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
 import dev.keyhaven.server.activity.PolicyFacts;
 import dev.keyhaven.server.api.Params;
-import dev.keyhaven.server.custody.Oauth2ClientSecrets;
 import dev.keyhaven.server.state.StateReads;
 import java.util.Optional;
 

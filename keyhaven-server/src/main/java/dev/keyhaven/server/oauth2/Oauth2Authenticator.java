@@ -2,7 +2,6 @@ package dev.keyhaven.server.oauth2;
 
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
-import dev.keyhaven.server.custody.Oauth2ClientSecrets;
 import dev.keyhaven.server.tx.Transactor;
 import java.util.Map;
 import java.util.Optional;

@@ -1,7 +1,6 @@
 package dev.keyhaven.server.oauth2;
 
 import dev.keyhaven.server.activity.ActivityHandler;
-import dev.keyhaven.server.custody.Oauth2ClientSecrets;
 import dev.keyhaven.server.tx.Transactor;
 import java.util.List;
 

@@ -1,7 +1,6 @@
 package dev.keyhaven.server.otp;
 
 import dev.keyhaven.server.activity.ActivityHandler;
-import dev.keyhaven.server.custody.OtpKeys;
 import dev.keyhaven.server.organization.OrganizationRepository;
 import dev.keyhaven.server.recovery.CodeMail;
 import dev.keyhaven.server.session.BundleKeys;

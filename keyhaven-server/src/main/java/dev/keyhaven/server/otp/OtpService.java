@@ -6,7 +6,6 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.api.Params;
-import dev.keyhaven.server.custody.OtpKeys;
 import dev.keyhaven.server.mail.MailAddresses;
 import dev.keyhaven.server.organization.FeatureName;
 import dev.keyhaven.server.organization.Organization;

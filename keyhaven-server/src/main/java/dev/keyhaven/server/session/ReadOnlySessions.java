@@ -1,9 +1,10 @@
 package dev.keyhaven.server.session;
 
+import com.nimbusds.jwt.JWTClaimsSet;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.ErrorCode;
-import dev.keyhaven.server.custody.BundleSigner;
+import dev.keyhaven.server.custody.JwtIssuer;
 import dev.keyhaven.server.organization.Organization;
 import dev.keyhaven.server.organization.OrganizationRepository;
 import dev.keyhaven.server.tx.Transactor;
@@ -11,8 +12,6 @@ import dev.keyhaven.server.user.UserRepository;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -35,14 +34,14 @@ public final class ReadOnlySessions {
     private final Transactor transactor;
     private final UserRepository users;
     private final OrganizationRepository organizations;
-    private final BundleSigner signer;
+    private final JwtIssuer signer;
     private final Clock clock;
 
     public ReadOnlySessions(
             Transactor transactor,
             UserRepository users,
             OrganizationRepository organizations,
-            BundleSigner sessionSigner,
+            JwtIssuer sessionSigner,
             Clock clock) {
         this.transactor = transactor;
         this.users = users;
@@ -53,13 +52,13 @@ public final class ReadOnlySessions {
 
     /** A new read-only session of {@code userId}, expiring {@link #SECONDS} after {@code now}. */
     public String issue(String organizationId, String userId, Instant now) {
-        Map<String, Object> claims = new LinkedHashMap<>();
-        claims.put("exp", now.getEpochSecond() + SECONDS);
-        claims.put("public_key", "");
-        claims.put("session_type", READ_ONLY);
-        claims.put("user_id", userId);
-        claims.put("organization_id", organizationId);
-        return signer.jwt(claims, true);
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder();
+        claims.claim("exp", now.getEpochSecond() + SECONDS);
+        claims.claim("public_key", "");
+        claims.claim("session_type", READ_ONLY);
+        claims.claim("user_id", userId);
+        claims.claim("organization_id", organizationId);
+        return signer.issue(claims.build());
     }
 
     /**
@@ -68,7 +67,7 @@ public final class ReadOnlySessions {
      * @throws ApiException 401 for a session that is not valid here, 400 for one of another organization
      */
     public Caller caller(String token, String organizationId) {
-        if (!signer.signed(token, true)) {
+        if (!signer.issued(token)) {
             throw new ApiException(ErrorCode.SIGNATURE_INVALID, "X-Session is not a session of this server");
         }
         JsonNode claims;

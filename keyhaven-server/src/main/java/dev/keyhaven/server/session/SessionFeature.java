@@ -1,7 +1,7 @@
 package dev.keyhaven.server.session;
 
 import dev.keyhaven.server.activity.ActivityHandler;
-import dev.keyhaven.server.custody.BundleSigner;
+import dev.keyhaven.server.custody.JwtIssuer;
 import dev.keyhaven.server.custody.KeyTransfer;
 import dev.keyhaven.server.organization.OrganizationRepository;
 import dev.keyhaven.server.tx.Transactor;
@@ -25,7 +25,7 @@ public final class SessionFeature {
             UserRepository users,
             OrganizationRepository organizations,
             Credentials credentials,
-            BundleSigner sessionSigner,
+            JwtIssuer sessionSigner,
             KeyTransfer transfer,
             Clock clock) {
         this.sessions = new Sessions(users, credentials, sessionSigner);

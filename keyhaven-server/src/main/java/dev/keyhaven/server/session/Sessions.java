@@ -1,8 +1,9 @@
 package dev.keyhaven.server.session;
 
+import com.nimbusds.jwt.JWTClaimsSet;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Ids;
-import dev.keyhaven.server.custody.BundleSigner;
+import dev.keyhaven.server.custody.JwtIssuer;
 import dev.keyhaven.server.tx.Tx;
 import dev.keyhaven.server.user.ApiKey;
 import dev.keyhaven.server.user.ApiKeyCurve;
@@ -10,7 +11,6 @@ import dev.keyhaven.server.user.Credentials;
 import dev.keyhaven.server.user.NewApiKey;
 import dev.keyhaven.server.user.UserRepository;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -31,9 +31,9 @@ public final class Sessions {
 
     private final UserRepository users;
     private final Credentials credentials;
-    private final BundleSigner signer;
+    private final JwtIssuer signer;
 
-    public Sessions(UserRepository users, Credentials credentials, BundleSigner sessionSigner) {
+    public Sessions(UserRepository users, Credentials credentials, JwtIssuer sessionSigner) {
         this.users = users;
         this.credentials = credentials;
         this.signer = sessionSigner;
@@ -78,13 +78,13 @@ public final class Sessions {
                 request,
                 now,
                 ids);
-        Map<String, Object> claims = new LinkedHashMap<>();
-        claims.put("exp", now.getEpochSecond() + request.expirationSeconds());
-        claims.put("public_key", key);
-        claims.put("session_type", READ_WRITE);
-        claims.put("user_id", userId);
-        claims.put("organization_id", organizationId);
-        return signer.jwt(claims, true);
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder();
+        claims.claim("exp", now.getEpochSecond() + request.expirationSeconds());
+        claims.claim("public_key", key);
+        claims.claim("session_type", READ_WRITE);
+        claims.claim("user_id", userId);
+        claims.claim("organization_id", organizationId);
+        return signer.issue(claims.build());
     }
 
     /**

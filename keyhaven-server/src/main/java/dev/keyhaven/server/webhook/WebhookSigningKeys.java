@@ -1,8 +1,12 @@
 package dev.keyhaven.server.webhook;
 
+import dev.keyhaven.crypto.KeyCurve;
+import dev.keyhaven.crypto.sign.Signature;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.custody.Custody;
 import dev.keyhaven.server.custody.DerivedKey;
+import dev.keyhaven.server.custody.KeyHandle;
+import dev.keyhaven.server.custody.SealPurpose;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +30,11 @@ import java.util.Optional;
 public final class WebhookSigningKeys {
     /** How long the signing key is used before the store is asked again whether it is still the newest. */
     static final Duration RELOAD = Duration.ofSeconds(5);
+    /**
+     * The organization the keys are sealed under (part of each seal's additional data). The keys belong to the
+     * deployment, not to one organization; this name is the webhook feature's, kept so every stored key still opens.
+     */
+    static final String SEAL_SCOPE = "keyhaven-webhooks";
 
     private final Transactor transactor;
     private final WebhookRepository repository;
@@ -66,8 +75,11 @@ public final class WebhookSigningKeys {
         byte[] message = new byte[prefix.length + body.length];
         System.arraycopy(prefix, 0, message, 0, prefix.length);
         System.arraycopy(body, 0, message, prefix.length, body.length);
-        return new Signed(
-                key.keyId(), HexFormat.of().formatHex(custody.signWebhook(key.keyId(), key.sealedKey(), message)));
+        Signature signature = custody.signEd25519(
+                new KeyHandle(
+                        KeyCurve.ED25519, SealPurpose.WEBHOOK_SIGNING_KEY, SEAL_SCOPE, key.keyId(), key.sealedKey()),
+                message);
+        return new Signed(key.keyId(), signature.rHex() + signature.sHex());
     }
 
     /** The key that signs now, creating the first one when the store has none. */
@@ -142,7 +154,8 @@ public final class WebhookSigningKeys {
 
     private WebhookSigningKey newKey(Tx tx) {
         String keyId = ids.next();
-        DerivedKey created = custody.createWebhookSigningKey(tx, keyId);
+        DerivedKey created =
+                custody.createKey(tx, KeyCurve.ED25519, SealPurpose.WEBHOOK_SIGNING_KEY, SEAL_SCOPE, keyId);
         return new WebhookSigningKey(
                 keyId,
                 HexFormat.of().formatHex(created.publicKey()),

@@ -7,6 +7,7 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import dev.keyhaven.crypto.hd.DerivationPath;
 import dev.keyhaven.crypto.hd.HdKeys;
 import dev.keyhaven.crypto.hd.Mnemonic;
@@ -52,7 +53,7 @@ record BackupWallet(String walletId, String address, String publicKey, byte[] mn
         try (Mnemonic mnemonic = Mnemonic.parse(SecretBytes.copyOf(phrase));
                 SecretBytes seed = mnemonic.toSeed();
                 SecretBytes key = HdKeys.derivePrivateKey(KeyCurve.ED25519, seed, DerivationPath.parse(PATH))) {
-            privateKey = key.apply(byte[]::clone);
+            privateKey = key.apply(SecretKeyAccess.get(), byte[]::clone);
             assertThat(HEX.formatHex(KeyCurve.ED25519.publicKey(key)))
                     .as("the exported mnemonic derives the account")
                     .isEqualTo(account.path("publicKey").asString());

@@ -594,14 +594,19 @@ class CommandLineIT {
         Map<String, Map<String, String>> expected = new LinkedHashMap<>();
         expected.put(
                 "init",
-                Map.of(
-                        "--data-dir", "KEYHAVEN_DATA_DIR",
-                        "--organization-name", "KEYHAVEN_ORGANIZATION_NAME",
-                        "--user-name", "KEYHAVEN_USER_NAME",
-                        "--api-public-key", "KEYHAVEN_API_PUBLIC_KEY",
-                        "--api-key-curve", "KEYHAVEN_API_KEY_CURVE",
-                        "--db-url", "KEYHAVEN_DB_URL",
-                        "--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"));
+                Map.ofEntries(
+                        Map.entry("--data-dir", "KEYHAVEN_DATA_DIR"),
+                        Map.entry("--organization-name", "KEYHAVEN_ORGANIZATION_NAME"),
+                        Map.entry("--user-name", "KEYHAVEN_USER_NAME"),
+                        Map.entry("--api-public-key", "KEYHAVEN_API_PUBLIC_KEY"),
+                        Map.entry("--api-key-curve", "KEYHAVEN_API_KEY_CURVE"),
+                        Map.entry("--db-url", "KEYHAVEN_DB_URL"),
+                        Map.entry("--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"),
+                        Map.entry("--kek", "KEYHAVEN_KEK"),
+                        Map.entry("--pkcs11-library", "KEYHAVEN_PKCS11_LIBRARY"),
+                        Map.entry("--pkcs11-token-label", "KEYHAVEN_PKCS11_TOKEN_LABEL"),
+                        Map.entry("--pkcs11-pin-file", "KEYHAVEN_PKCS11_PIN_FILE"),
+                        Map.entry("--pkcs11-key-label", "KEYHAVEN_PKCS11_KEY_LABEL")));
         expected.put(
                 "serve",
                 Map.ofEntries(
@@ -610,6 +615,11 @@ class CommandLineIT {
                         Map.entry("--bind", "KEYHAVEN_BIND"),
                         Map.entry("--db-url", "KEYHAVEN_DB_URL"),
                         Map.entry("--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"),
+                        Map.entry("--kek", "KEYHAVEN_KEK"),
+                        Map.entry("--pkcs11-library", "KEYHAVEN_PKCS11_LIBRARY"),
+                        Map.entry("--pkcs11-token-label", "KEYHAVEN_PKCS11_TOKEN_LABEL"),
+                        Map.entry("--pkcs11-pin-file", "KEYHAVEN_PKCS11_PIN_FILE"),
+                        Map.entry("--pkcs11-key-label", "KEYHAVEN_PKCS11_KEY_LABEL"),
                         Map.entry("--db-pool-size", "KEYHAVEN_DB_POOL_SIZE"),
                         Map.entry("--activity-timestamps", "KEYHAVEN_ACTIVITY_TIMESTAMPS"),
                         Map.entry("--cors-origins", "KEYHAVEN_CORS_ORIGINS"),
@@ -649,17 +659,22 @@ class CommandLineIT {
                         Map.entry("--oidc-issuers", "KEYHAVEN_OIDC_ISSUERS")));
         expected.put(
                 "signer-key",
-                Map.of(
-                        "--data-dir", "KEYHAVEN_DATA_DIR",
-                        "--db-url", "KEYHAVEN_DB_URL",
-                        "--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"));
+                Map.ofEntries(
+                        Map.entry("--data-dir", "KEYHAVEN_DATA_DIR"),
+                        Map.entry("--db-url", "KEYHAVEN_DB_URL"),
+                        Map.entry("--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"),
+                        Map.entry("--kek", "KEYHAVEN_KEK"),
+                        Map.entry("--pkcs11-library", "KEYHAVEN_PKCS11_LIBRARY"),
+                        Map.entry("--pkcs11-token-label", "KEYHAVEN_PKCS11_TOKEN_LABEL"),
+                        Map.entry("--pkcs11-pin-file", "KEYHAVEN_PKCS11_PIN_FILE"),
+                        Map.entry("--pkcs11-key-label", "KEYHAVEN_PKCS11_KEY_LABEL")));
         expected.put(
                 "request",
-                Map.of(
-                        "--url", "KEYHAVEN_URL",
-                        "--key", "KEYHAVEN_KEY",
-                        "--path", "KEYHAVEN_REQUEST_PATH",
-                        "--body", "KEYHAVEN_REQUEST_BODY"));
+                Map.ofEntries(
+                        Map.entry("--url", "KEYHAVEN_URL"),
+                        Map.entry("--key", "KEYHAVEN_KEY"),
+                        Map.entry("--path", "KEYHAVEN_REQUEST_PATH"),
+                        Map.entry("--body", "KEYHAVEN_REQUEST_BODY")));
 
         Result top = KeyhavenProcess.run(List.of("--help"), Map.of());
         assertThat(top.exitCode()).isZero();

@@ -8,6 +8,7 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import dev.keyhaven.server.app.Keyhaven;
 import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.testing.StoreKind;
@@ -180,7 +181,8 @@ class CustodyIT {
                                 .getFirst());
                 byte[] aad = KeySealer.aad(SealPurpose.PRIVATE_KEY, organizationId, privateKeyId);
                 try (SecretBytes dataKey = kek.unwrap(wrapped.bytes(), DataKeys.dataKeyAad(organizationId));
-                        SecretBytes plain = dataKey.apply(key -> decrypt(key, sealed.bytes(), aad))) {
+                        SecretBytes plain =
+                                dataKey.apply(SecretKeyAccess.get(), key -> decrypt(key, sealed.bytes(), aad))) {
                     legacy = SealedSecret.of(kek.wrap(plain, aad)).base64();
                 }
                 try (PreparedStatement update =

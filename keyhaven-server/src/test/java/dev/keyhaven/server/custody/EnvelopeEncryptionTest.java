@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -34,7 +35,7 @@ class EnvelopeEncryptionTest {
 
     private static byte[] open(KeySealer sealer, String org, String id, SealedSecret sealed) {
         try (SecretBytes secret = sealer.open(SealPurpose.PRIVATE_KEY, org, id, sealed)) {
-            return secret.apply(byte[]::clone);
+            return secret.apply(SecretKeyAccess.get(), byte[]::clone);
         }
     }
 

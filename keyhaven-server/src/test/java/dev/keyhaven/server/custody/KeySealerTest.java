@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -26,7 +27,7 @@ class KeySealerTest {
 
     private static byte[] opened(KeySealer sealer, SealPurpose purpose, String org, String id, SealedSecret sealed) {
         try (SecretBytes secret = sealer.open(purpose, org, id, sealed)) {
-            return secret.apply(byte[]::clone);
+            return secret.apply(SecretKeyAccess.get(), byte[]::clone);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import dev.keyhaven.server.testing.SoftHsm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,8 +89,9 @@ class Pkcs11KekIT {
             assertThat(again).isNotEqualTo(wrapped); // a fresh IV each time
             try (SecretBytes opened = kek.unwrap(wrapped, aad);
                     SecretBytes openedAgain = kek.unwrap(again, aad)) {
-                assertThat(opened.apply(byte[]::clone)).isEqualTo(dataKey);
-                assertThat(openedAgain.apply(byte[]::clone)).isEqualTo(dataKey);
+                assertThat(opened.apply(SecretKeyAccess.get(), byte[]::clone)).isEqualTo(dataKey);
+                assertThat(openedAgain.apply(SecretKeyAccess.get(), byte[]::clone))
+                        .isEqualTo(dataKey);
             }
         }
     }
@@ -150,8 +152,8 @@ class Pkcs11KekIT {
             Pkcs11Kek.init(second).close(); // the token's login is shared: this close must not log alpha out
             try (SecretBytes a = alpha.unwrap(byAlpha, new byte[0]);
                     SecretBytes b = beta.unwrap(byBeta, new byte[0])) {
-                assertThat(a.apply(byte[]::clone)).isEqualTo(dataKey);
-                assertThat(b.apply(byte[]::clone)).isEqualTo(dataKey);
+                assertThat(a.apply(SecretKeyAccess.get(), byte[]::clone)).isEqualTo(dataKey);
+                assertThat(b.apply(SecretKeyAccess.get(), byte[]::clone)).isEqualTo(dataKey);
             }
         }
     }
@@ -179,7 +181,8 @@ class Pkcs11KekIT {
                         int opened = 0;
                         for (int i = first; i < first + perThread; i++) {
                             try (SecretBytes key = kek.unwrap(wrapped.get(i), aad(i))) {
-                                assertThat(key.apply(byte[]::clone)).isEqualTo(dataKeys.get(i));
+                                assertThat(key.apply(SecretKeyAccess.get(), byte[]::clone))
+                                        .isEqualTo(dataKeys.get(i));
                                 opened++;
                             }
                         }

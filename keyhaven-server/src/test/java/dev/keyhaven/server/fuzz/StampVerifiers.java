@@ -18,13 +18,14 @@ import dev.keyhaven.server.auth.AttestedStampVerifier;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.custody.BundleSigner;
 import dev.keyhaven.server.custody.CustodyRepository;
+import dev.keyhaven.server.custody.HpkeTargets;
 import dev.keyhaven.server.custody.InMemoryKeys;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
-import dev.keyhaven.server.custody.OtpKeys;
 import dev.keyhaven.server.oidc.OidcVerifier;
 import dev.keyhaven.server.oidc.SessionNonce;
 import dev.keyhaven.server.oidc.TrustedIssuer;
+import dev.keyhaven.server.otp.OtpKeys;
 import dev.keyhaven.server.otp.OtpService;
 import dev.keyhaven.server.testing.AttestedStamps;
 import dev.keyhaven.server.testing.Bundles;
@@ -93,9 +94,8 @@ final class StampVerifiers {
         }
         KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(temporaryKeyFile(), RANDOM));
         otpKeys = new OtpKeys(
-                sealer,
-                BundleSigner.load(BundleSigner.Role.OTP, memory, new InMemorySigners(), sealer, RANDOM, clock),
-                RANDOM);
+                new HpkeTargets(sealer, RANDOM),
+                BundleSigner.load(BundleSigner.Role.OTP, memory, new InMemorySigners(), sealer, RANDOM, clock));
         var json = JsonMappers.strict();
         ApiKeyStampVerifier apiKeys = new ApiKeyStampVerifier(json, 64);
         OidcVerifier oidc =

@@ -14,6 +14,7 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.crypto.Digests;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import dev.keyhaven.crypto.bundle.TurnkeyHpke;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.app.KeyhavenConfig;
@@ -292,7 +293,7 @@ class Oauth2AuthenticateIT extends OnBothStores {
             try (SecretBytes opened = TurnkeyHpke.open(
                     target,
                     TurnkeyHpke.Encrypted.ofCredentialBundle(claims.getStringClaim("encrypted_bearer_token")))) {
-                String bearer = opened.apply(b -> new String(b, StandardCharsets.UTF_8));
+                String bearer = opened.apply(SecretKeyAccess.get(), b -> new String(b, StandardCharsets.UTF_8));
                 assertThat(bearer).isEqualTo("discord-bearer-token");
             }
         }

@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSObject;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.util.Base64URL;
 import com.sun.net.httpserver.HttpServer;
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.ApiKeyStamper;
@@ -42,9 +48,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -254,6 +262,20 @@ class OtpIT extends OnBothStores {
                 .verify(doubleHash ? Digests.sha256(input) : input, der);
     }
 
+    private static boolean nimbusVerifies(String jwt, String uncompressedPublicKey) {
+        byte[] point = HEX.parseHex(uncompressedPublicKey);
+        try {
+            return JWSObject.parse(jwt)
+                    .verify(new ECDSAVerifier(new ECKey.Builder(
+                                    Curve.P_256,
+                                    Base64URL.encode(Arrays.copyOfRange(point, 1, 33)),
+                                    Base64URL.encode(Arrays.copyOfRange(point, 33, 65)))
+                            .build()));
+        } catch (ParseException | JOSEException e) {
+            throw new AssertionError("not a JWS verifiable with an ES256 key: " + e.getMessage(), e);
+        }
+    }
+
     private KeyhavenClient sessionClient(TargetKey session, String organizationId) {
         return client.withStamper(
                         ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, HEX.formatHex(session.privateKey())))
@@ -355,6 +377,11 @@ class OtpIT extends OnBothStores {
         Activity verified = verifyOtp("ACTIVITY_TYPE_VERIFY_OTP_V2", otpId, bundle, code.toLowerCase(Locale.ROOT), key);
         String token = verified.result().path("verificationToken").asString();
         assertThat(jwtSignedBy(token, otpSigner(), false)).isTrue();
+        assertThat(nimbusVerifies(token, otpSigner()))
+                .as("Nimbus's ES256 verifier")
+                .isTrue();
+        assertThat(new String(Base64.getUrlDecoder().decode(token.split("\\.")[0]), StandardCharsets.UTF_8))
+                .isEqualTo("{\"alg\":\"ES256\",\"typ\":\"JWT\"}");
         JsonNode claims = claims(token);
         assertThat(claims.path("verification_type").asString()).isEqualTo("OTP_TYPE_EMAIL");
         assertThat(claims.path("contact").asString()).isEqualTo(email);

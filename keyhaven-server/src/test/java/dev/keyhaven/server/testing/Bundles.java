@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.KeyCurve;
 import dev.keyhaven.crypto.SecretBytes;
+import dev.keyhaven.crypto.SecretKeyAccess;
 import dev.keyhaven.crypto.VerifyingKey;
 import dev.keyhaven.crypto.bundle.TurnkeyHpke;
 import java.io.IOException;
@@ -39,7 +40,7 @@ public final class Bundles {
             try (SecretBytes key = KeyCurve.P256.generatePrivateKey(RANDOM)) {
                 byte[] publicKey = KeyCurve.P256.publicKey(key);
                 return new TargetKey(
-                        key.apply(byte[]::clone),
+                        key.apply(SecretKeyAccess.get(), byte[]::clone),
                         HEX.formatHex(publicKey),
                         HEX.formatHex(EcCurve.P256.decompress(publicKey)));
             }
@@ -49,7 +50,7 @@ public final class Bundles {
         public byte[] open(TurnkeyHpke.Encrypted encrypted) {
             try (SecretBytes key = SecretBytes.copyOf(privateKey);
                     SecretBytes plain = TurnkeyHpke.open(key, encrypted)) {
-                return plain.apply(byte[]::clone);
+                return plain.apply(SecretKeyAccess.get(), byte[]::clone);
             }
         }
     }

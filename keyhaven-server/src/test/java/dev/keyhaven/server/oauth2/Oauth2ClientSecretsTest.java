@@ -1,4 +1,4 @@
-package dev.keyhaven.server.custody;
+package dev.keyhaven.server.oauth2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.crypto.bundle.QuorumEnvelope;
 import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.custody.CustodyException;
+import dev.keyhaven.server.custody.CustodyRepository;
+import dev.keyhaven.server.custody.DataSealer;
+import dev.keyhaven.server.custody.EnvelopeKey;
+import dev.keyhaven.server.custody.InMemoryKeys;
+import dev.keyhaven.server.custody.KeySealer;
+import dev.keyhaven.server.custody.MasterKey;
+import dev.keyhaven.server.custody.SealPurpose;
+import dev.keyhaven.server.custody.SealedSecret;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
 import java.nio.charset.StandardCharsets;
@@ -67,14 +76,18 @@ class Oauth2ClientSecretsTest {
         }
     }
 
+    private static Oauth2ClientSecrets load(KeySealer sealer, Rows rows) {
+        return new Oauth2ClientSecrets(
+                EnvelopeKey.loadOauth2(DIRECT, rows, sealer, RANDOM, Clock.systemUTC()), new DataSealer(sealer));
+    }
+
     @Test
     void aResealedSecretOpensOnlyForItsCredentialIntoItsClientsBasicHeader() {
         KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(directory.resolve("kek"), RANDOM));
         Rows rows = new Rows();
-        Oauth2ClientSecrets secrets = Oauth2ClientSecrets.load(DIRECT, rows, sealer, RANDOM, Clock.systemUTC());
+        Oauth2ClientSecrets secrets = load(sealer, rows);
         assertThat(secrets.encryptionPublicKey()).matches("04[0-9a-f]{128}");
-        assertThat(Oauth2ClientSecrets.load(DIRECT, rows, sealer, RANDOM, Clock.systemUTC())
-                        .encryptionPublicKey())
+        assertThat(load(sealer, rows).encryptionPublicKey())
                 .as("loaded again, not generated again")
                 .isEqualTo(secrets.encryptionPublicKey());
 
@@ -88,13 +101,31 @@ class Oauth2ClientSecretsTest {
                 .isInstanceOf(CustodyException.class);
         assertThatThrownBy(() -> secrets.basicAuthorization("org-2", "cred-1", sealed, "client id"))
                 .isInstanceOf(CustodyException.class);
+        assertThat(rows.signers).as("the key's row keeps its name").containsOnlyKeys("oauth2-encryption-key");
+    }
+
+    @Test
+    void theSealerOfClientSecretsOpensNoKey() {
+        KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(directory.resolve("kek"), RANDOM));
+        DataSealer data = new DataSealer(sealer);
+        for (SealPurpose keys : new SealPurpose[] {
+            SealPurpose.WALLET_MNEMONIC, SealPurpose.PRIVATE_KEY, SealPurpose.IMPORT_TARGET, SealPurpose.OTP_TARGET
+        }) {
+            SealedSecret sealed;
+            try (SecretBytes secret = SecretBytes.copyOf(new byte[32])) {
+                sealed = sealer.seal(InMemoryKeys.TX, keys, "org", "res", secret);
+            }
+            assertThatThrownBy(() -> data.open(keys, "org", "res", sealed))
+                    .as(keys.name())
+                    .isInstanceOf(IllegalStateException.class);
+        }
     }
 
     @Test
     void envelopesThatDoNotOpenAreRefusedNamingTheFieldWithoutQuotingThem() {
         KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(directory.resolve("kek"), RANDOM));
-        Oauth2ClientSecrets secrets = Oauth2ClientSecrets.load(DIRECT, new Rows(), sealer, RANDOM, Clock.systemUTC());
-        Oauth2ClientSecrets other = Oauth2ClientSecrets.load(DIRECT, new Rows(), sealer, RANDOM, Clock.systemUTC());
+        Oauth2ClientSecrets secrets = load(sealer, new Rows());
+        Oauth2ClientSecrets other = load(sealer, new Rows());
         String foreign = envelope(other.encryptionPublicKey(), "secret");
         for (String bad :
                 new String[] {foreign, "xyz", "00".repeat(40), "ab".repeat(Oauth2ClientSecrets.MAX_ENVELOPE_HEX)}) {

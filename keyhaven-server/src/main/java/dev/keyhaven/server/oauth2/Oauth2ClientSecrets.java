@@ -1,11 +1,12 @@
-package dev.keyhaven.server.custody;
+package dev.keyhaven.server.oauth2;
 
 import dev.keyhaven.crypto.EcCurve;
-import dev.keyhaven.crypto.SecretBytes;
-import dev.keyhaven.crypto.bundle.QuorumEnvelope;
-import dev.keyhaven.crypto.bundle.TurnkeyHpke;
 import dev.keyhaven.server.api.ApiException;
-import dev.keyhaven.server.tx.Transactor;
+import dev.keyhaven.server.custody.DataSealer;
+import dev.keyhaven.server.custody.EnvelopeKey;
+import dev.keyhaven.server.custody.HpkeTargets;
+import dev.keyhaven.server.custody.SealPurpose;
+import dev.keyhaven.server.custody.SealedSecret;
 import dev.keyhaven.server.tx.Tx;
 import java.net.URLEncoder;
 import java.nio.ByteBuffer;
@@ -13,46 +14,30 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.time.Clock;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 
 /**
  * OAuth 2.0 client secrets. Clients encrypt a secret to the credential-encryption key (Turnkey's TLS-fetcher
- * encryption key: {@code encryptOauth2ClientSecret} with its override key) in a QuorumOS envelope; this class opens
- * the envelope, re-seals the plain secret under the KEK for its organization and credential, and later opens it
- * only to build the HTTP Basic client authentication of a token request. The plain secret never leaves custody
- * except inside that header value.
+ * encryption key: {@code encryptOauth2ClientSecret} with its override key) in a QuorumOS envelope; custody's
+ * {@link EnvelopeKey} opens it, this checks it is a secret, and custody's {@link DataSealer} seals it under the KEK for
+ * its organization and credential. It is opened again only to build the HTTP Basic client authentication of one token
+ * request: a client secret is a credential Keyhaven itself must send in the clear, not a key, and every array that
+ * held it is wiped after use.
  */
 public final class Oauth2ClientSecrets {
-    static final String ENCRYPTION_KEY_ROW = "oauth2-encryption-key";
     /** Hex characters of an envelope accepted: a secret of up to about 4 kB. */
     static final int MAX_ENVELOPE_HEX = 2 * (12 + 65 + 4 + 4096 + 16);
 
     private static final HexFormat HEX = HexFormat.of();
 
-    private final KeySealer sealer;
-    private final CustodyRepository.StoredSigner encryptionKey;
+    private final EnvelopeKey encryptionKey;
+    private final DataSealer sealer;
 
-    private Oauth2ClientSecrets(KeySealer sealer, CustodyRepository.StoredSigner encryptionKey) {
-        this.sealer = sealer;
+    public Oauth2ClientSecrets(EnvelopeKey encryptionKey, DataSealer sealer) {
         this.encryptionKey = encryptionKey;
-    }
-
-    /** The database's credential-encryption key, generated (and sealed under the KEK) when it has none yet. */
-    public static Oauth2ClientSecrets load(
-            Transactor transactor, CustodyRepository repository, KeySealer sealer, SecureRandom random, Clock clock) {
-        return new Oauth2ClientSecrets(
-                sealer,
-                DeploymentKeys.loadOrCreate(
-                        ENCRYPTION_KEY_ROW,
-                        SealPurpose.OAUTH2_ENCRYPTION_KEY,
-                        transactor,
-                        repository,
-                        sealer,
-                        random,
-                        clock));
+        this.sealer = sealer;
     }
 
     /** The credential-encryption public key clients encrypt secrets to: 65-byte uncompressed SEC1, hex. */
@@ -80,21 +65,22 @@ public final class Oauth2ClientSecrets {
         } catch (IllegalArgumentException e) {
             throw ApiException.badField(field, "must be hex (the envelope encryptOauth2ClientSecret returns)");
         }
-        try (SecretBytes key = DeploymentKeys.open(
-                        ENCRYPTION_KEY_ROW, SealPurpose.OAUTH2_ENCRYPTION_KEY, sealer, encryptionKey);
-                SecretBytes secret = openEnvelope(key, envelope, field)) {
-            if (secret.length() == 0 || !secret.apply(Oauth2ClientSecrets::isUtf8)) {
+        byte[] secret = openEnvelope(envelope, field);
+        try {
+            if (secret.length == 0 || !isUtf8(secret)) {
                 throw ApiException.badField(field, "must encrypt a non-empty UTF-8 client secret");
             }
             return sealer.seal(tx, SealPurpose.OAUTH2_CLIENT_SECRET, organizationId, credentialId, secret);
+        } finally {
+            Arrays.fill(secret, (byte) 0);
         }
     }
 
-    private static SecretBytes openEnvelope(SecretBytes key, byte[] envelope, String field) {
+    private byte[] openEnvelope(byte[] envelope, String field) {
         try {
-            return QuorumEnvelope.open(key, envelope);
+            return encryptionKey.open(envelope);
         } catch (IllegalArgumentException e) {
-            // QuorumEnvelope's messages describe the layout problem, never the bytes.
+            // The envelope's messages describe the layout problem, never the bytes.
             throw ApiException.badField(
                     field,
                     e.getMessage()
@@ -121,12 +107,13 @@ public final class Oauth2ClientSecrets {
      * credential: it goes into the request and nowhere else.
      */
     public String basicAuthorization(String organizationId, String credentialId, SealedSecret sealed, String clientId) {
-        try (SecretBytes secret = sealer.open(SealPurpose.OAUTH2_CLIENT_SECRET, organizationId, credentialId, sealed)) {
-            return secret.apply(s -> {
-                CharBuffer chars = StandardCharsets.UTF_8.decode(ByteBuffer.wrap(s));
-                String pair = formEncode(clientId) + ":" + formEncode(chars.toString());
-                return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
-            });
+        byte[] secret = sealer.open(SealPurpose.OAUTH2_CLIENT_SECRET, organizationId, credentialId, sealed);
+        try {
+            CharBuffer chars = StandardCharsets.UTF_8.decode(ByteBuffer.wrap(secret));
+            String pair = formEncode(clientId) + ":" + formEncode(chars.toString());
+            return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+        } finally {
+            Arrays.fill(secret, (byte) 0);
         }
     }
 
@@ -143,9 +130,7 @@ public final class Oauth2ClientSecrets {
      */
     public String encryptBearerToken(String targetPublicKeyHex, String bearerToken, String field) {
         byte[] target = p256PublicKey(targetPublicKeyHex, field);
-        try (SecretBytes token = SecretBytes.copyOf(bearerToken.getBytes(StandardCharsets.UTF_8))) {
-            return TurnkeyHpke.seal(target, token).credentialBundle();
-        }
+        return HpkeTargets.credentialBundle(target, bearerToken.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Validates a bearer-token target key before anything is exchanged. */

@@ -1,13 +1,15 @@
-package dev.keyhaven.server.custody;
+package dev.keyhaven.server.otp;
 
-import dev.keyhaven.crypto.EcCurve;
-import dev.keyhaven.crypto.KeyCurve;
-import dev.keyhaven.crypto.SecretBytes;
-import dev.keyhaven.crypto.bundle.TurnkeyHpke;
+import com.nimbusds.jwt.JWTClaimsSet;
 import dev.keyhaven.server.api.ApiException;
+import dev.keyhaven.server.custody.BundleSigner;
+import dev.keyhaven.server.custody.HpkeTargets;
+import dev.keyhaven.server.custody.JwtIssuer;
+import dev.keyhaven.server.custody.SealPurpose;
+import dev.keyhaven.server.custody.SealedSecret;
 import dev.keyhaven.server.tx.Tx;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,22 +19,23 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The key material of one-time passwords: each OTP's target key (a fresh P-256 key whose public half the OTP signer
- * vouches for in {@code otpEncryptionTargetBundle}, the private half sealed until the code is verified), the keyed
- * hash codes are stored as, and the verification tokens (ES256 JWTs by the OTP signer, Turnkey's TLS-fetcher key).
+ * The OTP protocol over custody's handles: each OTP's target key (a fresh P-256 key whose public half the OTP signer
+ * vouches for in {@code otpEncryptionTargetBundle}, the private half sealed in custody until the code is verified),
+ * the {@code encryptedOtpBundle} a client sends to it, the keyed hash codes are stored as, and the verification
+ * tokens (ES256 JWTs issued by Nimbus, signed by the OTP signer: Turnkey's TLS-fetcher key).
  */
 public final class OtpKeys {
     private static final HexFormat HEX = HexFormat.of();
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-    private final KeySealer sealer;
+    private final HpkeTargets targets;
     private final BundleSigner signer;
-    private final SecureRandom random;
+    private final JwtIssuer tokens;
 
-    public OtpKeys(KeySealer sealer, BundleSigner otpSigner, SecureRandom random) {
-        this.sealer = sealer;
+    public OtpKeys(HpkeTargets targets, BundleSigner otpSigner) {
+        this.targets = targets;
         this.signer = otpSigner;
-        this.random = random;
+        this.tokens = otpSigner.jwtIssuer(JwtIssuer.Digest.ES256);
     }
 
     /** The OTP signer's public key (hex, uncompressed): what {@code encryptOtpCodeToBundle} is given to trust. */
@@ -44,13 +47,11 @@ public final class OtpKeys {
     public record OtpTarget(SealedSecret sealedKey, String bundle) {}
 
     public OtpTarget newTarget(Tx tx, String organizationId, String otpId) {
-        try (SecretBytes key = KeyCurve.P256.generatePrivateKey(random)) {
-            Map<String, String> inner = new LinkedHashMap<>();
-            inner.put("targetPublic", HEX.formatHex(EcCurve.P256.decompress(KeyCurve.P256.publicKey(key))));
-            inner.put("organizationId", organizationId);
-            return new OtpTarget(
-                    sealer.seal(tx, SealPurpose.OTP_TARGET, organizationId, otpId, key), signer.signedBundle(inner));
-        }
+        HpkeTargets.Target target = targets.newTarget(tx, SealPurpose.OTP_TARGET, organizationId, otpId);
+        Map<String, String> inner = new LinkedHashMap<>();
+        inner.put("targetPublic", target.publicKeyHex());
+        inner.put("organizationId", organizationId);
+        return new OtpTarget(target.sealedKey(), signer.signedBundle(inner));
     }
 
     /** What the client encrypted: the code it was sent and its public key (compressed hex). */
@@ -69,20 +70,21 @@ public final class OtpKeys {
      */
     public OtpAttempt open(
             String organizationId, String otpId, SealedSecret sealedKey, String encryptedOtpBundle, String field) {
-        TurnkeyHpke.Encrypted encrypted;
+        byte[] encappedPublic;
+        byte[] ciphertext;
         try {
             JsonNode bundle = JSON.readTree(encryptedOtpBundle);
-            encrypted = new TurnkeyHpke.Encrypted(
-                    HEX.parseHex(bundle.path("encappedPublic").asString()),
-                    HEX.parseHex(bundle.path("ciphertext").asString()));
+            encappedPublic = HEX.parseHex(bundle.path("encappedPublic").asString());
+            ciphertext = HEX.parseHex(bundle.path("ciphertext").asString());
         } catch (JacksonException | IllegalArgumentException e) {
             throw ApiException.badField(
                     field,
                     "must be the JSON {\"encappedPublic\",\"ciphertext\"} (hex) that encryptOtpCodeToBundle produces");
         }
-        try (SecretBytes key = sealer.open(SealPurpose.OTP_TARGET, organizationId, otpId, sealedKey);
-                SecretBytes plain = TurnkeyHpke.open(key, encrypted)) {
-            JsonNode inner = plain.apply(b -> JSON.readTree(new String(b, StandardCharsets.UTF_8)));
+        byte[] plain = null;
+        try {
+            plain = targets.open(SealPurpose.OTP_TARGET, organizationId, otpId, sealedKey, encappedPublic, ciphertext);
+            JsonNode inner = JSON.readTree(new String(plain, StandardCharsets.UTF_8));
             String code = inner.path("otp_code").asString("");
             String publicKey = inner.path("public_key").asString("");
             if (code.isEmpty() || publicKey.isEmpty()) {
@@ -92,6 +94,10 @@ public final class OtpKeys {
         } catch (JacksonException | IllegalArgumentException e) {
             throw ApiException.badField(
                     field, "does not open with this OTP's target key (encrypt to its " + "otpEncryptionTargetBundle)");
+        } finally {
+            if (plain != null) {
+                Arrays.fill(plain, (byte) 0);
+            }
         }
     }
 
@@ -100,13 +106,15 @@ public final class OtpKeys {
         return signer.mac(otpId + ":" + code);
     }
 
-    /** A verification token: an ES256 JWT with {@code claims}, signed by the OTP signer. */
+    /** A verification token: an ES256 JWT with {@code claims} (in their order), signed by the OTP signer. */
     public String verificationToken(Map<String, String> claims) {
-        return signer.jwt(claims, false);
+        JWTClaimsSet.Builder set = new JWTClaimsSet.Builder();
+        claims.forEach(set::claim);
+        return tokens.issue(set.build());
     }
 
     /** Whether {@code token} was signed by the OTP signer. */
     public boolean issuedToken(String token) {
-        return signer.signed(token, false);
+        return tokens.issued(token);
     }
 }
