@@ -13,7 +13,7 @@ import crypto from "node:crypto";
 import { describe, test } from "node:test";
 import { p256 } from "@noble/curves/p256";
 import { decryptCredentialBundle, generateP256KeyPair, getPublicKey } from "@turnkey/crypto";
-import { Transaction } from "ethers";
+import { Signature, Transaction, keccak256, recoverAddress, toUtf8Bytes } from "ethers";
 import { TurnkeyClient as Http120 } from "turnkey-http-1.2.0";
 import { TurnkeyClient as Http2160 } from "turnkey-http-2.16.0";
 import { TurnkeyClient as Http3150 } from "turnkey-http-3.15.0";
@@ -107,18 +107,59 @@ describe("@turnkey/http 1.2.0", () => {
       assert.deepEqual(result.rootUserIds, [userId]);
     });
 
-  test("createSubOrganization V3 with private keys is refused, naming parameters.privateKeys", async () => {
+  test("createSubOrganization V3 with private keys creates them in the sub-organization; ethers verifies a signature",
+    async () => {
+      const key = newKeyPair();
+      const { activity } = await http120.createSubOrganization({
+        type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3", timestampMs: now(), organizationId,
+        parameters: { subOrganizationName: unique("http120-keys"), rootQuorumThreshold: 1,
+          rootUsers: [{ userName: "root", apiKeys: [{ apiKeyName: "k", publicKey: key.publicKey }],
+            authenticators: [] }],
+          privateKeys: [
+            { privateKeyName: "eth", curve: "CURVE_SECP256K1", privateKeyTags: [],
+              addressFormats: ["ADDRESS_FORMAT_ETHEREUM"] },
+            { privateKeyName: "sol", curve: "CURVE_ED25519", privateKeyTags: [],
+              addressFormats: ["ADDRESS_FORMAT_SOLANA"] },
+          ] },
+      });
+      const result = assertCompleted(activity, {
+        type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3", intentKey: "createSubOrganizationIntentV3",
+        resultKey: "createSubOrganizationResultV3",
+      });
+      assert.equal(result.privateKeys.length, 2);
+      const [eth, sol] = result.privateKeys;
+      assert.deepEqual(eth.addresses.map((a) => a.format), ["ADDRESS_FORMAT_ETHEREUM"]);
+      assert.deepEqual(sol.addresses.map((a) => a.format), ["ADDRESS_FORMAT_SOLANA"]);
+
+      // The keys are the sub-organization's: its root user lists them, the parent does not have them.
+      const subOrg = sdkClientFor(key, result.subOrganizationId);
+      const { privateKeys } = await subOrg.getPrivateKeys({});
+      assert.deepEqual(privateKeys.map((k) => [k.privateKeyId, k.privateKeyName, k.curve]).sort(),
+        [[eth.privateKeyId, "eth", "CURVE_SECP256K1"], [sol.privateKeyId, "sol", "CURVE_ED25519"]].sort());
+      const { privateKeys: parentKeys } = await sdk.getPrivateKeys({});
+      assert.ok(!parentKeys.some((k) => k.privateKeyId === eth.privateKeyId), "not a key of the parent");
+
+      // Signed in the sub-organization by its root user; ethers recovers the address the result named.
+      const digest = keccak256(toUtf8Bytes("created with the sub-organization"));
+      const { r, s, v } = await subOrg.signRawPayload({ signWith: eth.addresses[0].address,
+        payload: digest, encoding: "PAYLOAD_ENCODING_HEXADECIMAL", hashFunction: "HASH_FUNCTION_NO_OP" });
+      const recovered = recoverAddress(digest, Signature.from({ r: `0x${r}`, s: `0x${s}`, v: 27 + Number(v) }));
+      assert.equal(recovered.toLowerCase(), eth.addresses[0].address.toLowerCase());
+    });
+
+  test("createSubOrganization V3 refuses a repeated private key name, naming that key's field", async () => {
+    const keyParams = { privateKeyName: "same", curve: "CURVE_SECP256K1", privateKeyTags: [],
+      addressFormats: ["ADDRESS_FORMAT_ETHEREUM"] };
     await assert.rejects(http120.createSubOrganization({
       type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3", timestampMs: now(), organizationId,
       parameters: { subOrganizationName: unique("http120-keys"), rootQuorumThreshold: 1,
         rootUsers: [{ userName: "root", apiKeys: [{ apiKeyName: "k", publicKey: newKeyPair().publicKey }],
           authenticators: [] }],
-        privateKeys: [{ privateKeyName: "k", curve: "CURVE_SECP256K1", privateKeyTags: [],
-          addressFormats: ["ADDRESS_FORMAT_ETHEREUM"] }] },
+        privateKeys: [keyParams, keyParams] },
     }), (error) => {
       assert.equal(error.name, "TurnkeyRequestError", error.stack);
-      assert.equal(error.code, 12, error.message);
-      assert.match(error.message, /parameters\.privateKeys/);
+      assert.equal(error.code, 3, error.message);
+      assert.match(error.message, /parameters\.privateKeys\[1\]\.privateKeyName/);
       return true;
     });
   });
