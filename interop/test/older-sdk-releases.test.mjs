@@ -24,11 +24,15 @@ import {
   apiKeyParams,
   assertCompleted,
   assertRequestError,
+  authProxyConfigId,
+  authProxyUrl,
   baseUrl,
   newKeyPair,
+  oidcToken,
   organizationId,
   rootKey,
   sdkClientFor,
+  sessionNonce,
   stamperFor,
   unique,
 } from "../lib/keyhaven.mjs";
@@ -433,6 +437,57 @@ describe("@turnkey/sdk-server 5.3.0", () => {
       assert.equal(done.session, jwt);
       assert.equal(JSON.parse(Buffer.from(jwt.split(".")[1], "base64url")).user_id, userIds[0]);
       await assertStampsAs(session, organizationId, userIds[0]);
+    });
+
+  test("createOauthProviders (V1) adds an OIDC provider: listed, then signing in with oauth_login and oauth (V1)",
+    async () => {
+      // A sub-organization user adds the provider to itself with an ID token of the server's trusted issuer.
+      const key = newKeyPair();
+      const { subOrganizationId, rootUserIds: [userId] } = await sdk.createSubOrganization({
+        subOrganizationName: unique("sdk530-oauth"), rootQuorumThreshold: 1, rootUsers: [{ userName: "root",
+          apiKeys: [apiKeyParams("k", key)], authenticators: [], oauthProviders: [] }] });
+      const asUser = new SdkServer530({ apiBaseUrl: baseUrl, apiPublicKey: key.publicKey,
+        apiPrivateKey: key.privateKey, defaultOrganizationId: subOrganizationId }).apiClient();
+      const sub = unique("oidc-subject");
+      const { token, issuer, audience } = oidcToken({ sub });
+      const created = await asUser.createOauthProviders({ userId,
+        oauthProviders: [{ providerName: "Interop issuer", oidcToken: token }] });
+      const { providerIds } = assertCompleted(created.activity, {
+        type: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS", intentKey: "createOauthProvidersIntent",
+        resultKey: "createOauthProvidersResult", orgId: subOrganizationId,
+      });
+      assert.equal(providerIds.length, 1);
+
+      const { oauthProviders } = await sdk.getOauthProviders({ organizationId: subOrganizationId, userId });
+      assert.deepEqual(oauthProviders.map((p) => [p.providerId, p.providerName, p.issuer, p.audience, p.subject]),
+        [[providerIds[0], "Interop issuer", issuer, audience, sub]]);
+
+      // oauth_login through the auth proxy, as @turnkey/core sends it: the proxy finds the user holding the identity
+      // among its organization's sub-organizations and opens a session for the key the token's nonce binds.
+      const session = newKeyPair();
+      const response = await fetch(`${authProxyUrl}/v1/oauth_login`, { method: "POST",
+        headers: { "Content-Type": "application/json", "X-Auth-Proxy-Config-ID": authProxyConfigId },
+        body: JSON.stringify({ oidcToken: oidcToken({ sub, nonce: sessionNonce(session.publicKey) }).token,
+          publicKey: session.publicKey }) });
+      assert.equal(response.status, 200);
+      const { session: jwt } = await response.json();
+      assert.equal(JSON.parse(Buffer.from(jwt.split(".")[1], "base64url")).user_id, userId);
+      await assertStampsAs(session, subOrganizationId, userId);
+
+      // oauth (its one version, @turnkey/http 3.15.0): a credential bundle sealed to the target key.
+      const target = generateP256KeyPair();
+      const { activity } = await http3150.oauth({ type: "ACTIVITY_TYPE_OAUTH", timestampMs: now(),
+        organizationId: subOrganizationId, parameters: { targetPublicKey: target.publicKeyUncompressed,
+          oidcToken: oidcToken({ sub, nonce: sessionNonce(target.publicKeyUncompressed) }).token } });
+      const result = assertCompleted(activity, { type: "ACTIVITY_TYPE_OAUTH", intentKey: "oauthIntent",
+        resultKey: "oauthResult", orgId: subOrganizationId });
+      assert.equal(result.userId, userId);
+      await assertStampsAs(bundleKey(result.credentialBundle, target), subOrganizationId, userId);
+
+      // A token for another subject names no provider of the organization.
+      await assertRequestError(sdkClientFor(key, subOrganizationId).oauthLogin({
+        oidcToken: oidcToken({ sub: unique("stranger"), nonce: sessionNonce(session.publicKey) }).token,
+        publicKey: session.publicKey }), { code: 5 });
     });
 
   test("createSubOrganization (V7) with a wallet: both exist afterwards", async () => {
