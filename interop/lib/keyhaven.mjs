@@ -283,3 +283,24 @@ export async function policySandbox(name, accounts) {
   member.sdk = sdkClientFor(member.key, orgId);
   return { orgId, admin, member, addresses: created.wallet.addresses };
 }
+
+/**
+ * An ID token of the one OIDC issuer the interop server trusts (NpmInteropIT's TestOidcIssuer: a P-256 key made for
+ * the run, whose JWKS the server was started with), signed ES256 with node's crypto. `nonce` binds a sign-in to its
+ * key (oauth_login, oauth: the SHA-256 hex of the public key as sent); adding a provider needs none.
+ */
+export function oidcToken({ sub, nonce, lifetimeSeconds = 300 }) {
+  const { issuer, audience, jwk } = JSON.parse(fs.readFileSync(required("KEYHAVEN_TEST_OIDC_ISSUER"), "utf8"));
+  const now = Math.floor(Date.now() / 1000);
+  const encode = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const signingInput = `${encode({ alg: "ES256", typ: "JWT", kid: jwk.kid })}.${encode({ iss: issuer, aud: audience,
+    sub, iat: now, exp: now + lifetimeSeconds, ...(nonce && { nonce }) })}`;
+  const signature = crypto.sign("sha256", Buffer.from(signingInput), { key: crypto.createPrivateKey({ key: jwk,
+    format: "jwk" }), dsaEncoding: "ieee-p1363" });
+  return { token: `${signingInput}.${signature.toString("base64url")}`, issuer, audience };
+}
+
+/** The nonce an OIDC sign-in for `publicKey` carries: the SHA-256 hex of the key's hex as sent. */
+export function sessionNonce(publicKey) {
+  return crypto.createHash("sha256").update(publicKey, "utf8").digest("hex");
+}

@@ -13,7 +13,7 @@ import crypto from "node:crypto";
 import { describe, test } from "node:test";
 import { p256 } from "@noble/curves/p256";
 import { decryptCredentialBundle, generateP256KeyPair, getPublicKey } from "@turnkey/crypto";
-import { Transaction } from "ethers";
+import { Signature, Transaction, keccak256, recoverAddress, toUtf8Bytes } from "ethers";
 import { TurnkeyClient as Http120 } from "turnkey-http-1.2.0";
 import { TurnkeyClient as Http2160 } from "turnkey-http-2.16.0";
 import { TurnkeyClient as Http3150 } from "turnkey-http-3.15.0";
@@ -24,11 +24,15 @@ import {
   apiKeyParams,
   assertCompleted,
   assertRequestError,
+  authProxyConfigId,
+  authProxyUrl,
   baseUrl,
   newKeyPair,
+  oidcToken,
   organizationId,
   rootKey,
   sdkClientFor,
+  sessionNonce,
   stamperFor,
   unique,
 } from "../lib/keyhaven.mjs";
@@ -107,18 +111,59 @@ describe("@turnkey/http 1.2.0", () => {
       assert.deepEqual(result.rootUserIds, [userId]);
     });
 
-  test("createSubOrganization V3 with private keys is refused, naming parameters.privateKeys", async () => {
+  test("createSubOrganization V3 with private keys creates them in the sub-organization; ethers verifies a signature",
+    async () => {
+      const key = newKeyPair();
+      const { activity } = await http120.createSubOrganization({
+        type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3", timestampMs: now(), organizationId,
+        parameters: { subOrganizationName: unique("http120-keys"), rootQuorumThreshold: 1,
+          rootUsers: [{ userName: "root", apiKeys: [{ apiKeyName: "k", publicKey: key.publicKey }],
+            authenticators: [] }],
+          privateKeys: [
+            { privateKeyName: "eth", curve: "CURVE_SECP256K1", privateKeyTags: [],
+              addressFormats: ["ADDRESS_FORMAT_ETHEREUM"] },
+            { privateKeyName: "sol", curve: "CURVE_ED25519", privateKeyTags: [],
+              addressFormats: ["ADDRESS_FORMAT_SOLANA"] },
+          ] },
+      });
+      const result = assertCompleted(activity, {
+        type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3", intentKey: "createSubOrganizationIntentV3",
+        resultKey: "createSubOrganizationResultV3",
+      });
+      assert.equal(result.privateKeys.length, 2);
+      const [eth, sol] = result.privateKeys;
+      assert.deepEqual(eth.addresses.map((a) => a.format), ["ADDRESS_FORMAT_ETHEREUM"]);
+      assert.deepEqual(sol.addresses.map((a) => a.format), ["ADDRESS_FORMAT_SOLANA"]);
+
+      // The keys are the sub-organization's: its root user lists them, the parent does not have them.
+      const subOrg = sdkClientFor(key, result.subOrganizationId);
+      const { privateKeys } = await subOrg.getPrivateKeys({});
+      assert.deepEqual(privateKeys.map((k) => [k.privateKeyId, k.privateKeyName, k.curve]).sort(),
+        [[eth.privateKeyId, "eth", "CURVE_SECP256K1"], [sol.privateKeyId, "sol", "CURVE_ED25519"]].sort());
+      const { privateKeys: parentKeys } = await sdk.getPrivateKeys({});
+      assert.ok(!parentKeys.some((k) => k.privateKeyId === eth.privateKeyId), "not a key of the parent");
+
+      // Signed in the sub-organization by its root user; ethers recovers the address the result named.
+      const digest = keccak256(toUtf8Bytes("created with the sub-organization"));
+      const { r, s, v } = await subOrg.signRawPayload({ signWith: eth.addresses[0].address,
+        payload: digest, encoding: "PAYLOAD_ENCODING_HEXADECIMAL", hashFunction: "HASH_FUNCTION_NO_OP" });
+      const recovered = recoverAddress(digest, Signature.from({ r: `0x${r}`, s: `0x${s}`, v: 27 + Number(v) }));
+      assert.equal(recovered.toLowerCase(), eth.addresses[0].address.toLowerCase());
+    });
+
+  test("createSubOrganization V3 refuses a repeated private key name, naming that key's field", async () => {
+    const keyParams = { privateKeyName: "same", curve: "CURVE_SECP256K1", privateKeyTags: [],
+      addressFormats: ["ADDRESS_FORMAT_ETHEREUM"] };
     await assert.rejects(http120.createSubOrganization({
       type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3", timestampMs: now(), organizationId,
       parameters: { subOrganizationName: unique("http120-keys"), rootQuorumThreshold: 1,
         rootUsers: [{ userName: "root", apiKeys: [{ apiKeyName: "k", publicKey: newKeyPair().publicKey }],
           authenticators: [] }],
-        privateKeys: [{ privateKeyName: "k", curve: "CURVE_SECP256K1", privateKeyTags: [],
-          addressFormats: ["ADDRESS_FORMAT_ETHEREUM"] }] },
+        privateKeys: [keyParams, keyParams] },
     }), (error) => {
       assert.equal(error.name, "TurnkeyRequestError", error.stack);
-      assert.equal(error.code, 12, error.message);
-      assert.match(error.message, /parameters\.privateKeys/);
+      assert.equal(error.code, 3, error.message);
+      assert.match(error.message, /parameters\.privateKeys\[1\]\.privateKeyName/);
       return true;
     });
   });
@@ -392,6 +437,57 @@ describe("@turnkey/sdk-server 5.3.0", () => {
       assert.equal(done.session, jwt);
       assert.equal(JSON.parse(Buffer.from(jwt.split(".")[1], "base64url")).user_id, userIds[0]);
       await assertStampsAs(session, organizationId, userIds[0]);
+    });
+
+  test("createOauthProviders (V1) adds an OIDC provider: listed, then signing in with oauth_login and oauth (V1)",
+    async () => {
+      // A sub-organization user adds the provider to itself with an ID token of the server's trusted issuer.
+      const key = newKeyPair();
+      const { subOrganizationId, rootUserIds: [userId] } = await sdk.createSubOrganization({
+        subOrganizationName: unique("sdk530-oauth"), rootQuorumThreshold: 1, rootUsers: [{ userName: "root",
+          apiKeys: [apiKeyParams("k", key)], authenticators: [], oauthProviders: [] }] });
+      const asUser = new SdkServer530({ apiBaseUrl: baseUrl, apiPublicKey: key.publicKey,
+        apiPrivateKey: key.privateKey, defaultOrganizationId: subOrganizationId }).apiClient();
+      const sub = unique("oidc-subject");
+      const { token, issuer, audience } = oidcToken({ sub });
+      const created = await asUser.createOauthProviders({ userId,
+        oauthProviders: [{ providerName: "Interop issuer", oidcToken: token }] });
+      const { providerIds } = assertCompleted(created.activity, {
+        type: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS", intentKey: "createOauthProvidersIntent",
+        resultKey: "createOauthProvidersResult", orgId: subOrganizationId,
+      });
+      assert.equal(providerIds.length, 1);
+
+      const { oauthProviders } = await sdk.getOauthProviders({ organizationId: subOrganizationId, userId });
+      assert.deepEqual(oauthProviders.map((p) => [p.providerId, p.providerName, p.issuer, p.audience, p.subject]),
+        [[providerIds[0], "Interop issuer", issuer, audience, sub]]);
+
+      // oauth_login through the auth proxy, as @turnkey/core sends it: the proxy finds the user holding the identity
+      // among its organization's sub-organizations and opens a session for the key the token's nonce binds.
+      const session = newKeyPair();
+      const response = await fetch(`${authProxyUrl}/v1/oauth_login`, { method: "POST",
+        headers: { "Content-Type": "application/json", "X-Auth-Proxy-Config-ID": authProxyConfigId },
+        body: JSON.stringify({ oidcToken: oidcToken({ sub, nonce: sessionNonce(session.publicKey) }).token,
+          publicKey: session.publicKey }) });
+      assert.equal(response.status, 200);
+      const { session: jwt } = await response.json();
+      assert.equal(JSON.parse(Buffer.from(jwt.split(".")[1], "base64url")).user_id, userId);
+      await assertStampsAs(session, subOrganizationId, userId);
+
+      // oauth (its one version, @turnkey/http 3.15.0): a credential bundle sealed to the target key.
+      const target = generateP256KeyPair();
+      const { activity } = await http3150.oauth({ type: "ACTIVITY_TYPE_OAUTH", timestampMs: now(),
+        organizationId: subOrganizationId, parameters: { targetPublicKey: target.publicKeyUncompressed,
+          oidcToken: oidcToken({ sub, nonce: sessionNonce(target.publicKeyUncompressed) }).token } });
+      const result = assertCompleted(activity, { type: "ACTIVITY_TYPE_OAUTH", intentKey: "oauthIntent",
+        resultKey: "oauthResult", orgId: subOrganizationId });
+      assert.equal(result.userId, userId);
+      await assertStampsAs(bundleKey(result.credentialBundle, target), subOrganizationId, userId);
+
+      // A token for another subject names no provider of the organization.
+      await assertRequestError(sdkClientFor(key, subOrganizationId).oauthLogin({
+        oidcToken: oidcToken({ sub: unique("stranger"), nonce: sessionNonce(session.publicKey) }).token,
+        publicKey: session.publicKey }), { code: 5 });
     });
 
   test("createSubOrganization (V7) with a wallet: both exist afterwards", async () => {

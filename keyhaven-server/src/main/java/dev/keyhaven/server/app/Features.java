@@ -77,6 +77,7 @@ final class Features {
                 repositories.oauthProviders,
                 users.creator(),
                 wallets.creator(),
+                privateKeys.generator(),
                 base.passkeys,
                 base.oidc,
                 base.clock,

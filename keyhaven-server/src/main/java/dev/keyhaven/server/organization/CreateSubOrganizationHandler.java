@@ -14,6 +14,8 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.oidc.OidcVerifier;
+import dev.keyhaven.server.privatekey.PrivateKeyGenerator;
+import dev.keyhaven.server.privatekey.PrivateKeyParams;
 import dev.keyhaven.server.user.AttestationVerifier;
 import dev.keyhaven.server.user.NewUser;
 import dev.keyhaven.server.user.UserCreator;
@@ -56,6 +58,7 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     private final AttestationVerifier attestations;
 
     private final WalletCreator wallets;
+    private final PrivateKeyGenerator privateKeys;
     private final OidcVerifier oidc;
 
     public CreateSubOrganizationHandler(
@@ -63,8 +66,10 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
             UserCreator users,
             AttestationVerifier attestations,
             WalletCreator wallets,
+            PrivateKeyGenerator privateKeys,
             OidcVerifier oidc) {
         this.oidc = oidc;
+        this.privateKeys = privateKeys;
         this.organizations = organizations;
         this.wallets = wallets;
         this.users = users;
@@ -126,6 +131,7 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
             List<NewUser> rootUsers,
             int rootQuorumThreshold,
             Optional<NewWallet> wallet,
+            List<PrivateKeyParams> privateKeys,
             Set<FeatureName> featuresOff) {}
 
     @Override
@@ -162,14 +168,8 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
         }
         Optional<NewWallet> wallet =
                 extras == Extras.WALLET ? p.optionalObject("wallet").map(NewWallet::read) : Optional.empty();
-        if (extras == Extras.PRIVATE_KEYS
-                && !p.requiredObjects("privateKeys", k -> k).isEmpty()) {
-            throw new ApiException(
-                    ErrorCode.UNIMPLEMENTED,
-                    "private keys created with a sub-organization (V3) are not supported by this server yet; create"
-                            + " the sub-organization without them, then call create_private_keys in it",
-                    p.pathOf("privateKeys"));
-        }
+        List<PrivateKeyParams> keys =
+                extras == Extras.PRIVATE_KEYS ? PrivateKeyParams.readForNewOrganization(p, "privateKeys") : List.of();
         for (String unsupported : List.of("verificationToken", "clientSignature")) {
             if (p.has(unsupported)) {
                 throw new ApiException(
@@ -185,7 +185,7 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
                 featuresOff.add(flag.getValue());
             }
         }
-        return new Intent(name, rootUsers, threshold, wallet, featuresOff);
+        return new Intent(name, rootUsers, threshold, wallet, keys, featuresOff);
     }
 
     @Override
@@ -204,20 +204,32 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
         List<String> rootUserIds = created.rootUserIds();
         Optional<WalletCreator.Created> wallet = intent.wallet()
                 .map(w -> wallets.create(context.tx(), id, w, context.now(), context.ids(), context.addresses()));
-        return new Result(id, wallet, rootUserIds);
+        // V3's keys, generated in the new sub-organization within this activity's transaction.
+        Optional<List<PrivateKeyGenerator.Created>> keys = intent.privateKeys().isEmpty()
+                ? Optional.empty()
+                : Optional.of(privateKeys.generate(
+                        context.tx(), id, intent.privateKeys(), context.now(), context.ids(), context.addresses()));
+        return new Result(id, wallet, keys, rootUserIds);
     }
 
-    /** {@code createSubOrganizationResultV8} (and V4–V7, the same shape); {@code wallet} when one was asked for. */
-    public record Result(String subOrganizationId, Optional<WalletCreator.Created> wallet, List<String> rootUserIds) {
+    /**
+     * {@code createSubOrganizationResultV8} (and V4–V7, the same shape); {@code wallet} when one was asked for;
+     * {@code privateKeys} only V3 reports (and only V3 asks for).
+     */
+    public record Result(
+            String subOrganizationId,
+            Optional<WalletCreator.Created> wallet,
+            Optional<List<PrivateKeyGenerator.Created>> privateKeys,
+            List<String> rootUserIds) {
 
         /** {@code createSubOrganizationResult}, V2's shape. */
         ResultV2 v2() {
             return new ResultV2(subOrganizationId, rootUserIds);
         }
 
-        /** {@code createSubOrganizationResultV3}: V3's private keys (none, see {@link #read}). */
+        /** {@code createSubOrganizationResultV3}: the private keys created with the sub-organization. */
         ResultV3 v3() {
-            return new ResultV3(subOrganizationId, List.of(), rootUserIds);
+            return new ResultV3(subOrganizationId, privateKeys.orElse(List.of()), rootUserIds);
         }
     }
 
@@ -225,5 +237,6 @@ public final class CreateSubOrganizationHandler implements ActivityHandler<Creat
     public record ResultV2(String subOrganizationId, List<String> rootUserIds) {}
 
     /** {@code createSubOrganizationResultV3}. */
-    public record ResultV3(String subOrganizationId, List<Object> privateKeys, List<String> rootUserIds) {}
+    public record ResultV3(
+            String subOrganizationId, List<PrivateKeyGenerator.Created> privateKeys, List<String> rootUserIds) {}
 }

@@ -3,6 +3,7 @@ package dev.keyhaven.server.organization;
 import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.api.Ids;
 import dev.keyhaven.server.oidc.OidcVerifier;
+import dev.keyhaven.server.privatekey.PrivateKeyGenerator;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
 import dev.keyhaven.server.tx.Transactor;
@@ -37,6 +38,7 @@ public final class OrganizationFeature {
             OauthProviderRepository oauthProviders,
             UserCreator userCreator,
             WalletCreator walletCreator,
+            PrivateKeyGenerator privateKeyGenerator,
             AttestationVerifier attestations,
             OidcVerifier oidc,
             Clock clock,
@@ -48,7 +50,8 @@ public final class OrganizationFeature {
         this.rootSetup = new RootOrganizationSetup(transactor, organizations, users, userCreator, clock, ids);
         this.subOrganizations = new SubOrganizationCreator(organizations, userCreator);
         this.handlers = List.of(
-                new CreateSubOrganizationHandler(organizations, userCreator, attestations, walletCreator, oidc),
+                new CreateSubOrganizationHandler(
+                        organizations, userCreator, attestations, walletCreator, privateKeyGenerator, oidc),
                 new UpdateRootQuorumHandler(organizations, users),
                 new UpdateOrganizationNameHandler(organizations),
                 new DeleteSubOrganizationHandler(organizations),

@@ -8,17 +8,10 @@ import dev.keyhaven.server.activity.ActivityHandler;
 import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
-import dev.keyhaven.server.activity.CreatedAddress;
 import dev.keyhaven.server.activity.VersionTable;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Params;
-import dev.keyhaven.server.custody.Custody;
-import dev.keyhaven.server.custody.DerivedKey;
-import dev.keyhaven.server.privatekey.PrivateKeyCreator.WireAddress;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * {@code create_private_keys} (V2, V1): generates standalone keys, each with its addresses and tags. Every key is
@@ -45,16 +38,10 @@ final class CreatePrivateKeysHandler implements ActivityHandler<List<PrivateKeyP
     private static final ActivitySpec SPEC =
             ActivitySpec.of("create_private_keys", ActivityResource.PRIVATE_KEY, ActivityAction.CREATE, VERSIONS);
 
-    private final PrivateKeyRepository keys;
-    private final PrivateKeyTags tags;
-    private final Custody custody;
-    private final PrivateKeyCreator creator;
+    private final PrivateKeyGenerator generator;
 
-    public CreatePrivateKeysHandler(PrivateKeyRepository keys, PrivateKeyTags tags, Custody custody) {
-        this.keys = keys;
-        this.tags = tags;
-        this.custody = custody;
-        this.creator = new PrivateKeyCreator(keys);
+    public CreatePrivateKeysHandler(PrivateKeyGenerator generator) {
+        this.generator = generator;
     }
 
     @Override
@@ -82,52 +69,21 @@ final class CreatePrivateKeysHandler implements ActivityHandler<List<PrivateKeyP
 
     @Override
     public Object execute(ActivityContext context, List<PrivateKeyParams> intent) {
-        String org = context.organizationId();
-        tags.lockOrganization(context.tx(), org);
-        creator.requireRoomFor(context.tx(), org, intent.size());
-        Set<String> names = new HashSet<>();
-        List<Created> created = new ArrayList<>(intent.size());
-        for (int i = 0; i < intent.size(); i++) {
-            PrivateKeyParams params = intent.get(i);
-            String label = "privateKeys[" + i + "]: ";
-            if (!names.add(params.privateKeyName())) {
-                throw ApiException.badRequest(
-                        label + "a private key named '" + params.privateKeyName() + "' already exists");
-            }
-            creator.requireValid(
-                    context.tx(), org, label, params.privateKeyName(), params.curve(), params.addressFormats());
-            tags.requireAll(context.tx(), org, params.privateKeyTags());
-            String id = context.ids().next();
-            DerivedKey key = custody.createPrivateKey(context.tx(), org, id, params.curve());
-            List<WireAddress> addresses = creator.store(
-                    context.tx(),
-                    org,
-                    id,
-                    params.privateKeyName(),
-                    params.curve(),
-                    params.addressFormats(),
-                    key,
-                    false,
-                    context.now());
-            params.privateKeyTags().forEach(tagId -> keys.tag(context.tx(), tagId, id));
-            addresses.forEach(a -> context.addresses().created(CreatedAddress.ofPrivateKey(org, id, a.address())));
-            created.add(new Created(id, addresses));
-        }
-        return new Result(created);
+        return new Result(generator.generate(
+                context.tx(), context.organizationId(), intent, context.now(), context.ids(), context.addresses()));
     }
 
     /** {@code createPrivateKeysResultV2}. */
-    public record Result(List<Created> privateKeys) {
+    public record Result(List<PrivateKeyGenerator.Created> privateKeys) {
 
         /** {@code createPrivateKeysResult}, V1's shape. */
         ResultV1 v1() {
-            return new ResultV1(privateKeys.stream().map(Created::privateKeyId).toList());
+            return new ResultV1(privateKeys.stream()
+                    .map(PrivateKeyGenerator.Created::privateKeyId)
+                    .toList());
         }
     }
 
     /** {@code createPrivateKeysResult}. */
     public record ResultV1(List<String> privateKeyIds) {}
-
-    /** {@code v1PrivateKeyResult}. */
-    public record Created(String privateKeyId, List<WireAddress> addresses) {}
 }

@@ -13,6 +13,7 @@ import java.util.List;
  */
 public final class PrivateKeyFeature {
     private final PrivateKeyCreator creator;
+    private final PrivateKeyGenerator generator;
     private final PrivateKeyQueries queries;
     private final List<ActivityHandler<?>> handlers;
 
@@ -20,8 +21,9 @@ public final class PrivateKeyFeature {
             Transactor transactor, PrivateKeyRepository keys, UserRepository tags, Custody custody, UserLimits limits) {
         this.creator = new PrivateKeyCreator(keys);
         this.queries = new PrivateKeyQueries(transactor, keys, tags);
+        this.generator = new PrivateKeyGenerator(keys, new PrivateKeyTags(tags), custody);
         this.handlers = List.of(
-                new CreatePrivateKeysHandler(keys, new PrivateKeyTags(tags), custody),
+                new CreatePrivateKeysHandler(generator),
                 new DeletePrivateKeysHandler(keys),
                 new CreatePrivateKeyTagHandler(tags, keys, limits),
                 new UpdatePrivateKeyTagHandler(tags, keys),
@@ -34,6 +36,11 @@ public final class PrivateKeyFeature {
 
     public PrivateKeyCreator creator() {
         return creator;
+    }
+
+    /** Generates keys in an organization (also the private keys of {@code create_sub_organization} V3). */
+    public PrivateKeyGenerator generator() {
+        return generator;
     }
 
     public PrivateKeyQueries queries() {

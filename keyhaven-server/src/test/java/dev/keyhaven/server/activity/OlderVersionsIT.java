@@ -383,15 +383,129 @@ class OlderVersionsIT {
                         subOrg(rootUser(p256Key("k", TestServer.newKey(ApiKeyStamper.Curve.P256)), false), Map.of()),
                         "createSubOrganizationResultV5"));
         apiError(
-                ErrorCode.UNIMPLEMENTED,
-                "parameters.privateKeys",
-                () -> root.submit(
-                        "create_sub_organization",
-                        "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3",
-                        subOrg(
-                                rootUser(p256Key("k", TestServer.newKey(ApiKeyStamper.Curve.P256)), false),
-                                Map.of("privateKeys", List.of(Map.of("privateKeyName", "k")))),
-                        "createSubOrganizationResultV3"));
+                ErrorCode.BAD_REQUEST,
+                "parameters.privateKeys[0].curve",
+                () -> v3WithKeys(List.of(Map.of("privateKeyName", "k"))));
+    }
+
+    private static Map<String, Object> keyParams(String name, String curve, List<String> tags, String... formats) {
+        return Map.of(
+                "privateKeyName", name, "curve", curve, "privateKeyTags", tags, "addressFormats", List.of(formats));
+    }
+
+    private Activity v3WithKeys(List<Map<String, Object>> privateKeys) {
+        return v3WithKeys(TestServer.newKey(ApiKeyStamper.Curve.P256), privateKeys);
+    }
+
+    private Activity v3WithKeys(ApiKeyStamper rootKey, List<Map<String, Object>> privateKeys) {
+        return root.submit(
+                "create_sub_organization",
+                "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3",
+                subOrg(rootUser(p256Key("k", rootKey), false), Map.of("privateKeys", privateKeys)),
+                "createSubOrganizationResultV3");
+    }
+
+    @Test
+    void createSubOrganizationV3CreatesItsPrivateKeysInTheNewSubOrganization() {
+        ApiKeyStamper rootKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        Activity v3 = v3WithKeys(
+                rootKey,
+                List.of(
+                        keyParams("eth", "CURVE_SECP256K1", List.of(), "ADDRESS_FORMAT_ETHEREUM"),
+                        keyParams("sol", "CURVE_ED25519", List.of(), "ADDRESS_FORMAT_SOLANA")));
+
+        assertThat(v3.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        assertThat(v3.result().propertyNames())
+                .containsExactlyInAnyOrder("subOrganizationId", "privateKeys", "rootUserIds");
+        String subOrgId = v3.result().path("subOrganizationId").asString();
+        JsonNode keys = v3.result().path("privateKeys");
+        assertThat(keys).hasSize(2);
+        KeyhavenClient subOrgRoot = root.withStamper(rootKey).forOrganization(subOrgId);
+
+        JsonNode eth = subOrgRoot.getPrivateKey(keys.get(0).path("privateKeyId").asString());
+        assertThat(eth.path("privateKeyName").asString()).isEqualTo("eth");
+        assertThat(eth.path("curve").asString()).isEqualTo("CURVE_SECP256K1");
+        assertThat(keys.get(0).path("addresses").get(0).path("format").asString())
+                .isEqualTo("ADDRESS_FORMAT_ETHEREUM");
+        assertThat(eth.path("addresses").get(0).path("address").asString())
+                .isEqualTo(keys.get(0).path("addresses").get(0).path("address").asString())
+                .startsWith("0x");
+
+        String solId = keys.get(1).path("privateKeyId").asString();
+        JsonNode sol = subOrgRoot.getPrivateKey(solId);
+        String solAddress = keys.get(1).path("addresses").get(0).path("address").asString();
+        assertThat(sol.path("addresses").get(0).path("address").asString()).isEqualTo(solAddress);
+        // The key belongs to the sub-organization, not to the parent that submitted the activity.
+        apiError(ErrorCode.NOT_FOUND, null, () -> root.getPrivateKey(solId));
+
+        // The sub-organization's root signs with it; BouncyCastle checks the signature against the key's public key.
+        byte[] message = "created with the sub-organization".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        JsonNode sig = subOrgRoot
+                .submit(
+                        "sign_raw_payload",
+                        "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                        Map.of(
+                                "signWith",
+                                solAddress,
+                                "payload",
+                                HexFormat.of().formatHex(message),
+                                "encoding",
+                                "PAYLOAD_ENCODING_HEXADECIMAL",
+                                "hashFunction",
+                                "HASH_FUNCTION_NOT_APPLICABLE"),
+                        "signRawPayloadResult")
+                .result();
+        org.bouncycastle.crypto.signers.Ed25519Signer verifier = new org.bouncycastle.crypto.signers.Ed25519Signer();
+        verifier.init(
+                false,
+                new org.bouncycastle.crypto.params.Ed25519PublicKeyParameters(
+                        HexFormat.of().parseHex(sol.path("publicKey").asString())));
+        verifier.update(message, 0, message.length);
+        assertThat(verifier.verifySignature(HexFormat.of()
+                        .parseHex(sig.path("r").asString() + sig.path("s").asString())))
+                .isTrue();
+    }
+
+    @Test
+    void createSubOrganizationV3KeyErrorsNameTheKeyAndItsField() {
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.privateKeys[1].privateKeyName",
+                () -> v3WithKeys(List.of(
+                        keyParams("same", "CURVE_SECP256K1", List.of(), "ADDRESS_FORMAT_ETHEREUM"),
+                        keyParams("same", "CURVE_SECP256K1", List.of(), "ADDRESS_FORMAT_ETHEREUM"))));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.privateKeys[0].addressFormats",
+                () -> v3WithKeys(List.of(keyParams("ed", "CURVE_ED25519", List.of(), "ADDRESS_FORMAT_ETHEREUM"))));
+        apiError(
+                ErrorCode.BAD_REQUEST,
+                "parameters.privateKeys[0].curve",
+                () -> v3WithKeys(List.of(keyParams("x", "CURVE_X", List.of(), "ADDRESS_FORMAT_ETHEREUM"))));
+        // A new sub-organization has no tags, so any tag id names nothing.
+        apiError(
+                ErrorCode.NOT_FOUND,
+                "parameters.privateKeys[0].privateKeyTags[0]",
+                () -> v3WithKeys(List.of(keyParams(
+                        "tagged",
+                        "CURVE_SECP256K1",
+                        List.of(UUID.randomUUID().toString()),
+                        "ADDRESS_FORMAT_ETHEREUM"))));
+    }
+
+    @Test
+    void createSubOrganizationV3PastTheKeyLimitCreatesNoSubOrganization() {
+        ApiKeyStamper rootKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        List<Map<String, Object>> tooMany = new java.util.ArrayList<>();
+        for (int i = 0; i <= 1000; i++) {
+            tooMany.add(keyParams("k" + i, "CURVE_SECP256K1", List.of()));
+        }
+
+        // Checked in the activity's transaction after the sub-organization is inserted: all of it is rolled back.
+        apiError(ErrorCode.LIMIT_EXCEEDED, null, () -> v3WithKeys(rootKey, tooMany));
+        assertThat(root.query("list_suborgs", Map.of("filterType", "PUBLIC_KEY", "filterValue", rootKey.publicKey()))
+                        .path("organizationIds"))
+                .isEmpty();
     }
 
     @Test

@@ -60,7 +60,7 @@ class SubmitEnvelopeGuidedFuzzTest {
             new CreatePoliciesHandler(null),
             new SignRawPayloadHandler(null, null),
             new SignTransactionHandler(null, null, null),
-            new CreateSubOrganizationHandler(null, null, PASSKEYS, null, NO_ISSUERS));
+            new CreateSubOrganizationHandler(null, null, PASSKEYS, null, null, NO_ISSUERS));
 
     static Stream<Arguments> seeds() {
         return FuzzSeeds.of("submit-envelope");

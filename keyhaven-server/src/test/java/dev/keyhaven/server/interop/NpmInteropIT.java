@@ -86,9 +86,10 @@ class NpmInteropIT {
                             : " (the embedded default)")
                     + " from " + jar);
             Path dataDirectory = work.resolve("data");
-            server = startServer(dataDirectory, databaseUrl, work.resolve("server.log"));
+            Path oidcIssuer = TestOidcIssuer.write(work);
+            server = startServer(dataDirectory, databaseUrl, oidcIssuer, work.resolve("server.log"));
             Announcement announcement = server.announcement();
-            runNodeTests(announcement, dataDirectory.resolve("root-api-key"), work);
+            runNodeTests(announcement, dataDirectory.resolve("root-api-key"), oidcIssuer, work);
         } finally {
             if (server != null) {
                 server.stop();
@@ -137,7 +138,8 @@ class NpmInteropIT {
         }
     }
 
-    private static Server startServer(Path dataDirectory, Optional<String> databaseUrl, Path log) throws IOException {
+    private static Server startServer(Path dataDirectory, Optional<String> databaseUrl, Path oidcIssuer, Path log)
+            throws IOException {
         String java = ProcessHandle.current()
                 .info()
                 .command()
@@ -160,7 +162,10 @@ class NpmInteropIT {
                 // test/webhooks.test.mjs: Turnkey's header names, and a plain-http receiver on loopback.
                 "--webhook-header-prefix",
                 "Turnkey",
-                "--webhook-allow-insecure-urls"));
+                "--webhook-allow-insecure-urls",
+                // test/older-sdk-releases.test.mjs: one issuer whose tokens the tests sign (TestOidcIssuer).
+                "--oidc-issuers",
+                TestOidcIssuer.issuersFile(oidcIssuer).toString()));
         databaseUrl.ifPresent(url -> command.addAll(List.of("--db-url", url)));
         ProcessBuilder builder = new ProcessBuilder(command);
         // Options on the command line win over these, but a stray one must not point the embedded run elsewhere.
@@ -201,7 +206,8 @@ class NpmInteropIT {
 
     // --- node and npm -------------------------------------------------------------------------------------------
 
-    private static void runNodeTests(Announcement announcement, Path keyPrefix, Path work) throws Exception {
+    private static void runNodeTests(Announcement announcement, Path keyPrefix, Path oidcIssuer, Path work)
+            throws Exception {
         Path tapReport = work.resolve("node-tests.tap");
         List<String> command = new ArrayList<>(List.of(
                 node.toString(),
@@ -222,6 +228,9 @@ class NpmInteropIT {
         environment.put("KEYHAVEN_API_KEY_PREFIX", keyPrefix.toString());
         environment.put("KEYHAVEN_AUTH_PROXY_URL", announcement.authProxyUrl());
         environment.put("KEYHAVEN_AUTH_PROXY_CONFIG_ID", announcement.authProxyConfigId());
+        environment.put(
+                "KEYHAVEN_TEST_OIDC_ISSUER",
+                TestOidcIssuer.signingFile(oidcIssuer).toString());
 
         int exitCode = run(builder, work.resolve("node.log"), "[node] ", NODE_TESTS);
 

@@ -13,11 +13,14 @@ import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.crypto.VerifyingKey;
 import dev.keyhaven.crypto.bundle.TurnkeyHpke;
 import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.app.KeyhavenConfig;
 import dev.keyhaven.server.custody.EcdsaSignatures;
 import dev.keyhaven.server.testing.Bundles;
 import dev.keyhaven.server.testing.Bundles.TargetKey;
 import dev.keyhaven.server.testing.MutableClock;
 import dev.keyhaven.server.testing.OnBothStores;
+import dev.keyhaven.server.testing.SoftwareAuthenticator;
+import dev.keyhaven.server.testing.SoftwareAuthenticator.Format;
 import dev.keyhaven.server.testing.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -35,10 +38,13 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * stamp_login and create_read_write_session (V2): sessions that stamp until they expire or are invalidated. The
- * server runs the default configuration, so it also shows that SMS codes are refused without an SMS provider.
+ * server runs the default configuration but for a passkey origin, so it also shows that SMS codes are refused without
+ * an SMS provider.
  */
 class SessionsIT extends OnBothStores {
     private static final HexFormat HEX = HexFormat.of();
+    private static final String ORIGIN = "https://wallet.example.org";
+    private static final String RP_ID = "wallet.example.org";
 
     private final MutableClock clock = MutableClock.ticking();
     private KeyhavenClient client;
@@ -46,6 +52,11 @@ class SessionsIT extends OnBothStores {
     @Override
     protected Clock clock() {
         return clock;
+    }
+
+    @Override
+    protected KeyhavenConfig configure(KeyhavenConfig defaults) {
+        return defaults.withWebAuthnOrigins(List.of(ORIGIN));
     }
 
     @BeforeEach
@@ -160,6 +171,67 @@ class SessionsIT extends OnBothStores {
                         .asString())
                 .isEqualTo("ACTIVITY_TYPE_STAMP_LOGIN");
         assertThat(apiError(() -> client.getActivity(login.id())).httpStatus()).isEqualTo(404);
+    }
+
+    @Test
+    void aSubOrganizationsPasskeyLogsInThroughTheParent() {
+        // What @turnkey/core's loginWithPasskey sends without an organization id: a passkey-stamped stamp_login
+        // addressed to the parent, whose sub-organization the credential id finds.
+        SoftwareAuthenticator passkey = SoftwareAuthenticator.create(ORIGIN, RP_ID);
+        String subOrganizationId = client.createSubOrganization(
+                        "sub-" + UUID.randomUUID(),
+                        List.of(new Requests.RootUserParams(
+                                "passkey user",
+                                null,
+                                null,
+                                List.of(),
+                                List.of(passkey.registration("laptop", Format.NONE)),
+                                List.of())),
+                        1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
+        String userId = client.withStamper(passkey)
+                .forOrganization(subOrganizationId)
+                .whoami()
+                .userId();
+        TargetKey session = TargetKey.generate();
+
+        Activity login = client.withStamper(passkey)
+                .submit(
+                        "stamp_login",
+                        "ACTIVITY_TYPE_STAMP_LOGIN",
+                        Map.of("publicKey", session.compressed()),
+                        "stampLoginResult");
+
+        assertThat(login.isCompleted()).isTrue();
+        assertThat(login.organizationId()).isEqualTo(subOrganizationId);
+        JsonNode vote = login.raw().path("votes").get(0);
+        assertThat(vote.path("scheme").asString()).isEqualTo("SIGNATURE_SCHEME_TK_WEBAUTHN");
+        assertThat(vote.path("userId").asString()).isEqualTo(userId);
+        JsonNode claims = JsonMapper.builder()
+                .build()
+                .readTree(Base64.getUrlDecoder()
+                        .decode(login.result().path("session").asString().split("\\.")[1]));
+        assertThat(claims.path("organization_id").asString()).isEqualTo(subOrganizationId);
+        assertThat(claims.path("user_id").asString()).isEqualTo(userId);
+        var asSession =
+                as(session.privateKey()).forOrganization(subOrganizationId).whoami();
+        assertThat(asSession.userId()).isEqualTo(userId);
+        assertThat(asSession.organizationId()).isEqualTo(subOrganizationId);
+        assertThat(apiError(() -> client.getActivity(login.id())).httpStatus()).isEqualTo(404);
+
+        // A passkey no sub-organization holds: the credential id names nobody.
+        SoftwareAuthenticator stranger = SoftwareAuthenticator.create(ORIGIN, RP_ID);
+        apiError(
+                ErrorCode.CREDENTIAL_NOT_FOUND,
+                null,
+                () -> client.withStamper(stranger)
+                        .submit(
+                                "stamp_login",
+                                "ACTIVITY_TYPE_STAMP_LOGIN",
+                                Map.of("publicKey", TargetKey.generate().compressed()),
+                                "stampLoginResult"));
     }
 
     @Test
