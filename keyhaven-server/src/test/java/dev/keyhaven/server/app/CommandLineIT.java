@@ -701,7 +701,9 @@ class CommandLineIT {
 
     /** Each option of a picocli usage message, with its description joined onto one line. */
     private static Map<String, String> optionDescriptions(String usage) {
-        Pattern optionLine = Pattern.compile("^\\s+(?:-\\w, )?(--[\\w-]+)(.*)$");
+        // An option starts near the left margin; a description's continuation is indented to its column, and may
+        // itself start with an option's name where it wraps.
+        Pattern optionLine = Pattern.compile("^\\s{1,10}(?:-\\w, )?(--[\\w-]+)(.*)$");
         Map<String, String> options = new LinkedHashMap<>();
         String current = null;
         boolean inOptions = false;
