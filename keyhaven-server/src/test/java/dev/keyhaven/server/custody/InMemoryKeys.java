@@ -48,6 +48,21 @@ public final class InMemoryKeys {
         return DataKeys.open(DIRECT, rows, kek, locator -> locator.open(RANDOM), RANDOM, Clock.systemUTC());
     }
 
+    /** The deployment's signer rows of one database, in memory. */
+    public static final class Signers implements CustodyRepository {
+        public final Map<String, StoredSigner> signers = new ConcurrentHashMap<>();
+
+        @Override
+        public Optional<StoredSigner> signer(Tx tx, String role) {
+            return Optional.ofNullable(signers.get(role));
+        }
+
+        @Override
+        public void insertSigner(Tx tx, String role, StoredSigner signer, Instant createdAt) {
+            signers.put(role, signer);
+        }
+    }
+
     /** The {@code kek} row and {@code data_keys} of one database, in memory. */
     public static final class Rows implements DataKeyRepository {
         volatile KekRecord kek;

@@ -10,9 +10,6 @@ import com.nimbusds.jose.util.Base64URL;
 import com.nimbusds.jwt.JWTClaimsSet;
 import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.crypto.SecretKeyAccess;
-import dev.keyhaven.server.tx.Transactor;
-import dev.keyhaven.server.tx.Tx;
-import dev.keyhaven.server.tx.TxWork;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,13 +17,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.Map;
-import java.util.Optional;
 import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.ec.CustomNamedCurves;
@@ -49,10 +42,10 @@ class JwtIssuerTest {
     @TempDir
     Path directory;
 
-    private final Rows rows = new Rows();
+    private final InMemoryKeys.Signers rows = new InMemoryKeys.Signers();
 
     private BundleSigner otpSigner(KeySealer sealer) {
-        return BundleSigner.load(BundleSigner.Role.OTP, DIRECT, rows, sealer, RANDOM, Clock.systemUTC());
+        return BundleSigner.load(BundleSigner.Role.OTP, InMemoryKeys.DIRECT, rows, sealer, RANDOM, Clock.systemUTC());
     }
 
     private static JWTClaimsSet claims() {
@@ -126,7 +119,12 @@ class JwtIssuerTest {
         KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(directory.resolve("kek"), RANDOM));
         try (BundleSigner signer = otpSigner(sealer);
                 BundleSigner other = BundleSigner.load(
-                        BundleSigner.Role.OTP, DIRECT, new Rows(), sealer, RANDOM, Clock.systemUTC())) {
+                        BundleSigner.Role.OTP,
+                        InMemoryKeys.DIRECT,
+                        new InMemoryKeys.Signers(),
+                        sealer,
+                        RANDOM,
+                        Clock.systemUTC())) {
             JwtIssuer issuer = signer.jwtIssuer(JwtIssuer.Digest.ES256);
             String token = issuer.issue(claims());
             String[] parts = token.split("\\.");
@@ -184,33 +182,4 @@ class JwtIssuerTest {
                         Base64URL.encode(Arrays.copyOfRange(point, 33, 65)))
                 .build();
     }
-
-    /** The signer rows of one database, in memory. */
-    private static final class Rows implements CustodyRepository {
-        final Map<String, StoredSigner> signers = new HashMap<>();
-
-        @Override
-        public Optional<StoredSigner> signer(Tx tx, String role) {
-            return Optional.ofNullable(signers.get(role));
-        }
-
-        @Override
-        public void insertSigner(Tx tx, String role, StoredSigner signer, Instant createdAt) {
-            signers.put(role, signer);
-        }
-    }
-
-    private static final Transactor DIRECT = new Transactor() {
-        private final Tx tx = new Tx() {};
-
-        @Override
-        public <T> T write(TxWork<T> work) {
-            return work.run(tx);
-        }
-
-        @Override
-        public <T> T read(TxWork<T> work) {
-            return work.run(tx);
-        }
-    };
 }

@@ -17,7 +17,6 @@ import dev.keyhaven.server.auth.ApiKeyStampVerifier;
 import dev.keyhaven.server.auth.AttestedStampVerifier;
 import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.custody.BundleSigner;
-import dev.keyhaven.server.custody.CustodyRepository;
 import dev.keyhaven.server.custody.HpkeTargets;
 import dev.keyhaven.server.custody.InMemoryKeys;
 import dev.keyhaven.server.custody.KeySealer;
@@ -53,7 +52,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A {@link RequestAuthenticator} with the server's three real verifiers and no database: one registered passkey, an
@@ -95,7 +93,7 @@ final class StampVerifiers {
         KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(temporaryKeyFile(), RANDOM));
         otpKeys = new OtpKeys(
                 new HpkeTargets(sealer, RANDOM),
-                BundleSigner.load(BundleSigner.Role.OTP, memory, new InMemorySigners(), sealer, RANDOM, clock));
+                BundleSigner.load(BundleSigner.Role.OTP, memory, new InMemoryKeys.Signers(), sealer, RANDOM, clock));
         var json = JsonMappers.strict();
         ApiKeyStampVerifier apiKeys = new ApiKeyStampVerifier(json, 64);
         OidcVerifier oidc =
@@ -206,21 +204,6 @@ final class StampVerifiers {
         @Override
         public <T> T read(TxWork<T> work) {
             return work.run(NONE);
-        }
-    }
-
-    /** The deployment's signers, kept in memory. */
-    private static final class InMemorySigners implements CustodyRepository {
-        private final Map<String, StoredSigner> signers = new ConcurrentHashMap<>();
-
-        @Override
-        public Optional<StoredSigner> signer(Tx tx, String role) {
-            return Optional.ofNullable(signers.get(role));
-        }
-
-        @Override
-        public void insertSigner(Tx tx, String role, StoredSigner signer, Instant createdAt) {
-            signers.put(role, signer);
         }
     }
 }

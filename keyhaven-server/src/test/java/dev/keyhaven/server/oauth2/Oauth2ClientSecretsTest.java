@@ -7,7 +7,6 @@ import dev.keyhaven.crypto.SecretBytes;
 import dev.keyhaven.crypto.bundle.QuorumEnvelope;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.custody.CustodyException;
-import dev.keyhaven.server.custody.CustodyRepository;
 import dev.keyhaven.server.custody.DataSealer;
 import dev.keyhaven.server.custody.EnvelopeKey;
 import dev.keyhaven.server.custody.InMemoryKeys;
@@ -15,18 +14,12 @@ import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.SealPurpose;
 import dev.keyhaven.server.custody.SealedSecret;
-import dev.keyhaven.server.tx.Transactor;
-import dev.keyhaven.server.tx.Tx;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,50 +34,22 @@ class Oauth2ClientSecretsTest {
     @TempDir
     Path directory;
 
-    /** The signer rows of one database, in memory. */
-    private static final class Rows implements CustodyRepository {
-        final Map<String, StoredSigner> signers = new HashMap<>();
-
-        @Override
-        public Optional<StoredSigner> signer(Tx tx, String role) {
-            return Optional.ofNullable(signers.get(role));
-        }
-
-        @Override
-        public void insertSigner(Tx tx, String role, StoredSigner signer, Instant createdAt) {
-            signers.put(role, signer);
-        }
-    }
-
-    private static final Transactor DIRECT = new Transactor() {
-        private final Tx tx = new Tx() {};
-
-        @Override
-        public <T> T write(dev.keyhaven.server.tx.TxWork<T> work) {
-            return work.run(tx);
-        }
-
-        @Override
-        public <T> T read(dev.keyhaven.server.tx.TxWork<T> work) {
-            return work.run(tx);
-        }
-    };
-
     private static String envelope(String publicKeyHex, String secret) {
         try (SecretBytes plain = SecretBytes.copyOf(secret.getBytes(StandardCharsets.UTF_8))) {
             return HexFormat.of().formatHex(QuorumEnvelope.seal(HexFormat.of().parseHex(publicKeyHex), plain, RANDOM));
         }
     }
 
-    private static Oauth2ClientSecrets load(KeySealer sealer, Rows rows) {
+    private static Oauth2ClientSecrets load(KeySealer sealer, InMemoryKeys.Signers rows) {
         return new Oauth2ClientSecrets(
-                EnvelopeKey.loadOauth2(DIRECT, rows, sealer, RANDOM, Clock.systemUTC()), new DataSealer(sealer));
+                EnvelopeKey.loadOauth2(InMemoryKeys.DIRECT, rows, sealer, RANDOM, Clock.systemUTC()),
+                new DataSealer(sealer));
     }
 
     @Test
     void aResealedSecretOpensOnlyForItsCredentialIntoItsClientsBasicHeader() {
         KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(directory.resolve("kek"), RANDOM));
-        Rows rows = new Rows();
+        InMemoryKeys.Signers rows = new InMemoryKeys.Signers();
         Oauth2ClientSecrets secrets = load(sealer, rows);
         assertThat(secrets.encryptionPublicKey()).matches("04[0-9a-f]{128}");
         assertThat(load(sealer, rows).encryptionPublicKey())
@@ -124,8 +89,8 @@ class Oauth2ClientSecretsTest {
     @Test
     void envelopesThatDoNotOpenAreRefusedNamingTheFieldWithoutQuotingThem() {
         KeySealer sealer = InMemoryKeys.sealer(MasterKey.generate(directory.resolve("kek"), RANDOM));
-        Oauth2ClientSecrets secrets = load(sealer, new Rows());
-        Oauth2ClientSecrets other = load(sealer, new Rows());
+        Oauth2ClientSecrets secrets = load(sealer, new InMemoryKeys.Signers());
+        Oauth2ClientSecrets other = load(sealer, new InMemoryKeys.Signers());
         String foreign = envelope(other.encryptionPublicKey(), "secret");
         for (String bad :
                 new String[] {foreign, "xyz", "00".repeat(40), "ab".repeat(Oauth2ClientSecrets.MAX_ENVELOPE_HEX)}) {

@@ -9,9 +9,7 @@ import dev.keyhaven.server.custody.InMemoryKeys;
 import dev.keyhaven.server.custody.KeySealer;
 import dev.keyhaven.server.custody.MasterKey;
 import dev.keyhaven.server.custody.SealPurpose;
-import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
-import dev.keyhaven.server.tx.TxWork;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -55,7 +53,7 @@ class WebhookSigningKeysTest {
                     Optional.empty()));
         }
         WebhookSigningKeys keys = new WebhookSigningKeys(
-                DIRECT,
+                InMemoryKeys.DIRECT,
                 repository,
                 new Custody(sealer, RANDOM),
                 WebhookSettings.DEFAULT,
@@ -188,18 +186,4 @@ class WebhookSigningKeysTest {
             throw unused();
         }
     }
-
-    private static final Transactor DIRECT = new Transactor() {
-        private final Tx tx = new Tx() {};
-
-        @Override
-        public <T> T write(TxWork<T> work) {
-            return work.run(tx);
-        }
-
-        @Override
-        public <T> T read(TxWork<T> work) {
-            return work.run(tx);
-        }
-    };
 }
