@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
@@ -317,15 +318,38 @@ class FailoverIT {
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void theSynchronousStandbyTakesOverWithoutLosingAnAcknowledgedActivity() throws Exception {
+        run(true);
+    }
+
+    /**
+     * The same with asynchronous replication: what the standby had not received when the primary died is lost, even
+     * though it was acknowledged. Measures how much (printed; docs/high-availability.md); not part of CI's run, which
+     * has no time for two fail-overs: {@code -Dkeyhaven.failover.async=true} runs it.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "keyhaven.failover.async", matches = "true")
+    @Timeout(value = 4, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void anAsynchronousStandbyTakesOverAndTheLostAcknowledgedActivitiesAreCounted() throws Exception {
+        run(false);
+    }
+
+    private void run(boolean synchronous) throws Exception {
+        long begun = System.nanoTime();
         try (PostgresCluster primary = PostgresCluster.create("keyhaven");
                 PostgresCluster standby = primary.standby(STANDBY)) {
-            primary.requireSynchronousStandby(STANDBY);
+            if (synchronous) {
+                primary.requireSynchronousStandby(STANDBY);
+            }
             try (Connection connection = DriverManager.getConnection(primary.url("postgres"));
                     Statement statement = connection.createStatement()) {
+                String expected = synchronous ? "sync" : "async";
                 await(
-                        "the standby to replicate synchronously",
-                        () -> syncState(statement).equals("sync"));
+                        "the standby to replicate (" + expected + ")",
+                        () -> syncState(statement).equals(expected));
             }
+            System.out.printf(
+                    "FailoverIT: primary and standby ready after %d ms%n",
+                    Duration.ofNanos(System.nanoTime() - begun).toMillis());
             String url = "jdbc:postgresql://127.0.0.1:" + primary.port() + ",127.0.0.1:" + standby.port()
                     + "/keyhaven?user=postgres&targetServerType=primary";
             Path firstData = directory.resolve("first");
@@ -345,18 +369,26 @@ class FailoverIT {
                             .get(0)
                             .path("privateKeyId")
                             .asString();
-                    failOver(primary, standby, first, second);
+                    System.out.printf(
+                            "FailoverIT: both nodes serving after %d ms%n",
+                            Duration.ofNanos(System.nanoTime() - begun).toMillis());
+                    failOver(synchronous, primary, standby, first, second);
                 }
             }
         }
     }
 
     private void failOver(
-            PostgresCluster primary, PostgresCluster standby, KeyhavenProcess first, KeyhavenProcess second)
+            boolean synchronous,
+            PostgresCluster primary,
+            PostgresCluster standby,
+            KeyhavenProcess first,
+            KeyhavenProcess second)
             throws Exception {
         Map<String, KeyhavenProcess> nodes = Map.of("first", first, "second", second);
         Acknowledged firstAfterKill;
         List<Acknowledged> acknowledged;
+        int lost;
         long killed;
         long promoted;
         try (Load load = new Load()) {
@@ -440,18 +472,23 @@ class FailoverIT {
                     }
                 }
             }
-            assertThat(missing)
-                    .as("acknowledged activities missing on the new primary")
-                    .isEmpty();
+            if (synchronous) {
+                assertThat(missing)
+                        .as("acknowledged activities missing on the new primary")
+                        .isEmpty();
+            }
+            lost = missing.size();
             assertThat(acknowledged.stream().map(Acknowledged::activityId).distinct())
                     .hasSize(acknowledged.size());
         }
         System.out.printf(
-                "FailoverIT: %d activities acknowledged (%d after the kill), 0 lost; primary killed → first signature"
+                "FailoverIT (%s replication): %d activities acknowledged (%d after the kill), %d lost; primary killed → first signature"
                         + " on the new primary: %d ms (standby promoted %d ms after the kill, once both nodes were"
                         + " not ready; promotion → first signature: %d ms)%n",
+                synchronous ? "synchronous" : "asynchronous",
                 acknowledged.size(),
                 acknowledged.stream().filter(a -> a.sentNanos() > killed).count(),
+                lost,
                 Duration.ofNanos(firstAfterKill.answeredNanos() - killed).toMillis(),
                 Duration.ofNanos(promoted - killed).toMillis(),
                 Duration.ofNanos(firstAfterKill.answeredNanos() - promoted).toMillis());

@@ -116,6 +116,8 @@ public final class PostgresCluster implements AutoCloseable {
                     "-R",
                     "-X",
                     "stream",
+                    // An immediate checkpoint: the default spreads it over most of checkpoint_timeout (minutes).
+                    "--checkpoint=fast",
                     "--no-sync");
             standby.start();
             return standby;
