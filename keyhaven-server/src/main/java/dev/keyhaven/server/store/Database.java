@@ -32,8 +32,9 @@ import org.flywaydb.core.Flyway;
  * pgjdbc connects to the hosts in turn and keeps only a connection to the one that takes writes; while none does
  * (the primary died, the standby is not promoted yet) a connection cannot be had, so requests get 503 and readiness
  * says the database is unreachable. The pool's connections to the dead primary fail on their next use or validation
- * (Hikari checks any connection idle for more than half a second before handing it out) and are evicted, as any
- * connection error evicts them; new ones go to the promoted standby. pgjdbc remembers for {@code hostRecheckSeconds}
+ * (Hikari checks any connection idle for more than half a second before handing it out, and idle ones every 2 min,
+ * its default {@code keepaliveTime}) and are evicted, as any connection error evicts them; new ones go to the
+ * promoted standby. pgjdbc remembers for {@code hostRecheckSeconds}
  * (10 s) that a host was a standby, but when it knows of no primary it tries every host again, so a promotion is seen
  * by the next connection attempt. {@link StandbyEviction} drops a connection whose server refuses writes as
  * read-only. {@code FailoverIT} kills a primary under load and counts.
