@@ -27,6 +27,17 @@ import org.flywaydb.core.Flyway;
  * after {@link #CONNECTION_TIMEOUT}, a connection attempt after {@link #CONNECT_TIMEOUT}, and a statement whose
  * server went silent (a network partition, not a stopped server, which refuses at once) after {@link #SOCKET_TIMEOUT}.
  * The store then answers 503 with {@code Retry-After}, and the pool reconnects by itself once the server is back.
+ *
+ * <p>Fail-over: with a multi-host URL ({@code jdbc:postgresql://A:5432,B:5432/keyhaven?targetServerType=primary})
+ * pgjdbc connects to the hosts in turn and keeps only a connection to the one that takes writes; while none does
+ * (the primary died, the standby is not promoted yet) a connection cannot be had, so requests get 503 and readiness
+ * says the database is unreachable. The pool's connections to the dead primary fail on their next use or validation
+ * (Hikari checks any connection idle for more than half a second before handing it out, and idle ones every 2 min,
+ * its default {@code keepaliveTime}) and are evicted, as any connection error evicts them; new ones go to the
+ * promoted standby. pgjdbc remembers for {@code hostRecheckSeconds}
+ * (10 s) that a host was a standby, but when it knows of no primary it tries every host again, so a promotion is seen
+ * by the next connection attempt. {@link StandbyEviction} drops a connection whose server refuses writes as
+ * read-only. {@code FailoverIT} kills a primary under load and counts.
  */
 public final class Database implements AutoCloseable {
     /** How long a request waits for a pooled connection of PostgreSQL before it is answered 503. */
@@ -94,6 +105,7 @@ public final class Database implements AutoCloseable {
                 config.setMaximumPoolSize(poolSize > 0 ? poolSize : 16);
                 connectTimeouts().forEach((name, value) -> config.addDataSourceProperty((String) name, value));
                 config.addDataSourceProperty("socketTimeout", Long.toString(SOCKET_TIMEOUT.toSeconds()));
+                config.setExceptionOverride(new StandbyEviction());
             }
         }
         FirstConnection.require(jdbcUrl, dialect, config.getDataSourceProperties());

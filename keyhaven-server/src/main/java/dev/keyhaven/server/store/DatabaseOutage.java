@@ -17,9 +17,12 @@ final class DatabaseOutage {
 
     /**
      * PostgreSQL's SQLSTATEs of a server going away or not taking connections: shutdown (57P01), crash (57P02),
-     * starting up or shutting down (57P03), out of connection slots (53300). Class 08 is every connection error.
+     * starting up or shutting down (57P03), out of connection slots (53300); and a server that refused a write as
+     * read-only (25006): a standby, the primary having moved ({@link StandbyEviction} drops its connection). Class 08
+     * is every connection error.
      */
-    private static final Set<String> SERVER_GONE = Set.of("57P01", "57P02", "57P03", "53300");
+    private static final Set<String> SERVER_GONE =
+            Set.of("57P01", "57P02", "57P03", "53300", StandbyEviction.READ_ONLY);
 
     private DatabaseOutage() {}
 

@@ -43,6 +43,7 @@ class PoliciesIT extends OnBothStores {
     private KeyhavenClient alice;
     private KeyhavenClient bob;
     private KeyhavenClient carol;
+    private ApiKeyStamper carolKey;
     private String aliceId;
     private String bobId;
     private String walletId;
@@ -65,6 +66,7 @@ class PoliciesIT extends OnBothStores {
         alice = root.withStamper(keys.get(0));
         bob = root.withStamper(keys.get(1));
         carol = root.withStamper(keys.get(2));
+        carolKey = keys.get(2);
         walletId = root.createWallet("treasury", List.of(WalletAccountParams.ethereum(0)))
                 .result()
                 .path("walletId")
@@ -598,6 +600,46 @@ class PoliciesIT extends OnBothStores {
         List<String> tags = new ArrayList<>();
         root.listUserTags().forEach(t -> tags.add(t.path("tagName").asString()));
         assertThat(tags.stream().filter(t -> t.startsWith("raced "))).hasSize(5).doesNotHaveDuplicates();
+    }
+
+    /**
+     * Approvals of one activity arriving at two servers of one deployment at once (a load balancer spreads them):
+     * the activity runs once and both votes are counted, whichever server's vote came second.
+     */
+    @Test
+    void approvalsArrivingAtTwoServersAtOnceExecuteTheActivityOnce() throws Exception {
+        allow("two for tags", "activity.resource == 'USER' && activity.action == 'CREATE'", "approvers.count() >= 2");
+        try (TestServer peer = server.peer()) {
+            KeyhavenClient carolElsewhere = peer.rootClient().withStamper(carolKey);
+            for (int round = 0; round < 5; round++) {
+                Activity pending = alice.createUserTag("spread " + round, List.of());
+                assertThat(pending.status()).isEqualTo("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+                List<Thread> voters = new ArrayList<>();
+                List<Object> outcomes = java.util.Collections.synchronizedList(new ArrayList<>());
+                for (KeyhavenClient voter : List.of(bob, carolElsewhere)) {
+                    voters.add(Thread.ofVirtual().start(() -> {
+                        try {
+                            outcomes.add(voter.approveActivity(pending.fingerprint(), "createUserTagResult")
+                                    .status());
+                        } catch (KeyhavenApiException e) {
+                            outcomes.add(e.httpStatus());
+                        }
+                    }));
+                }
+                for (Thread voter : voters) {
+                    voter.join();
+                }
+                assertThat(outcomes).contains("ACTIVITY_STATUS_COMPLETED");
+                JsonNode done = root.getActivity(pending.id());
+                assertThat(done.path("status").asString()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+                assertThat(done.path("votes").size()).isEqualTo(2);
+            }
+        }
+        List<String> tags = new ArrayList<>();
+        root.listUserTags().forEach(t -> tags.add(t.path("tagName").asString()));
+        assertThat(tags.stream().filter(t -> t.startsWith("spread ")))
+                .hasSize(5)
+                .doesNotHaveDuplicates();
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
@@ -30,36 +31,19 @@ public final class PostgresCluster implements AutoCloseable {
 
     private final Path directory;
     private final int port;
+    /** Server settings given on the command line ({@code -c name=value}; a standby's name). */
+    private final List<String> settings;
 
-    private PostgresCluster(Path directory, int port) {
+    private PostgresCluster(Path directory, int port, List<String> settings) {
         this.directory = directory;
         this.port = port;
+        this.settings = List.copyOf(settings);
     }
 
     /** Creates a cluster (trust authentication, user postgres) with a database named {@code database}, running. */
     public static PostgresCluster create(String database) {
-        if (!Files.isExecutable(BIN.resolve("initdb"))) {
-            String message = "no PostgreSQL binaries in " + BIN + " (set KEYHAVEN_TEST_PG_BIN)";
-            if ("1".equals(System.getenv("KEYHAVEN_REQUIRE_POSTGRES"))) {
-                throw new IllegalStateException(message + " and KEYHAVEN_REQUIRE_POSTGRES=1");
-            }
-            System.err.println("!!! SKIPPING a test that needs its own PostgreSQL: " + message);
-            Assumptions.abort("SKIPPED LOUDLY: " + message);
-        }
-        PostgresCluster cluster;
-        try {
-            Path directory = Files.createTempDirectory("keyhaven-pg");
-            if (asRoot()) {
-                UserPrincipal postgres = directory
-                        .getFileSystem()
-                        .getUserPrincipalLookupService()
-                        .lookupPrincipalByName("postgres");
-                Files.setOwner(directory, postgres);
-            }
-            cluster = new PostgresCluster(directory, freePort());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        requireBinaries();
+        PostgresCluster cluster = new PostgresCluster(newDirectory(), freePort(), List.of());
         try {
             cluster.run(
                     BIN.resolve("initdb").toString(),
@@ -80,6 +64,110 @@ public final class PostgresCluster implements AutoCloseable {
         } catch (SQLException | RuntimeException e) {
             cluster.close();
             throw new IllegalStateException("cannot set up a PostgreSQL cluster of the test's own", e);
+        }
+    }
+
+    private static void requireBinaries() {
+        if (!Files.isExecutable(BIN.resolve("initdb"))) {
+            String message = "no PostgreSQL binaries in " + BIN + " (set KEYHAVEN_TEST_PG_BIN)";
+            if ("1".equals(System.getenv("KEYHAVEN_REQUIRE_POSTGRES"))) {
+                throw new IllegalStateException(message + " and KEYHAVEN_REQUIRE_POSTGRES=1");
+            }
+            System.err.println("!!! SKIPPING a test that needs its own PostgreSQL: " + message);
+            Assumptions.abort("SKIPPED LOUDLY: " + message);
+        }
+    }
+
+    /** A temporary directory for a cluster, owned by the user PostgreSQL runs as. */
+    private static Path newDirectory() {
+        try {
+            Path directory = Files.createTempDirectory("keyhaven-pg");
+            if (asRoot()) {
+                UserPrincipal postgres = directory
+                        .getFileSystem()
+                        .getUserPrincipalLookupService()
+                        .lookupPrincipalByName("postgres");
+                Files.setOwner(directory, postgres);
+            }
+            return directory;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A streaming standby of this cluster, running: a base backup ({@code pg_basebackup -R}, so that it follows this
+     * cluster) started on a port of its own, in hot standby, with {@code cluster_name} {@code name} (the name its
+     * WAL receiver gives the primary, which {@code synchronous_standby_names} refers to).
+     */
+    public PostgresCluster standby(String name) {
+        PostgresCluster standby = new PostgresCluster(newDirectory(), freePort(), List.of("cluster_name=" + name));
+        try {
+            standby.run(
+                    BIN.resolve("pg_basebackup").toString(),
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    Integer.toString(port),
+                    "-U",
+                    "postgres",
+                    "-D",
+                    standby.data().toString(),
+                    "-R",
+                    "-X",
+                    "stream",
+                    // An immediate checkpoint: the default spreads it over most of checkpoint_timeout (minutes).
+                    "--checkpoint=fast",
+                    "--no-sync");
+            standby.start();
+            return standby;
+        } catch (RuntimeException e) {
+            standby.close();
+            throw new IllegalStateException("cannot set up a standby of the test's cluster", e);
+        }
+    }
+
+    /**
+     * Makes every commit wait until the standby named {@code standbyName} has flushed it ({@code ALTER SYSTEM}, then
+     * a reload). Only once that standby exists: till then every commit would wait for it.
+     */
+    public void requireSynchronousStandby(String standbyName) {
+        try (Connection admin = DriverManager.getConnection(url("postgres"));
+                Statement statement = admin.createStatement()) {
+            statement.execute("ALTER SYSTEM SET synchronous_standby_names = '" + standbyName + "'");
+            statement.execute("ALTER SYSTEM SET synchronous_commit = 'on'");
+            statement.execute("SELECT pg_reload_conf()");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot make replication synchronous", e);
+        }
+    }
+
+    /** Promotes this standby to a primary ({@code pg_ctl promote}) and waits until it takes writes. */
+    public void promote() {
+        run(BIN.resolve("pg_ctl").toString(), "-D", data().toString(), "-w", "-t", "60", "promote");
+    }
+
+    /**
+     * Kills the postmaster with SIGKILL, as a machine's loss or the kernel's OOM killer does: no shutdown, no
+     * checkpoint; its backends notice that the postmaster died and end their sessions without answering.
+     */
+    public void killPostmaster() {
+        try {
+            long pid = Long.parseLong(
+                    Files.readAllLines(data().resolve("postmaster.pid")).get(0).trim());
+            ProcessHandle postmaster = ProcessHandle.of(pid)
+                    .orElseThrow(() -> new IllegalStateException("no postmaster runs with pid " + pid));
+            if (!postmaster.destroyForcibly()) {
+                throw new IllegalStateException("could not kill the postmaster " + pid);
+            }
+            postmaster.onExit().get(30, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the killed postmaster did not exit", e);
         }
     }
 
@@ -105,7 +193,8 @@ public final class PostgresCluster implements AutoCloseable {
                 "60",
                 "-o",
                 "-p " + port + " -c listen_addresses=127.0.0.1" + " -c unix_socket_directories=" + directory
-                        + " -c fsync=off",
+                        + " -c fsync=off"
+                        + settings.stream().map(setting -> " -c " + setting).collect(Collectors.joining()),
                 "start");
     }
 
@@ -149,9 +238,11 @@ public final class PostgresCluster implements AutoCloseable {
         return "root".equals(System.getProperty("user.name"));
     }
 
-    private static int freePort() throws IOException {
+    private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
