@@ -243,6 +243,7 @@ public final class Keyhaven implements AutoCloseable {
                         config.port(),
                         config.maxBodyBytes(),
                         config.corsOrigins(),
+                        config.console(),
                         config.shutdownGrace(),
                         connections),
                 services);

@@ -33,6 +33,7 @@ public final class KeyhavenConfig {
     private final int port;
     private final int maxBodyBytes;
     private final List<String> corsOrigins;
+    private final boolean console;
     private final List<String> webAuthnOrigins;
     private final TimestampStyle activityTimestamps;
     private final UserLimits limits;
@@ -54,6 +55,7 @@ public final class KeyhavenConfig {
         this.port = builder.port;
         this.maxBodyBytes = builder.maxBodyBytes;
         this.corsOrigins = builder.corsOrigins;
+        this.console = builder.console;
         this.webAuthnOrigins = builder.webAuthnOrigins;
         this.activityTimestamps = builder.activityTimestamps;
         this.limits = builder.limits;
@@ -87,6 +89,7 @@ public final class KeyhavenConfig {
         builder.port(port);
         builder.maxBodyBytes(maxBodyBytes);
         builder.corsOrigins(corsOrigins);
+        builder.console(console);
         builder.webAuthnOrigins(webAuthnOrigins);
         builder.activityTimestamps(activityTimestamps);
         builder.limits(limits);
@@ -143,6 +146,11 @@ public final class KeyhavenConfig {
 
     public List<String> corsOrigins() {
         return corsOrigins;
+    }
+
+    /** Whether the API listener serves the operator console at {@code /console}. */
+    public boolean console() {
+        return console;
     }
 
     /** The origins passkey ceremonies may come from, or {@code *} for any. */
@@ -290,6 +298,7 @@ public final class KeyhavenConfig {
         private int port = 8080;
         private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private List<String> corsOrigins = List.of("*");
+        private boolean console = true;
         private List<String> webAuthnOrigins = List.of("*");
         private TimestampStyle activityTimestamps = TimestampStyle.STRING;
         private UserLimits limits = UserLimits.DEFAULT;
@@ -369,6 +378,12 @@ public final class KeyhavenConfig {
         public Builder corsOrigins(List<String> value) {
             Objects.requireNonNull(value, "corsOrigins");
             this.corsOrigins = List.copyOf(value);
+            return this;
+        }
+
+        /** @param value whether the API listener serves the operator console */
+        public Builder console(boolean value) {
+            this.console = value;
             return this;
         }
 

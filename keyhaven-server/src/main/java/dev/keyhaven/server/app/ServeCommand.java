@@ -93,6 +93,14 @@ final class ServeCommand implements Callable<Integer> {
     List<String> corsOrigins;
 
     @Option(
+            names = "--console",
+            arity = "0..1",
+            defaultValue = "${env:KEYHAVEN_CONSOLE:-true}",
+            description = "Serve the operator console at /console on the API port; --console=false turns it off "
+                    + "(default: ${DEFAULT-VALUE}; env: KEYHAVEN_CONSOLE).")
+    boolean console;
+
+    @Option(
             names = "--webauthn-origins",
             split = ",",
             defaultValue = "${env:KEYHAVEN_WEBAUTHN_ORIGINS:-*}",
@@ -518,6 +526,7 @@ final class ServeCommand implements Callable<Integer> {
                     .port(port)
                     .maxBodyBytes(maxBodyBytes)
                     .corsOrigins(corsOrigins)
+                    .console(console)
                     .webAuthnOrigins(webAuthnOrigins)
                     .activityTimestamps(activityTimestamps)
                     .limits(UserLimits.DEFAULT.toBuilder()

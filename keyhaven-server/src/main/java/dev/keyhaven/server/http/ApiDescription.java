@@ -7,14 +7,16 @@ import java.util.List;
 
 /**
  * What the listeners serve, as their documentation is generated from it: the route table's operations, the
- * handlers' declarations of the activity types they accept, the discovery paths, and the auth proxy's route table.
+ * handlers' declarations of the activity types they accept, the discovery paths, the auth proxy's route table, and
+ * the operator console's files (none when it is turned off).
  * The listeners register their routes from the same lists, so the documents cannot drift from the routing.
  */
 record ApiDescription(
         List<Operation> operations,
         ActivityRegistry registry,
         List<String> discoveryPaths,
-        List<AuthProxyRoute> authProxyRoutes) {
+        List<AuthProxyRoute> authProxyRoutes,
+        List<String> consolePaths) {
     /** Where the API listener serves its own OpenAPI document (unauthenticated). */
     static final String OPENAPI_PATH = "/public/v1/openapi.json";
     /** The Prometheus scrape endpoint. */
@@ -26,6 +28,7 @@ record ApiDescription(
         operations = List.copyOf(operations);
         discoveryPaths = List.copyOf(discoveryPaths);
         authProxyRoutes = List.copyOf(authProxyRoutes);
+        consolePaths = List.copyOf(consolePaths);
     }
 
     /** The declaration of a submit operation's handler. */

@@ -41,8 +41,9 @@ import tools.jackson.databind.ObjectMapper;
 /**
  * The main API listener: {@code POST /public/v1/query/*} and {@code /public/v1/submit/*} for every operation in the
  * route table, {@code OPTIONS} preflights, the discovery keys, the health routes ({@link HealthRoutes}),
- * {@code GET /metrics}, its OpenAPI document ({@link OpenApiDocument}) and {@code GET /} pointing to it. Anything
- * else gets a JSON 404 (or 405 for a known path with the wrong method).
+ * {@code GET /metrics}, its OpenAPI document ({@link OpenApiDocument}), {@code GET /} pointing to it and, unless
+ * turned off, the operator console ({@link ConsoleRoutes}). Anything else gets a JSON 404 (or 405 for a known path
+ * with the wrong method).
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
@@ -77,6 +78,7 @@ public final class ApiServer implements AutoCloseable {
             int port,
             int maxBodyBytes,
             List<String> corsOrigins,
+            boolean console,
             Duration shutdownGrace,
             ConnectionLimits connections) {}
 
@@ -395,8 +397,9 @@ public final class ApiServer implements AutoCloseable {
                         Stream.of(SIGNER_DISCOVERY_PATH, JWKS_PATH), services.publishedKeys().keySet().stream())
                 .sorted()
                 .toList();
-        ApiDescription description =
-                new ApiDescription(operations, services.registry(), discoveryPaths, services.authProxyRoutes());
+        List<String> consolePaths = settings.console() ? ConsoleRoutes.PATHS : List.of();
+        ApiDescription description = new ApiDescription(
+                operations, services.registry(), discoveryPaths, services.authProxyRoutes(), consolePaths);
 
         HttpRouting.Builder routing = HttpRouting.builder();
         ServedRoutes routes = new ServedRoutes(routing);
@@ -409,6 +412,9 @@ public final class ApiServer implements AutoCloseable {
         byte[] openApi = OpenApiDocument.render(services.json(), description);
         routes.get(ApiDescription.OPENAPI_PATH, (req, res) -> sendJson(req, res, cors, openApi));
         HealthRoutes.register(routes, ready::get, services.readiness());
+        if (settings.console()) {
+            ConsoleRoutes.register(routes);
+        }
         byte[] signer = services.json().writeValueAsBytes(Map.of("publicKey", services.bundleSignerPublicKey()));
         routes.get(SIGNER_DISCOVERY_PATH, (req, res) -> sendJson(req, res, cors, signer));
         routes.get(JWKS_PATH, (req, res) -> {

@@ -65,6 +65,13 @@ final class OpenApiDocument {
         tag(tags, "submit", "Activities: POST with a stamped envelope; the answer is the activity.");
         tag(tags, "discovery", "Public keys clients pin, unauthenticated.");
         tag(tags, "health", "Liveness and readiness, on both listeners.");
+        if (!api.consolePaths().isEmpty()) {
+            tag(
+                    tags,
+                    "console",
+                    "The operator console's static files (docs/console.md); serve --console=false "
+                            + "turns them off.");
+        }
         tag(
                 tags,
                 "auth-proxy",
@@ -83,6 +90,7 @@ final class OpenApiDocument {
         api.discoveryPaths().forEach(path -> discovery(paths, path));
         HealthRoutes.PATHS.forEach(path -> health(paths, path));
         metrics(paths);
+        api.consolePaths().forEach(path -> console(paths, path));
         api.authProxyRoutes().forEach(route -> authProxy(paths, route));
         components(document.putObject("components"));
         return document;
@@ -235,6 +243,25 @@ final class OpenApiDocument {
         ObjectNode ok = child(get, "responses").putObject("200");
         ok.put("description", "The metrics.");
         ok.putObject("content").putObject("text/plain").putObject("schema").put("type", "string");
+    }
+
+    private void console(ObjectNode paths, String path) {
+        String file = path.equals(ConsoleRoutes.PAGE) ? "page" : path.substring(path.lastIndexOf('/') + 1);
+        ObjectNode get = get(
+                paths,
+                path,
+                "console",
+                "console_" + file.replace('.', '_'),
+                path.equals(ConsoleRoutes.PAGE)
+                        ? "The operator console's page; it signs every request in the browser (docs/console.md)."
+                        : "A file of the operator console.");
+        ObjectNode ok = child(get, "responses").putObject("200");
+        ok.put("description", "The file, with the console's Content-Security-Policy.");
+        String mediaType = ConsoleRoutes.contentType(path);
+        ok.putObject("content")
+                .putObject(mediaType.substring(0, mediaType.indexOf(';')))
+                .putObject("schema")
+                .put("type", "string");
     }
 
     private void authProxy(ObjectNode paths, AuthProxyRoute route) {

@@ -623,6 +623,7 @@ class CommandLineIT {
                         Map.entry("--db-pool-size", "KEYHAVEN_DB_POOL_SIZE"),
                         Map.entry("--activity-timestamps", "KEYHAVEN_ACTIVITY_TIMESTAMPS"),
                         Map.entry("--cors-origins", "KEYHAVEN_CORS_ORIGINS"),
+                        Map.entry("--console", "KEYHAVEN_CONSOLE"),
                         Map.entry("--webauthn-origins", "KEYHAVEN_WEBAUTHN_ORIGINS"),
                         Map.entry("--max-body-bytes", "KEYHAVEN_MAX_BODY_BYTES"),
                         Map.entry("--max-connections", "KEYHAVEN_MAX_CONNECTIONS"),

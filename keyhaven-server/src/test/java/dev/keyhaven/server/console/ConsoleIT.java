@@ -1,0 +1,287 @@
+package dev.keyhaven.server.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.keyhaven.client.Activity;
+import dev.keyhaven.client.ApiKeyStamper;
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.client.Requests.ApiKeyParams;
+import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.server.testing.KeyhavenProcess;
+import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.testing.TemporaryDirectory;
+import dev.keyhaven.server.testing.TestServer;
+import java.io.File;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator console ({@code docs/console.md}): its routes and headers over HTTP, and one flow in a real browser,
+ * Debian's {@code chromium} driven by {@code playwright-core} from {@code console-e2e/} at the repository root.
+ *
+ * <p>The browser flow needs {@code node} (20 or newer), {@code npm} and {@code /usr/bin/chromium}; without them it is
+ * skipped loudly, unless {@code KEYHAVEN_REQUIRE_NODE=1} (set by CI), which turns the skip into a failure.
+ */
+class ConsoleIT {
+    private static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; "
+            + "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+            + "form-action 'none'";
+    private static final BigInteger P256_ORDER =
+            new BigInteger("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551", 16);
+    private static final Duration BROWSER_TEST = Duration.ofMinutes(2);
+    private static final Duration NPM_CI = Duration.ofMinutes(5);
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Test
+    void servesEachFileWithItsTypeAndTheStrictPolicy() throws Exception {
+        try (TestServer server = TestServer.start(StoreKind.SQLITE)) {
+            Map<String, String> types = Map.of(
+                    "/console", "text/html; charset=utf-8",
+                    "/console/console.css", "text/css; charset=utf-8",
+                    "/console/console.js", "text/javascript; charset=utf-8",
+                    "/console/api.js", "text/javascript; charset=utf-8",
+                    "/console/stamp.js", "text/javascript; charset=utf-8",
+                    "/console/keystore.js", "text/javascript; charset=utf-8");
+            for (Map.Entry<String, String> file : types.entrySet()) {
+                HttpResponse<String> response = get(server.baseUrl() + file.getKey());
+                assertThat(response.statusCode()).as(file.getKey()).isEqualTo(200);
+                assertThat(response.headers().firstValue("Content-Type")).hasValue(file.getValue());
+                assertThat(response.headers().firstValue("Content-Security-Policy"))
+                        .hasValue(CSP);
+                assertThat(response.headers().firstValue("X-Content-Type-Options"))
+                        .hasValue("nosniff");
+                assertThat(response.headers().firstValue("Referrer-Policy")).hasValue("no-referrer");
+                assertThat(response.body()).isNotEmpty();
+            }
+            String page = get(server.baseUrl() + "/console").body();
+            // No inline script or handler: the policy would block it, so the page must not need one.
+            assertThat(page)
+                    .contains("<script type=\"module\" src=\"/console/console.js\"></script>")
+                    .doesNotContain("onclick")
+                    .doesNotContainPattern("<script(?![^>]*\\bsrc=)");
+
+            HttpResponse<String> unknown = get(server.baseUrl() + "/console/nope.js");
+            assertThat(unknown.statusCode()).isEqualTo(404);
+            assertThat(unknown.headers().firstValue("Content-Type")).hasValue("application/json");
+            assertThat(unknown.body())
+                    .isEqualTo("{\"code\":5,\"message\":\"unknown operation: /console/nope.js\","
+                            + "\"details\":[{\"@type\":\"type.googleapis.com/errors.v1.TurnkeyErrorDetail\","
+                            + "\"turnkeyErrorCode\":\"UNSPECIFIED\"}],\"turnkeyErrorCode\":\"UNSPECIFIED\"}");
+        }
+    }
+
+    /**
+     * The packaged jar serves the console from its own resources by default; {@code serve --console=false}, or
+     * {@code KEYHAVEN_CONSOLE=false}, serves no console file.
+     */
+    @Test
+    void theJarServesTheConsoleUnlessTurnedOff() throws Exception {
+        record Start(List<String> options, Map<String, String> environment, boolean served) {}
+        for (Start start : List.of(
+                new Start(List.of(), Map.of(), true),
+                new Start(List.of("--console=false"), Map.of(), false),
+                new Start(List.of(), Map.of("KEYHAVEN_CONSOLE", "false"), false))) {
+            Path data = TemporaryDirectory.create("keyhaven-console-jar");
+            List<String> arguments = new ArrayList<>(List.of("--data-dir", data.toString(), "--port", "0"));
+            arguments.addAll(start.options());
+            try (KeyhavenProcess server = KeyhavenProcess.serve(arguments, start.environment())) {
+                for (String path : List.of("/console", "/console/console.js")) {
+                    HttpResponse<String> response = get(server.baseUrl() + path);
+                    if (start.served()) {
+                        assertThat(response.statusCode()).as(start + " " + path).isEqualTo(200);
+                        assertThat(response.headers().firstValue("Content-Security-Policy"))
+                                .hasValue(CSP);
+                    } else {
+                        assertThat(response.statusCode()).as(start + " " + path).isEqualTo(404);
+                        assertThat(response.body()).contains("\"message\":\"unknown operation: " + path + "\"");
+                    }
+                }
+                assertThat(get(server.baseUrl() + "/health/live").statusCode()).isEqualTo(200);
+            } finally {
+                TemporaryDirectory.delete(data);
+            }
+        }
+    }
+
+    /**
+     * A second root user and a root quorum of two: two activities of the first root user wait for consensus. In
+     * the browser the second root user signs in with an API key, approves one and rejects the other; the API then
+     * shows them completed and rejected.
+     */
+    @Test
+    void anApproverSignsInWithAnApiKeyAndApprovesAndRejectsInTheBrowser() throws Exception {
+        Path root = repositoryRoot();
+        Path e2e = root.resolve("console-e2e");
+        Path node = tool("node");
+        Path npm = tool("npm");
+        if (!Files.isExecutable(CHROMIUM)) {
+            unavailable(CHROMIUM + " is not installed (apt-get install chromium)");
+        }
+        installPackagesIfStale(e2e, npm);
+        try (TestServer server = TestServer.start(StoreKind.SQLITE)) {
+            KeyhavenClient first = server.rootClient();
+            String privateKey = newP256PrivateKey();
+            ApiKeyStamper approverKey = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, privateKey);
+            String approverId = first.createUsers(List.of(
+                            UserParams.withApiKeys("approver", List.of(ApiKeyParams.of("browser", approverKey)))))
+                    .result()
+                    .path("userIds")
+                    .get(0)
+                    .asString();
+            assertThat(first.updateRootQuorum(2, List.of(server.rootUserId(), approverId))
+                            .status())
+                    .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+            Activity toApprove = first.submit(
+                    "create_user_tag",
+                    "ACTIVITY_TYPE_CREATE_USER_TAG",
+                    Map.of("userTagName", "approved in the browser", "userIds", List.of()),
+                    "createUserTagResult");
+            Activity toReject = first.submit(
+                    "create_user_tag",
+                    "ACTIVITY_TYPE_CREATE_USER_TAG",
+                    Map.of("userTagName", "rejected in the browser", "userIds", List.of()),
+                    "createUserTagResult");
+            assertThat(List.of(toApprove.status(), toReject.status()))
+                    .containsExactly("ACTIVITY_STATUS_CONSENSUS_NEEDED", "ACTIVITY_STATUS_CONSENSUS_NEEDED");
+
+            Path screenshots = root.resolve("keyhaven-server/target/console-screenshots");
+            Path log = root.resolve("keyhaven-server/target/console-e2e.log");
+            // Into a file, copied into this test's log at the end: a child writing to the surefire fork's own
+            // stdout would corrupt its channel; nor may it read the fork's stdin.
+            ProcessBuilder browser = new ProcessBuilder(node.toString(), "console.test.mjs")
+                    .directory(e2e.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            Map<String, String> environment = browser.environment();
+            environment.put("KEYHAVEN_URL", server.baseUrl());
+            environment.put("KEYHAVEN_ORGANIZATION_ID", server.organizationId());
+            environment.put("KEYHAVEN_APPROVER_NAME", "approver");
+            environment.put("KEYHAVEN_APPROVER_PUBLIC_KEY", approverKey.publicKey());
+            environment.put("KEYHAVEN_APPROVER_PRIVATE_KEY", privateKey);
+            environment.put("KEYHAVEN_OTHER_PUBLIC_KEY", server.rootStamper().publicKey());
+            environment.put("KEYHAVEN_APPROVE_ACTIVITY_ID", toApprove.id());
+            environment.put("KEYHAVEN_REJECT_ACTIVITY_ID", toReject.id());
+            environment.put("KEYHAVEN_SCREENSHOTS", screenshots.toString());
+            Process process = browser.start();
+            if (!process.waitFor(BROWSER_TEST.toSeconds(), TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                fail("the browser test did not finish within " + BROWSER_TEST);
+            }
+            Files.readAllLines(log).forEach(line -> System.out.println("[browser] " + line));
+            assertThat(process.exitValue())
+                    .as("exit code of node console.test.mjs (its output is above)")
+                    .isZero();
+
+            assertThat(first.getActivity(toApprove.id()).path("status").asString())
+                    .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+            assertThat(first.getActivity(toReject.id()).path("status").asString())
+                    .isEqualTo("ACTIVITY_STATUS_REJECTED");
+            assertThat(first.listUserTags())
+                    .extracting(tag -> tag.path("tagName").asString())
+                    .containsExactly("approved in the browser");
+            assertThat(screenshots.resolve("4-phone.png")).isRegularFile();
+        }
+    }
+
+    private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    /** A P-256 private scalar in [1, n-1], in hex, as an API key download holds it. */
+    private static String newP256PrivateKey() {
+        SecureRandom random = new SecureRandom();
+        while (true) {
+            byte[] candidate = new byte[32];
+            random.nextBytes(candidate);
+            BigInteger d = new BigInteger(1, candidate);
+            if (d.signum() > 0 && d.compareTo(P256_ORDER) < 0) {
+                return HexFormat.of().formatHex(candidate);
+            }
+        }
+    }
+
+    /** {@code npm ci} when the packages are missing or older than the lock file. */
+    private static void installPackagesIfStale(Path e2e, Path npm) throws IOException, InterruptedException {
+        Path lock = e2e.resolve("package-lock.json");
+        Path installed = e2e.resolve("node_modules/.package-lock.json");
+        if (Files.exists(installed)
+                && !Files.getLastModifiedTime(installed)
+                        .toInstant()
+                        .isBefore(Files.getLastModifiedTime(lock).toInstant())) {
+            return;
+        }
+        Path log = Files.createTempFile("keyhaven-console-npm-ci", ".log");
+        Process install = new ProcessBuilder(npm.toString(), "ci", "--no-audit", "--no-fund")
+                .directory(e2e.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .start();
+        boolean finished = install.waitFor(NPM_CI.toSeconds(), TimeUnit.SECONDS);
+        if (!finished) {
+            install.destroyForcibly();
+        }
+        Files.readAllLines(log).forEach(line -> System.out.println("[npm] " + line));
+        Files.delete(log);
+        if (!finished) {
+            fail("npm ci did not finish within " + NPM_CI);
+        }
+        assertThat(install.exitValue()).as("exit code of npm ci").isZero();
+    }
+
+    /** An executable named {@code name} on the PATH. */
+    private static Path tool(String name) {
+        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
+        return Arrays.stream(path.split(File.pathSeparator))
+                .filter(d -> !d.isBlank())
+                .map(d -> Path.of(d, name))
+                .filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
+                .findFirst()
+                .orElseGet(() -> unavailable("'" + name + "' is not on the PATH (" + path + ")"));
+    }
+
+    /** Skips loudly, or fails when {@code KEYHAVEN_REQUIRE_NODE=1}; never returns. */
+    private static <T> T unavailable(String reason) {
+        if ("1".equals(System.getenv("KEYHAVEN_REQUIRE_NODE"))) {
+            return fail("the console browser test cannot run: " + reason + ", and KEYHAVEN_REQUIRE_NODE=1");
+        }
+        System.err.println(
+                "!!! SKIPPING the console browser test: " + reason + " (set KEYHAVEN_REQUIRE_NODE=1 to fail instead)");
+        return Assumptions.abort("SKIPPED LOUDLY: the console browser test: " + reason);
+    }
+
+    /** The directory holding {@code console-e2e/package.json}: the reactor root, above this module. */
+    private static Path repositoryRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("console-e2e/package.json"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException(
+                "no console-e2e/package.json above " + Path.of("").toAbsolutePath());
+    }
+}
