@@ -35,7 +35,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
@@ -312,7 +311,18 @@ class FailoverIT {
     }
 
     private KeyhavenProcess serve(Path data, String url) {
-        return KeyhavenProcess.serve(List.of("--data-dir", data.toString(), "--port", "0", "--db-url", url), Map.of());
+        // The load creates users for as long as the fail-over takes: no per-organization cap may end it first.
+        return KeyhavenProcess.serve(
+                List.of(
+                        "--data-dir",
+                        data.toString(),
+                        "--port",
+                        "0",
+                        "--db-url",
+                        url,
+                        "--max-users-per-organization",
+                        "100000000"),
+                Map.of());
     }
 
     @Test
@@ -323,11 +333,10 @@ class FailoverIT {
 
     /**
      * The same with asynchronous replication: what the standby had not received when the primary died is lost, even
-     * though it was acknowledged. Measures how much (printed; docs/high-availability.md); not part of CI's run, which
-     * has no time for two fail-overs: {@code -Dkeyhaven.failover.async=true} runs it.
+     * though it was acknowledged. Everything else holds as with a synchronous standby (no 500, nothing acknowledged
+     * twice); how much was lost is measured and printed (docs/high-availability.md), not asserted.
      */
     @Test
-    @EnabledIfSystemProperty(named = "keyhaven.failover.async", matches = "true")
     @Timeout(value = 4, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void anAsynchronousStandbyTakesOverAndTheLostAcknowledgedActivitiesAreCounted() throws Exception {
         run(false);
