@@ -1,11 +1,21 @@
-// The console's page logic: sign in and out, whoami, the activity list, and votes on activities waiting for
-// consensus. Everything is drawn with DOM methods and textContent: nothing the server returns is parsed as HTML.
-import { ApiError, query, submit } from './api.js';
+// The console's shell: sign in and out, whoami, and the page table. Each page is one module exporting `title` and
+// `render(context)`, where context = {session, me, container, say, complain}; the shell draws the navigation from
+// the table below and shows the page named by the location's hash (#activities, ...).
+import { ApiError, query } from './api.js';
+import { h } from './dom.js';
 import { importApiKey } from './stamp.js';
 import * as keystore from './keystore.js';
+import * as activities from './activities.js';
+
+/** The pages, in navigation order: the hash that shows each, and its module. The first is the default. */
+const PAGES = [
+  ['activities', activities],
+];
 
 const element = (id) => document.getElementById(id);
 let session = null;
+let me = null;
+let shown = 0; // Bumped per render, so a slow page that finishes after the operator moved on draws nothing.
 
 function say(message) {
   element('status').textContent = message;
@@ -18,74 +28,34 @@ function complain(error) {
 
 function show(signedIn) {
   element('sign-in').hidden = signedIn;
-  element('activities').hidden = !signedIn;
+  element('pages').hidden = !signedIn;
+  element('page').hidden = !signedIn;
   element('sign-out').hidden = !signedIn;
   element('identity').hidden = !signedIn;
 }
 
-// createdAt is RFC 3339 text, or {seconds, nanos} when the server runs with --activity-timestamps=object.
-function millis(time) {
-  if (time && typeof time === 'object') {
-    return Number(time.seconds) * 1000 + Math.floor(Number(time.nanos || 0) / 1e6);
-  }
-  return Date.parse(time) || 0;
+function currentPage() {
+  const name = location.hash.replace(/^#/, '');
+  return PAGES.find(([hash]) => hash === name) ?? PAGES[0];
 }
 
-async function vote(activity, approve) {
+async function renderPage() {
+  if (!session) return;
+  const [hash, page] = currentPage();
+  const render = ++shown;
+  for (const link of element('pages').querySelectorAll('a')) {
+    if (link.hash === `#${hash}`) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  const container = h('div', { className: 'page-body' });
+  const heading = h('h2', { id: 'page-heading' }, page.title);
+  element('page').replaceChildren(heading, container);
   element('error').textContent = '';
-  const [operation, type] = approve
-    ? ['approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY']
-    : ['reject_activity', 'ACTIVITY_TYPE_REJECT_ACTIVITY'];
   try {
-    const result = await submit(session, operation, type, { fingerprint: activity.fingerprint });
-    say(`${approve ? 'Approved' : 'Rejected'} ${activity.id}: now ${result.status}`);
-  } catch (error) {
-    complain(error);
-  }
-  await refresh();
-}
-
-function activityItem(activity) {
-  const item = document.createElement('li');
-  item.dataset.activityId = activity.id;
-  const type = document.createElement('div');
-  type.className = 'activity-type';
-  type.id = `activity-${activity.id}`;
-  type.textContent = activity.type;
-  const meta = document.createElement('div');
-  meta.className = 'activity-meta';
-  const status = document.createElement('span');
-  status.className = 'status';
-  status.textContent = activity.status;
-  meta.append(status, ` · ${new Date(millis(activity.createdAt)).toISOString()} · ${activity.id}`);
-  item.append(type, meta);
-  if (activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED') {
-    const actions = document.createElement('div');
-    actions.className = 'actions';
-    for (const [label, approve] of [['Approve', true], ['Reject', false]]) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = label;
-      // The name stays "Approve"/"Reject"; the description says which activity.
-      button.setAttribute('aria-describedby', type.id);
-      button.addEventListener('click', () => {
-        actions.querySelectorAll('button').forEach((b) => { b.disabled = true; });
-        vote(activity, approve);
-      });
-      actions.append(button);
-    }
-    item.append(actions);
-  }
-  return item;
-}
-
-async function refresh() {
-  try {
-    const answer = await query(session, 'list_activities', { paginationOptions: { limit: '100' } });
-    const activities = (answer.activities || []).slice()
-      .sort((a, b) => millis(b.createdAt) - millis(a.createdAt));
-    element('activity-list').replaceChildren(...activities.map(activityItem));
-    element('activities-empty').hidden = activities.length > 0;
+    await page.render({
+      session, me, container, say, complain,
+      current: () => render === shown,
+    });
   } catch (error) {
     complain(error);
   }
@@ -93,11 +63,11 @@ async function refresh() {
 
 async function start(current, knownIdentity) {
   session = current;
-  const me = knownIdentity ?? await query(session, 'whoami');
+  me = knownIdentity ?? await query(session, 'whoami');
   element('identity').textContent = `Signed in as ${me.username} (${me.userId}) to ${me.organizationName} `
     + `(${me.organizationId})`;
   show(true);
-  await refresh();
+  await renderPage();
 }
 
 async function signIn(event) {
@@ -111,9 +81,9 @@ async function signIn(event) {
     form.privateKey.value = '';
     const candidate = { ...key, organizationId };
     // whoami proves the key is registered before it is kept.
-    const me = await query(candidate, 'whoami');
+    const identity = await query(candidate, 'whoami');
     await keystore.save(candidate);
-    await start(candidate, me);
+    await start(candidate, identity);
     say('Signed in.');
   } catch (error) {
     session = null;
@@ -125,7 +95,9 @@ async function signIn(event) {
 async function signOut() {
   await keystore.forget();
   session = null;
-  element('activity-list').replaceChildren();
+  me = null;
+  shown++;
+  element('page').replaceChildren();
   element('identity').textContent = '';
   element('error').textContent = '';
   show(false);
@@ -133,9 +105,10 @@ async function signOut() {
 }
 
 async function main() {
+  element('pages').replaceChildren(...PAGES.map(([hash, page]) => h('a', { href: `#${hash}` }, page.title)));
   element('sign-in-form').addEventListener('submit', signIn);
   element('sign-out').addEventListener('click', signOut);
-  element('refresh').addEventListener('click', () => refresh());
+  window.addEventListener('hashchange', () => renderPage());
   let stored;
   try {
     stored = await keystore.load();

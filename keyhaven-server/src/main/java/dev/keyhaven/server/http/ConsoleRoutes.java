@@ -34,6 +34,8 @@ final class ConsoleRoutes {
             new Asset(PAGE, "index.html", "text/html; charset=utf-8"),
             new Asset("/console/console.css", "console.css", "text/css; charset=utf-8"),
             new Asset("/console/console.js", "console.js", JAVASCRIPT),
+            new Asset("/console/dom.js", "dom.js", JAVASCRIPT),
+            new Asset("/console/activities.js", "activities.js", JAVASCRIPT),
             new Asset("/console/api.js", "api.js", JAVASCRIPT),
             new Asset("/console/stamp.js", "stamp.js", JAVASCRIPT),
             new Asset("/console/keystore.js", "keystore.js", JAVASCRIPT));

@@ -1,7 +1,6 @@
 package dev.keyhaven.server.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.ApiKeyStamper;
@@ -9,10 +8,10 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.server.testing.KeyhavenProcess;
+import dev.keyhaven.server.testing.NodeTools;
 import dev.keyhaven.server.testing.StoreKind;
 import dev.keyhaven.server.testing.TemporaryDirectory;
 import dev.keyhaven.server.testing.TestServer;
-import java.io.File;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.URI;
@@ -25,21 +24,18 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
  * The operator console ({@code docs/console.md}): its routes and headers over HTTP, and one flow in a real browser,
  * Debian's {@code chromium} driven by {@code playwright-core} from {@code console-e2e/} at the repository root.
  *
- * <p>The browser flow needs {@code node} (20 or newer), {@code npm} and {@code /usr/bin/chromium}; without them it is
- * skipped loudly, unless {@code KEYHAVEN_REQUIRE_NODE=1} (set by CI), which turns the skip into a failure.
+ * <p>Each browser flow is one script, {@code console-e2e/<flow>.test.mjs}, run by {@link #runFlow}. The flows need
+ * {@code node} (20 or newer), {@code npm} and {@code /usr/bin/chromium}; without them they are skipped loudly, unless
+ * {@code KEYHAVEN_REQUIRE_NODE=1} (set by CI), which turns the skip into a failure.
  */
 class ConsoleIT {
     private static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; "
@@ -47,8 +43,8 @@ class ConsoleIT {
             + "form-action 'none'";
     private static final BigInteger P256_ORDER =
             new BigInteger("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551", 16);
-    private static final Duration BROWSER_TEST = Duration.ofMinutes(2);
-    private static final Duration NPM_CI = Duration.ofMinutes(5);
+    private static final Duration BROWSER_FLOW = Duration.ofMinutes(2);
+    private static final NodeTools NODE = new NodeTools("the console browser test");
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -61,7 +57,9 @@ class ConsoleIT {
                     "/console/console.js", "text/javascript; charset=utf-8",
                     "/console/api.js", "text/javascript; charset=utf-8",
                     "/console/stamp.js", "text/javascript; charset=utf-8",
-                    "/console/keystore.js", "text/javascript; charset=utf-8");
+                    "/console/keystore.js", "text/javascript; charset=utf-8",
+                    "/console/dom.js", "text/javascript; charset=utf-8",
+                    "/console/activities.js", "text/javascript; charset=utf-8");
             for (Map.Entry<String, String> file : types.entrySet()) {
                 HttpResponse<String> response = get(server.baseUrl() + file.getKey());
                 assertThat(response.statusCode()).as(file.getKey()).isEqualTo(200);
@@ -130,14 +128,6 @@ class ConsoleIT {
      */
     @Test
     void anApproverSignsInWithAnApiKeyAndApprovesAndRejectsInTheBrowser() throws Exception {
-        Path root = repositoryRoot();
-        Path e2e = root.resolve("console-e2e");
-        Path node = tool("node");
-        Path npm = tool("npm");
-        if (!Files.isExecutable(CHROMIUM)) {
-            unavailable(CHROMIUM + " is not installed (apt-get install chromium)");
-        }
-        installPackagesIfStale(e2e, npm);
         try (TestServer server = TestServer.start(StoreKind.SQLITE)) {
             KeyhavenClient first = server.rootClient();
             String privateKey = newP256PrivateKey();
@@ -164,35 +154,16 @@ class ConsoleIT {
             assertThat(List.of(toApprove.status(), toReject.status()))
                     .containsExactly("ACTIVITY_STATUS_CONSENSUS_NEEDED", "ACTIVITY_STATUS_CONSENSUS_NEEDED");
 
-            Path screenshots = root.resolve("keyhaven-server/target/console-screenshots");
-            Path log = root.resolve("keyhaven-server/target/console-e2e.log");
-            // Into a file, copied into this test's log at the end: a child writing to the surefire fork's own
-            // stdout would corrupt its channel; nor may it read the fork's stdin.
-            ProcessBuilder browser = new ProcessBuilder(node.toString(), "console.test.mjs")
-                    .directory(e2e.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            Map<String, String> environment = browser.environment();
-            environment.put("KEYHAVEN_URL", server.baseUrl());
-            environment.put("KEYHAVEN_ORGANIZATION_ID", server.organizationId());
-            environment.put("KEYHAVEN_APPROVER_NAME", "approver");
-            environment.put("KEYHAVEN_APPROVER_PUBLIC_KEY", approverKey.publicKey());
-            environment.put("KEYHAVEN_APPROVER_PRIVATE_KEY", privateKey);
-            environment.put("KEYHAVEN_OTHER_PUBLIC_KEY", server.rootStamper().publicKey());
-            environment.put("KEYHAVEN_APPROVE_ACTIVITY_ID", toApprove.id());
-            environment.put("KEYHAVEN_REJECT_ACTIVITY_ID", toReject.id());
-            environment.put("KEYHAVEN_SCREENSHOTS", screenshots.toString());
-            Process process = browser.start();
-            if (!process.waitFor(BROWSER_TEST.toSeconds(), TimeUnit.SECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
-                fail("the browser test did not finish within " + BROWSER_TEST);
-            }
-            Files.readAllLines(log).forEach(line -> System.out.println("[browser] " + line));
-            assertThat(process.exitValue())
-                    .as("exit code of node console.test.mjs (its output is above)")
-                    .isZero();
+            Path screenshots = runFlow(
+                    "approvals",
+                    server,
+                    Map.of(
+                            "KEYHAVEN_APPROVER_NAME", "approver",
+                            "KEYHAVEN_APPROVER_PUBLIC_KEY", approverKey.publicKey(),
+                            "KEYHAVEN_APPROVER_PRIVATE_KEY", privateKey,
+                            "KEYHAVEN_OTHER_PUBLIC_KEY", server.rootStamper().publicKey(),
+                            "KEYHAVEN_APPROVE_ACTIVITY_ID", toApprove.id(),
+                            "KEYHAVEN_REJECT_ACTIVITY_ID", toReject.id()));
 
             assertThat(first.getActivity(toApprove.id()).path("status").asString())
                     .isEqualTo("ACTIVITY_STATUS_COMPLETED");
@@ -203,6 +174,35 @@ class ConsoleIT {
                     .containsExactly("approved in the browser");
             assertThat(screenshots.resolve("4-phone.png")).isRegularFile();
         }
+    }
+
+    /**
+     * Runs {@code console-e2e/<flow>.test.mjs} against {@code server} with {@code KEYHAVEN_URL},
+     * {@code KEYHAVEN_ORGANIZATION_ID}, {@code KEYHAVEN_SCREENSHOTS} and {@code environment}; fails unless it exits 0.
+     * Returns the flow's screenshot directory, {@code keyhaven-server/target/console-screenshots/<flow>/}.
+     */
+    private static Path runFlow(String flow, TestServer server, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        Path e2e = NodeTools.packageDirectory("console-e2e");
+        Path node = NODE.node();
+        if (!Files.isExecutable(CHROMIUM)) {
+            NODE.unavailable(CHROMIUM + " is not installed (apt-get install chromium)");
+        }
+        NODE.installPackagesIfStale(e2e);
+        Path target = e2e.resolveSibling("keyhaven-server/target");
+        Path screenshots = target.resolve("console-screenshots").resolve(flow);
+        ProcessBuilder browser = new ProcessBuilder(node.toString(), flow + ".test.mjs").directory(e2e.toFile());
+        Map<String, String> variables = browser.environment();
+        variables.put("KEYHAVEN_URL", server.baseUrl());
+        variables.put("KEYHAVEN_ORGANIZATION_ID", server.organizationId());
+        variables.put("KEYHAVEN_SCREENSHOTS", screenshots.toString());
+        variables.putAll(environment);
+        int exitCode =
+                NodeTools.run(browser, target.resolve("console-e2e-" + flow + ".log"), "[browser] ", BROWSER_FLOW);
+        assertThat(exitCode)
+                .as("exit code of node " + flow + ".test.mjs (its output is above)")
+                .isZero();
+        return screenshots;
     }
 
     private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
@@ -222,66 +222,5 @@ class ConsoleIT {
                 return HexFormat.of().formatHex(candidate);
             }
         }
-    }
-
-    /** {@code npm ci} when the packages are missing or older than the lock file. */
-    private static void installPackagesIfStale(Path e2e, Path npm) throws IOException, InterruptedException {
-        Path lock = e2e.resolve("package-lock.json");
-        Path installed = e2e.resolve("node_modules/.package-lock.json");
-        if (Files.exists(installed)
-                && !Files.getLastModifiedTime(installed)
-                        .toInstant()
-                        .isBefore(Files.getLastModifiedTime(lock).toInstant())) {
-            return;
-        }
-        Path log = Files.createTempFile("keyhaven-console-npm-ci", ".log");
-        Process install = new ProcessBuilder(npm.toString(), "ci", "--no-audit", "--no-fund")
-                .directory(e2e.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .start();
-        boolean finished = install.waitFor(NPM_CI.toSeconds(), TimeUnit.SECONDS);
-        if (!finished) {
-            install.destroyForcibly();
-        }
-        Files.readAllLines(log).forEach(line -> System.out.println("[npm] " + line));
-        Files.delete(log);
-        if (!finished) {
-            fail("npm ci did not finish within " + NPM_CI);
-        }
-        assertThat(install.exitValue()).as("exit code of npm ci").isZero();
-    }
-
-    /** An executable named {@code name} on the PATH. */
-    private static Path tool(String name) {
-        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        return Arrays.stream(path.split(File.pathSeparator))
-                .filter(d -> !d.isBlank())
-                .map(d -> Path.of(d, name))
-                .filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
-                .findFirst()
-                .orElseGet(() -> unavailable("'" + name + "' is not on the PATH (" + path + ")"));
-    }
-
-    /** Skips loudly, or fails when {@code KEYHAVEN_REQUIRE_NODE=1}; never returns. */
-    private static <T> T unavailable(String reason) {
-        if ("1".equals(System.getenv("KEYHAVEN_REQUIRE_NODE"))) {
-            return fail("the console browser test cannot run: " + reason + ", and KEYHAVEN_REQUIRE_NODE=1");
-        }
-        System.err.println(
-                "!!! SKIPPING the console browser test: " + reason + " (set KEYHAVEN_REQUIRE_NODE=1 to fail instead)");
-        return Assumptions.abort("SKIPPED LOUDLY: the console browser test: " + reason);
-    }
-
-    /** The directory holding {@code console-e2e/package.json}: the reactor root, above this module. */
-    private static Path repositoryRoot() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("console-e2e/package.json"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException(
-                "no console-e2e/package.json above " + Path.of("").toAbsolutePath());
     }
 }

@@ -1,21 +1,17 @@
 package dev.keyhaven.server.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
+import dev.keyhaven.server.testing.NodeTools;
+import dev.keyhaven.server.testing.NodeTools.Child;
 import dev.keyhaven.server.testing.StoreKind;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +19,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -44,7 +38,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class NpmInteropIT {
     private static final Duration SERVER_START = Duration.ofSeconds(60);
     private static final Duration SERVER_STOP = Duration.ofSeconds(15);
-    private static final Duration NPM_CI = Duration.ofMinutes(5);
+    private static final NodeTools NODE = new NodeTools("the npm interop tests");
     // The suite takes 35-50 s on a shared 2-core machine since the chain signing files came; room for a slow store.
     private static final Duration NODE_TESTS = Duration.ofMinutes(3);
     private static final Pattern SERVING = Pattern.compile("Keyhaven is serving on (http://\\S+)");
@@ -58,16 +52,13 @@ class NpmInteropIT {
 
     @BeforeAll
     static void prepare() throws IOException, InterruptedException {
-        Path root = repositoryRoot();
-        interop = root.resolve("interop");
-        jar = root.resolve("keyhaven-server/target/keyhaven.jar");
+        interop = NodeTools.packageDirectory("interop");
+        jar = interop.resolveSibling("keyhaven-server/target/keyhaven.jar");
         assertThat(jar)
                 .as("the packaged server (the package phase builds it before integration tests)")
                 .exists();
-        node = tool("node");
-        Path npm = tool("npm");
-        checkNodeVersion();
-        installPackagesIfStale(npm);
+        node = NODE.node();
+        NODE.installPackagesIfStale(interop);
     }
 
     @ParameterizedTest
@@ -175,7 +166,7 @@ class NpmInteropIT {
         CompletableFuture<String> organizationId = new CompletableFuture<>();
         CompletableFuture<String> authProxyUrl = new CompletableFuture<>();
         CompletableFuture<String> authProxyConfigId = new CompletableFuture<>();
-        Child child = start(builder, log, "[keyhaven] ", line -> {
+        Child child = NodeTools.start(builder, log, "[keyhaven] ", line -> {
             Matcher proxy = AUTH_PROXY.matcher(line);
             if (proxy.find()) {
                 authProxyUrl.complete(proxy.group(1));
@@ -232,7 +223,7 @@ class NpmInteropIT {
                 "KEYHAVEN_TEST_OIDC_ISSUER",
                 TestOidcIssuer.signingFile(oidcIssuer).toString());
 
-        int exitCode = run(builder, work.resolve("node.log"), "[node] ", NODE_TESTS);
+        int exitCode = NodeTools.run(builder, work.resolve("node.log"), "[node] ", NODE_TESTS);
 
         assertThat(exitCode)
                 .as("exit code of node --test (its output is above)")
@@ -266,169 +257,6 @@ class NpmInteropIT {
                     .sorted()
                     .toList();
         }
-    }
-
-    private static void checkNodeVersion() throws IOException, InterruptedException {
-        Process version = new ProcessBuilder(node.toString(), "--version")
-                .redirectErrorStream(true)
-                .start();
-        String text = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        version.waitFor(30, TimeUnit.SECONDS);
-        Matcher major = Pattern.compile("^v(\\d+)\\.").matcher(text);
-        if (!major.find() || Integer.parseInt(major.group(1)) < 20) {
-            unavailable(node + " is '" + text + "'; the interop suite needs node 20 or newer");
-        }
-    }
-
-    /**
-     * {@code npm ci} when the packages are missing or older than the lock file. npm writes
-     * {@code node_modules/.package-lock.json} at the end of every install, so its age is the installation's.
-     */
-    private static void installPackagesIfStale(Path npm) throws IOException, InterruptedException {
-        Path lock = interop.resolve("package-lock.json");
-        Path installed = interop.resolve("node_modules/.package-lock.json");
-        if (Files.exists(installed)
-                && !Files.getLastModifiedTime(installed)
-                        .toInstant()
-                        .isBefore(Files.getLastModifiedTime(lock).toInstant())) {
-            return;
-        }
-        System.out.println("[interop] node_modules is missing or older than package-lock.json: running npm ci");
-        Path log = Files.createTempFile("keyhaven-npm-ci", ".log");
-        try {
-            int exitCode = run(
-                    new ProcessBuilder(npm.toString(), "ci", "--no-audit", "--no-fund").directory(interop.toFile()),
-                    log,
-                    "[npm] ",
-                    NPM_CI);
-            assertThat(exitCode).as("exit code of npm ci (its output is above)").isZero();
-        } finally {
-            Files.deleteIfExists(log);
-        }
-    }
-
-    // --- child processes ----------------------------------------------------------------------------------------
-
-    /** A child process and the thread copying its output into the test log. */
-    private record Child(Process process, Thread output) {
-
-        /** Waits for the copy to catch up with everything the child wrote before it exited. */
-        void drain() throws InterruptedException {
-            output.join(Duration.ofSeconds(10));
-        }
-
-        /** Kills the child and whatever it started. */
-        void kill() throws InterruptedException {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
-
-    /** Runs a child to its end, within {@code timeout} or killed; returns its exit code. */
-    private static int run(ProcessBuilder builder, Path log, String prefix, Duration timeout)
-            throws IOException, InterruptedException {
-        Child child = start(builder, log, prefix, line -> {});
-        try {
-            if (!child.process().waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-                fail(String.join(
-                                " ",
-                                builder.command().getFirst(),
-                                builder.command().get(1)) + " did not finish within " + timeout);
-            }
-        } finally {
-            if (child.process().isAlive()) {
-                child.kill();
-            }
-            child.drain();
-        }
-        return child.process().exitValue();
-    }
-
-    /**
-     * Starts {@code builder} with stdout and stderr going to {@code log}, and a thread that copies that file, line by
-     * line, into this test's log while the child runs, handing each line to {@code watcher}. A file rather than a
-     * pipe: the JDK closes a child's pipe when it reaps the child, so a reader blocked on the pipe loses the last
-     * lines ("Stream closed").
-     */
-    private static Child start(ProcessBuilder builder, Path log, String prefix, Consumer<String> watcher)
-            throws IOException {
-        Files.deleteIfExists(log);
-        Files.createFile(log);
-        Process process =
-                builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        Thread output = Thread.ofPlatform()
-                .daemon()
-                .name("output of " + prefix.trim())
-                .start(() -> {
-                    try (InputStream in = new BufferedInputStream(Files.newInputStream(log))) {
-                        ByteArrayOutputStream line = new ByteArrayOutputStream();
-                        boolean exited = false;
-                        while (true) {
-                            int b = in.read();
-                            if (b == '\n') {
-                                emit(line, prefix, watcher);
-                            } else if (b >= 0) {
-                                line.write(b);
-                            } else if (exited) {
-                                break;
-                            } else {
-                                // The end of what was written so far: wait for more; once the child is gone, drain once
-                                // more.
-                                exited = process.waitFor(50, TimeUnit.MILLISECONDS);
-                            }
-                        }
-                        if (line.size() > 0) {
-                            emit(line, prefix, watcher);
-                        }
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-        return new Child(process, output);
-    }
-
-    private static void emit(ByteArrayOutputStream line, String prefix, Consumer<String> watcher) {
-        String text = line.toString(StandardCharsets.UTF_8);
-        line.reset();
-        System.out.println(prefix + text);
-        watcher.accept(text);
-    }
-
-    // --- environment --------------------------------------------------------------------------------------------
-
-    /** An executable named {@code name} on the PATH. */
-    private static Path tool(String name) {
-        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        return Arrays.stream(path.split(File.pathSeparator))
-                .filter(d -> !d.isBlank())
-                .map(d -> Path.of(d, name))
-                .filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
-                .findFirst()
-                .orElseGet(() -> unavailable("'" + name + "' is not on the PATH (" + path + ")"));
-    }
-
-    /** Skips loudly, or fails when {@code KEYHAVEN_REQUIRE_NODE=1}; never returns. */
-    private static <T> T unavailable(String reason) {
-        if ("1".equals(System.getenv("KEYHAVEN_REQUIRE_NODE"))) {
-            return fail("npm interop tests cannot run: " + reason + ", and KEYHAVEN_REQUIRE_NODE=1");
-        }
-        System.err.println(
-                "!!! SKIPPING npm interop tests: " + reason + " (set KEYHAVEN_REQUIRE_NODE=1 to fail instead)");
-        return Assumptions.abort("SKIPPED LOUDLY: npm interop tests: " + reason);
-    }
-
-    /** The directory holding {@code interop/package.json}: the reactor root, above this module. */
-    private static Path repositoryRoot() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("interop/package.json"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException(
-                "no interop/package.json above " + Path.of("").toAbsolutePath());
     }
 
     /** The database name of a JDBC URL, without host, user or any other parameter. */
