@@ -60,6 +60,18 @@ public final class KeyhavenProcess implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java runs this JVM"));
     }
 
+    /**
+     * {@code java -jar keyhaven.jar} with this JVM's launcher and the jar's AOT cache ({@link AotCache}): the start of
+     * every child of the packaged jar, its arguments to follow.
+     */
+    public static List<String> javaJar() {
+        List<String> command = new ArrayList<>();
+        command.add(java());
+        command.addAll(AotCache.options(java(), jar()));
+        command.addAll(List.of("-jar", jar().toString()));
+        return command;
+    }
+
     /** What a command that ran to completion printed, and its exit status. */
     public record Result(int exitCode, String stdout, String stderr) {}
 
@@ -130,7 +142,7 @@ public final class KeyhavenProcess implements AutoCloseable {
             ProcessBuilder.Redirect stdout,
             Path stderr) {
         List<String> command = new ArrayList<>(launcher);
-        command.addAll(List.of(java(), "-jar", jar().toString()));
+        command.addAll(javaJar());
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
