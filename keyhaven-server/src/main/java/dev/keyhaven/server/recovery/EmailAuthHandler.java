@@ -7,19 +7,12 @@ import dev.keyhaven.server.activity.ActivityResource;
 import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.ActivityVersion;
-import dev.keyhaven.server.api.ApiException;
-import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Params;
-import dev.keyhaven.server.mail.MailAddresses;
-import dev.keyhaven.server.mail.MailException;
-import dev.keyhaven.server.mail.Mailer;
 import dev.keyhaven.server.organization.FeatureName;
 import dev.keyhaven.server.organization.OrganizationFeatures;
 import dev.keyhaven.server.session.BundleKeys;
 import dev.keyhaven.server.user.SignInKeyType;
 import dev.keyhaven.server.user.User;
-import dev.keyhaven.server.user.UserRepository;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -44,27 +37,14 @@ final class EmailAuthHandler implements ActivityHandler<EmailAuthHandler.Intent>
                     new ActivityVersion(ActivityType.EMAIL_AUTH, "emailAuthIntent", "emailAuthResult"))
             .initiatedByParent();
 
-    private final UserRepository users;
     private final BundleKeys keys;
-    private final Mailer mailer;
-    private final String defaultFrom;
-    private final EmailTemplates templates;
-
+    private final BundleMail mail;
     private final OrganizationFeatures features;
 
-    EmailAuthHandler(
-            UserRepository users,
-            BundleKeys keys,
-            Mailer mailer,
-            String defaultFrom,
-            Optional<Path> templatesDirectory,
-            OrganizationFeatures features) {
-        this.features = features;
-        this.users = users;
+    EmailAuthHandler(BundleKeys keys, BundleMail mail, OrganizationFeatures features) {
         this.keys = keys;
-        this.mailer = mailer;
-        this.defaultFrom = defaultFrom;
-        this.templates = new EmailTemplates(templatesDirectory);
+        this.mail = mail;
+        this.features = features;
     }
 
     /** The validated parameters, with the template they named (empty: the built-in one). */
@@ -86,10 +66,7 @@ final class EmailAuthHandler implements ActivityHandler<EmailAuthHandler.Intent>
 
     @Override
     public Intent parse(Params p, ActivityType type) {
-        String email = p.requiredString("email");
-        if (!MailAddresses.isValid(email)) {
-            throw ApiException.badField(p.pathOf("email"), "is not an email address");
-        }
+        String email = BundleMail.email(p);
         BundleKeys.Request key = BundleKeys.read(p, SignInKeyType.EMAIL_AUTH);
         EmailCustomization customization = type == ActivityType.EMAIL_AUTH_V3
                 ? EmailCustomization.read(p)
@@ -97,7 +74,7 @@ final class EmailAuthHandler implements ActivityHandler<EmailAuthHandler.Intent>
         // Only a template named by id: the newest template of the directory may well be a recovery email.
         Optional<EmailTemplates.Template> template = customization.templateId().isEmpty()
                 ? Optional.empty()
-                : templates.find(customization.templateId(), p.pathOf("emailCustomization") + ".templateId");
+                : mail.templates().find(customization.templateId(), p.pathOf("emailCustomization") + ".templateId");
         return new Intent(email, key, customization, template);
     }
 
@@ -105,22 +82,17 @@ final class EmailAuthHandler implements ActivityHandler<EmailAuthHandler.Intent>
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
         features.require(context.tx(), org, FeatureName.EMAIL_AUTH);
-        User user = users.userWithEmail(context.tx(), org, intent.email())
-                .flatMap(id -> users.find(context.tx(), org, id))
-                .orElseThrow(
-                        () -> ApiException.notFound("no user of this organization has the email " + intent.email()));
+        User user = mail.recipient(context, intent.email());
         BundleKeys.Issued issued = keys.issue(context.tx(), org, user.id(), intent.key(), context.now(), context.ids());
-        try {
-            mailer.send(RecoveryEmail.renderSignIn(
-                    intent.customization(),
-                    intent.template(),
-                    defaultFrom,
-                    user.email().orElse(intent.email()),
-                    issued.credentialBundle(),
-                    intent.key().expirationSeconds()));
-        } catch (MailException e) {
-            throw new ApiException(ErrorCode.UNAVAILABLE, "the sign-in email could not be sent: " + e.getMessage());
-        }
+        mail.send(
+                RecoveryEmail.renderSignIn(
+                        intent.customization(),
+                        intent.template(),
+                        mail.defaultFrom(),
+                        user.email().orElse(intent.email()),
+                        issued.credentialBundle(),
+                        intent.key().expirationSeconds()),
+                "sign-in email");
         return new Result(user.id(), issued.apiKeyId());
     }
 

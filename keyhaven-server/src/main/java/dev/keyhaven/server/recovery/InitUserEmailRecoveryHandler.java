@@ -10,17 +10,11 @@ import dev.keyhaven.server.activity.ActivitySpec;
 import dev.keyhaven.server.activity.ActivityType;
 import dev.keyhaven.server.activity.VersionTable;
 import dev.keyhaven.server.api.ApiException;
-import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.custody.KeyTransfer;
-import dev.keyhaven.server.mail.MailAddresses;
-import dev.keyhaven.server.mail.MailException;
-import dev.keyhaven.server.mail.Mailer;
 import dev.keyhaven.server.organization.FeatureName;
 import dev.keyhaven.server.organization.OrganizationFeatures;
 import dev.keyhaven.server.user.User;
-import dev.keyhaven.server.user.UserRepository;
-import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -58,30 +52,20 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
     private final ActivitySpec spec =
             ActivitySpec.of("init_user_email_recovery", ActivityResource.RECOVERY, ActivityAction.CREATE, versions);
 
-    private final UserRepository users;
     private final RecoveryCredentialRepository credentials;
     private final KeyTransfer transfer;
-    private final Mailer mailer;
-    private final String defaultFrom;
-    private final EmailTemplates templates;
-
+    private final BundleMail mail;
     private final OrganizationFeatures features;
 
-    public InitUserEmailRecoveryHandler(
-            UserRepository users,
+    InitUserEmailRecoveryHandler(
             RecoveryCredentialRepository credentials,
             KeyTransfer transfer,
-            Mailer mailer,
-            String defaultFrom,
-            Optional<Path> templatesDirectory,
+            BundleMail mail,
             OrganizationFeatures features) {
-        this.features = features;
-        this.users = users;
         this.credentials = credentials;
         this.transfer = transfer;
-        this.mailer = mailer;
-        this.defaultFrom = defaultFrom;
-        this.templates = new EmailTemplates(templatesDirectory);
+        this.mail = mail;
+        this.features = features;
     }
 
     /** The validated parameters, with the template they chose (empty: the built-in one). */
@@ -109,10 +93,7 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
 
     /** Reads the fields both versions share, and the email's look by the version's rule. */
     private Intent read(Params p, Function<Params, EmailCustomization> look) {
-        String email = p.requiredString("email");
-        if (!MailAddresses.isValid(email)) {
-            throw ApiException.badField(p.pathOf("email"), "is not an email address");
-        }
+        String email = BundleMail.email(p);
         byte[] target = KeyTransfer.targetKey(p.requiredString("targetPublicKey"), p.pathOf("targetPublicKey"));
         long expiration = p.optionalUint64("expirationSeconds").orElse(DEFAULT_EXPIRATION_SECONDS);
         if (expiration < 1 || expiration > MAX_EXPIRATION_SECONDS) {
@@ -125,17 +106,14 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
                 target,
                 expiration,
                 customization,
-                templates.find(customization.templateId(), p.pathOf("emailCustomization") + ".templateId"));
+                mail.templates().find(customization.templateId(), p.pathOf("emailCustomization") + ".templateId"));
     }
 
     @Override
     public Object execute(ActivityContext context, Intent intent) {
         String org = context.organizationId();
         features.require(context.tx(), org, FeatureName.EMAIL_RECOVERY);
-        User user = users.userWithEmail(context.tx(), org, intent.email())
-                .flatMap(id -> users.find(context.tx(), org, id))
-                .orElseThrow(
-                        () -> ApiException.notFound("no user of this organization has the email " + intent.email()));
+        User user = mail.recipient(context, intent.email());
         credentials.deleteAll(context.tx(), org, user.id());
         KeyTransfer.RecoveryCredential credential = transfer.newRecoveryCredential(intent.targetPublicKey());
         credentials.insert(
@@ -147,18 +125,15 @@ final class InitUserEmailRecoveryHandler implements ActivityHandler<InitUserEmai
                 intent.expirationSeconds(),
                 context.now().plusSeconds(intent.expirationSeconds()),
                 context.now());
-        String to = user.email().orElse(intent.email());
-        try {
-            mailer.send(RecoveryEmail.render(
-                    intent.customization(),
-                    intent.template(),
-                    defaultFrom,
-                    to,
-                    credential.credentialBundle(),
-                    intent.expirationSeconds()));
-        } catch (MailException e) {
-            throw new ApiException(ErrorCode.UNAVAILABLE, "the recovery email could not be sent: " + e.getMessage());
-        }
+        mail.send(
+                RecoveryEmail.render(
+                        intent.customization(),
+                        intent.template(),
+                        mail.defaultFrom(),
+                        user.email().orElse(intent.email()),
+                        credential.credentialBundle(),
+                        intent.expirationSeconds()),
+                "recovery email");
         return new Result(user.id());
     }
 

@@ -36,11 +36,11 @@ public final class RecoveryFeature {
             BundleKeys bundleKeys,
             OrganizationRepository organizations) {
         OrganizationFeatures features = new OrganizationFeatures(organizations);
+        BundleMail mail = new BundleMail(users, mailer, defaultFrom, templatesDirectory);
         this.handlers = List.of(
-                new InitUserEmailRecoveryHandler(
-                        users, recoveryCredentials, transfer, mailer, defaultFrom, templatesDirectory, features),
+                new InitUserEmailRecoveryHandler(recoveryCredentials, transfer, mail, features),
                 new RecoverUserHandler(userCredentials, recoveryCredentials, attestations),
-                new EmailAuthHandler(users, bundleKeys, mailer, defaultFrom, templatesDirectory, features));
+                new EmailAuthHandler(bundleKeys, mail, features));
     }
 
     public List<ActivityHandler<?>> handlers() {

@@ -68,101 +68,112 @@ public record WebhookSettings(
     }
 
     public WebhookSettings withHeaderPrefix(String prefix) {
-        return new WebhookSettings(
-                prefix,
-                allowInsecureUrls,
-                maxAttempts,
-                firstRetryDelay,
-                maxRetryDelay,
-                requestTimeout,
-                maxResponseBytes,
-                maxConcurrent,
-                maxConcurrentPerEndpoint,
-                pollInterval,
-                retiredKeyGrace,
-                network);
+        return toBuilder().headerPrefix(prefix).build();
     }
 
     public WebhookSettings withAllowInsecureUrls(boolean allow) {
-        return new WebhookSettings(
-                headerPrefix,
-                allow,
-                maxAttempts,
-                firstRetryDelay,
-                maxRetryDelay,
-                requestTimeout,
-                maxResponseBytes,
-                maxConcurrent,
-                maxConcurrentPerEndpoint,
-                pollInterval,
-                retiredKeyGrace,
-                network);
+        return toBuilder().allowInsecureUrls(allow).build();
     }
 
     /** Retries: how many attempts, the first delay and the largest. */
     public WebhookSettings withRetries(int attempts, Duration first, Duration max) {
-        return new WebhookSettings(
-                headerPrefix,
-                allowInsecureUrls,
-                attempts,
-                first,
-                max,
-                requestTimeout,
-                maxResponseBytes,
-                maxConcurrent,
-                maxConcurrentPerEndpoint,
-                pollInterval,
-                retiredKeyGrace,
-                network);
+        return toBuilder().retries(attempts, first, max).build();
     }
 
     public WebhookSettings withRequestTimeout(Duration timeout) {
-        return new WebhookSettings(
-                headerPrefix,
-                allowInsecureUrls,
-                maxAttempts,
-                firstRetryDelay,
-                maxRetryDelay,
-                timeout,
-                maxResponseBytes,
-                maxConcurrent,
-                maxConcurrentPerEndpoint,
-                pollInterval,
-                retiredKeyGrace,
-                network);
+        return toBuilder().requestTimeout(timeout).build();
     }
 
     public WebhookSettings withPollInterval(Duration interval) {
-        return new WebhookSettings(
-                headerPrefix,
-                allowInsecureUrls,
-                maxAttempts,
-                firstRetryDelay,
-                maxRetryDelay,
-                requestTimeout,
-                maxResponseBytes,
-                maxConcurrent,
-                maxConcurrentPerEndpoint,
-                interval,
-                retiredKeyGrace,
-                network);
+        return toBuilder().pollInterval(interval).build();
     }
 
     /** These settings with another way of reaching receivers (tests: a resolver, a dialer, a trust store). */
     public WebhookSettings withNetwork(WebhookNetwork other) {
-        return new WebhookSettings(
-                headerPrefix,
-                allowInsecureUrls,
-                maxAttempts,
-                firstRetryDelay,
-                maxRetryDelay,
-                requestTimeout,
-                maxResponseBytes,
-                maxConcurrent,
-                maxConcurrentPerEndpoint,
-                pollInterval,
-                retiredKeyGrace,
-                other);
+        return toBuilder().network(other).build();
+    }
+
+    private Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** A copy of settings with some values changed; {@link #build} checks them all again. */
+    private static final class Builder {
+        private String headerPrefix;
+        private boolean allowInsecureUrls;
+        private int maxAttempts;
+        private Duration firstRetryDelay;
+        private Duration maxRetryDelay;
+        private Duration requestTimeout;
+        private final int maxResponseBytes;
+        private final int maxConcurrent;
+        private final int maxConcurrentPerEndpoint;
+        private Duration pollInterval;
+        private final Duration retiredKeyGrace;
+        private WebhookNetwork network;
+
+        Builder(WebhookSettings from) {
+            headerPrefix = from.headerPrefix;
+            allowInsecureUrls = from.allowInsecureUrls;
+            maxAttempts = from.maxAttempts;
+            firstRetryDelay = from.firstRetryDelay;
+            maxRetryDelay = from.maxRetryDelay;
+            requestTimeout = from.requestTimeout;
+            maxResponseBytes = from.maxResponseBytes;
+            maxConcurrent = from.maxConcurrent;
+            maxConcurrentPerEndpoint = from.maxConcurrentPerEndpoint;
+            pollInterval = from.pollInterval;
+            retiredKeyGrace = from.retiredKeyGrace;
+            network = from.network;
+        }
+
+        Builder headerPrefix(String value) {
+            headerPrefix = value;
+            return this;
+        }
+
+        Builder allowInsecureUrls(boolean value) {
+            allowInsecureUrls = value;
+            return this;
+        }
+
+        Builder retries(int attempts, Duration first, Duration max) {
+            maxAttempts = attempts;
+            firstRetryDelay = first;
+            maxRetryDelay = max;
+            return this;
+        }
+
+        Builder requestTimeout(Duration value) {
+            requestTimeout = value;
+            return this;
+        }
+
+        Builder pollInterval(Duration value) {
+            pollInterval = value;
+            return this;
+        }
+
+        Builder network(WebhookNetwork value) {
+            network = value;
+            return this;
+        }
+
+        WebhookSettings build() {
+            return new WebhookSettings(
+                    headerPrefix,
+                    allowInsecureUrls,
+                    maxAttempts,
+                    firstRetryDelay,
+                    maxRetryDelay,
+                    requestTimeout,
+                    maxResponseBytes,
+                    maxConcurrent,
+                    maxConcurrentPerEndpoint,
+                    pollInterval,
+                    retiredKeyGrace,
+                    network);
+        }
     }
 
     /** {@code X-<svc>-<name>}. */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.keyhaven.server.docs.DocExamples.Block;
 import dev.keyhaven.server.docs.DocExamples.Kind;
+import dev.keyhaven.server.testing.KeyhavenProcess;
+import dev.keyhaven.server.testing.NodeTools;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -57,7 +58,6 @@ import tools.jackson.databind.ObjectMapper;
  */
 class DocsExamplesIT {
     private static final Duration SERVER_START = Duration.ofSeconds(60);
-    private static final Duration NPM_CI = Duration.ofMinutes(5);
     private static final Duration TSC = Duration.ofMinutes(2);
     private static final Duration EXAMPLE = Duration.ofSeconds(60);
     private static final Pattern SERVING = Pattern.compile("Keyhaven is serving on (http://\\S+)");
@@ -99,19 +99,17 @@ class DocsExamplesIT {
             authProxyPort = free.getLocalPort();
         }
         Path log = work.resolve("server.log");
-        ProcessBuilder builder = new ProcessBuilder(
-                        java(),
-                        "-jar",
-                        jar.toString(),
-                        "serve",
-                        "--data-dir",
-                        work.resolve("data").toString(),
-                        "--port",
-                        "0",
-                        "--auth-proxy-port",
-                        Integer.toString(authProxyPort))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+        List<String> command = new ArrayList<>(KeyhavenProcess.javaJar());
+        command.addAll(List.of(
+                "serve",
+                "--data-dir",
+                work.resolve("data").toString(),
+                "--port",
+                "0",
+                "--auth-proxy-port",
+                Integer.toString(authProxyPort)));
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().remove("KEYHAVEN_DB_URL");
         builder.environment().remove("KEYHAVEN_DATA_DIR");
         server = builder.start();
@@ -282,7 +280,7 @@ class DocsExamplesIT {
         // The class path of this test holds keyhaven-client and everything it needs (and more).
         Result result = run(
                 new ProcessBuilder(
-                        java(),
+                        KeyhavenProcess.java(),
                         "-cp",
                         System.getProperty("java.class.path"),
                         file.getFileName().toString()),
@@ -293,7 +291,7 @@ class DocsExamplesIT {
 
     private static void runShell(Block block) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("bash", "-eo", "pipefail", "-c", block.text());
-        String javaBin = Path.of(java()).getParent().toString();
+        String javaBin = Path.of(KeyhavenProcess.java()).getParent().toString();
         builder.environment().put("PATH", javaBin + File.pathSeparator + System.getenv("PATH"));
         builder.environment().put("JAVA_HOME", Path.of(javaBin).getParent().toString());
         Result result = run(builder, "[sh " + block.where() + "] ", EXAMPLE);
@@ -340,44 +338,15 @@ class DocsExamplesIT {
 
     /** Node 20+ and npm, with docs/examples installed from its lockfile; or why not. */
     private static Optional<String> prepareNode() throws Exception {
-        Optional<Path> node = tool("node");
-        Optional<Path> npm = tool("npm");
-        if (node.isEmpty() || npm.isEmpty()) {
+        Optional<Path> node = NodeTools.find("node");
+        if (node.isEmpty() || NodeTools.find("npm").isEmpty()) {
             return Optional.of("'node' or 'npm' is not on the PATH");
         }
-        Process version = new ProcessBuilder(node.get().toString(), "--version")
-                .redirectErrorStream(true)
-                .start();
-        String text = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        version.waitFor(30, TimeUnit.SECONDS);
-        Matcher major = Pattern.compile("^v(\\d+)\\.").matcher(text);
-        if (!major.find() || Integer.parseInt(major.group(1)) < 20) {
-            return Optional.of(node.get() + " is '" + text + "'; the examples need node 20 or newer");
+        Optional<String> tooOld = NodeTools.tooOld(node.get());
+        if (tooOld.isPresent()) {
+            return tooOld;
         }
-        // npm writes node_modules/.package-lock.json at the end of every install, so its age is the installation's.
-        Path installed = examples.resolve("node_modules/.package-lock.json");
-        if (!Files.exists(installed)
-                || Files.getLastModifiedTime(installed)
-                        .toInstant()
-                        .isBefore(Files.getLastModifiedTime(examples.resolve("package-lock.json"))
-                                .toInstant())) {
-            System.out.println("[docs] docs/examples/node_modules is missing or stale: running npm ci");
-            // Into a file, never inherited: the fork's stdin and stdout are surefire's channel, and node makes a
-            // stdin it shares non-blocking ("std/in stream corrupted").
-            Path log = Files.createTempFile(work, "npm-ci", ".log");
-            Process ci = new ProcessBuilder(npm.get().toString(), "ci", "--no-audit", "--no-fund")
-                    .directory(examples.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            if (!ci.waitFor(NPM_CI.toSeconds(), TimeUnit.SECONDS)) {
-                ci.destroyForcibly();
-                fail("npm ci in docs/examples did not finish within " + NPM_CI + ":\n" + Files.readString(log));
-            }
-            assertThat(ci.exitValue())
-                    .as("exit code of npm ci in docs/examples:\n%s", Files.readString(log))
-                    .isZero();
-        }
+        new NodeTools("the docs' TypeScript examples").installPackagesIfStale(examples);
         // The examples import their packages from the directory they run in, as a reader's project would.
         Files.createSymbolicLink(work.resolve("node_modules"), examples.resolve("node_modules"));
         return Optional.empty();
@@ -395,22 +364,6 @@ class DocsExamplesIT {
         System.err.println("!!! SKIPPING a TypeScript example of the docs: " + reason
                 + " (set KEYHAVEN_REQUIRE_NODE=1 to fail instead)");
         Assumptions.abort("SKIPPED LOUDLY: TypeScript examples of the docs: " + reason);
-    }
-
-    private static Optional<Path> tool(String name) {
-        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        return Arrays.stream(path.split(File.pathSeparator))
-                .filter(d -> !d.isBlank())
-                .map(d -> Path.of(d, name))
-                .filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
-                .findFirst();
-    }
-
-    private static String java() {
-        return ProcessHandle.current()
-                .info()
-                .command()
-                .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
     }
 
     private static String find(Pattern pattern, String text) {

@@ -39,18 +39,29 @@ public final class NodeTools {
 
     /** An executable named {@code name} on the PATH. */
     public Path tool(String name) {
-        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        return Arrays.stream(path.split(File.pathSeparator))
-                .filter(d -> !d.isBlank())
-                .map(d -> Path.of(d, name))
-                .filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
-                .findFirst()
-                .orElseGet(() -> unavailable("'" + name + "' is not on the PATH (" + path + ")"));
+        return find(name)
+                .orElseGet(() -> unavailable("'" + name + "' is not on the PATH (" + System.getenv("PATH") + ")"));
     }
 
     /** {@code node} on the PATH, version 20 or newer. */
     public Path node() throws IOException, InterruptedException {
         Path node = tool("node");
+        tooOld(node).ifPresent(this::unavailable);
+        return node;
+    }
+
+    /** An executable named {@code name} on the PATH, if there is one. */
+    public static Optional<Path> find(String name) {
+        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
+        return Arrays.stream(path.split(File.pathSeparator))
+                .filter(d -> !d.isBlank())
+                .map(d -> Path.of(d, name))
+                .filter(f -> Files.isRegularFile(f) && Files.isExecutable(f))
+                .findFirst();
+    }
+
+    /** Why {@code node} will not do (it is older than 20), or empty. */
+    public static Optional<String> tooOld(Path node) throws IOException, InterruptedException {
         Process version = new ProcessBuilder(node.toString(), "--version")
                 .redirectErrorStream(true)
                 .start();
@@ -58,9 +69,9 @@ public final class NodeTools {
         version.waitFor(30, TimeUnit.SECONDS);
         Matcher major = Pattern.compile("^v(\\d+)\\.").matcher(text);
         if (!major.find() || Integer.parseInt(major.group(1)) < 20) {
-            unavailable(node + " is '" + text + "'; " + suite + " needs node 20 or newer");
+            return Optional.of(node + " is '" + text + "'; node 20 or newer is needed");
         }
-        return node;
+        return Optional.empty();
     }
 
     /** Skips loudly, or fails when {@code KEYHAVEN_REQUIRE_NODE=1}; never returns. */
