@@ -5,7 +5,7 @@
 // session is asked once per view.
 import { ApiError, query, submit } from './api.js';
 import { isPasskeySession, registerPasskey } from './passkey.js';
-import { h, when } from './dom.js';
+import { actionButton as button, h, when } from './dom.js';
 
 export const title = 'Users';
 
@@ -40,20 +40,6 @@ function about(what, error) {
     return new ApiError(error.status, { ...(error.body || {}), message: `${what}: ${error.message}` });
   }
   return new Error(`${what}: ${error.message}`);
-}
-
-/** A button that disables itself (and nothing else) while its action runs. */
-function button(label, action, properties = {}) {
-  const node = h('button', { type: 'button', ...properties }, label);
-  node.addEventListener('click', async () => {
-    node.disabled = true;
-    try {
-      await action();
-    } finally {
-      node.disabled = false;
-    }
-  });
-  return node;
 }
 
 export async function render(context) {
