@@ -1,5 +1,6 @@
 // Stamped requests to this server's API: every query and every activity the console sends is an ordinary
 // Turnkey-style request, so policies and consensus apply to it as to any client.
+import { isPasskeySession, oneAtATime, passkeyStamp } from './passkey.js';
 import { stamp } from './stamp.js';
 
 export class ApiError extends Error {
@@ -10,11 +11,23 @@ export class ApiError extends Error {
   }
 }
 
-async function post(session, path, payload) {
+/** The stamp header of `body`: X-Stamp with an API key, X-Stamp-WebAuthn with a passkey. */
+async function stampHeader(session, body) {
+  return isPasskeySession(session)
+    ? ['X-Stamp-WebAuthn', await passkeyStamp(session, body)]
+    : ['X-Stamp', await stamp(session, body)];
+}
+
+function post(session, path, payload) {
+  return isPasskeySession(session) ? oneAtATime(() => send(session, path, payload)) : send(session, path, payload);
+}
+
+async function send(session, path, payload) {
   const body = JSON.stringify(payload);
+  const [stampName, stampValue] = await stampHeader(session, body);
   const response = await fetch(path, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Stamp': await stamp(session, body) },
+    headers: { 'Content-Type': 'application/json', [stampName]: stampValue },
     body,
     credentials: 'omit',
     cache: 'no-store',

@@ -38,7 +38,9 @@ final class ConsoleRoutes {
             new Asset("/console/activities.js", "activities.js", JAVASCRIPT),
             new Asset("/console/api.js", "api.js", JAVASCRIPT),
             new Asset("/console/stamp.js", "stamp.js", JAVASCRIPT),
-            new Asset("/console/keystore.js", "keystore.js", JAVASCRIPT));
+            new Asset("/console/keystore.js", "keystore.js", JAVASCRIPT),
+            new Asset("/console/passkey.js", "passkey.js", JAVASCRIPT),
+            new Asset("/console/users.js", "users.js", JAVASCRIPT));
 
     /** Every path the console serves, in the order above. */
     static final List<String> PATHS = ASSETS.stream().map(Asset::path).toList();

@@ -6,7 +6,9 @@ import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
+import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
+import dev.keyhaven.server.api.JsonMappers;
 import dev.keyhaven.server.testing.KeyhavenProcess;
 import dev.keyhaven.server.testing.NodeTools;
 import dev.keyhaven.server.testing.StoreKind;
@@ -28,6 +30,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The operator console ({@code docs/console.md}): its routes and headers over HTTP, and one flow in a real browser,
@@ -59,7 +62,9 @@ class ConsoleIT {
                     "/console/stamp.js", "text/javascript; charset=utf-8",
                     "/console/keystore.js", "text/javascript; charset=utf-8",
                     "/console/dom.js", "text/javascript; charset=utf-8",
-                    "/console/activities.js", "text/javascript; charset=utf-8");
+                    "/console/activities.js", "text/javascript; charset=utf-8",
+                    "/console/passkey.js", "text/javascript; charset=utf-8",
+                    "/console/users.js", "text/javascript; charset=utf-8");
             for (Map.Entry<String, String> file : types.entrySet()) {
                 HttpResponse<String> response = get(server.baseUrl() + file.getKey());
                 assertThat(response.statusCode()).as(file.getKey()).isEqualTo(200);
@@ -173,6 +178,93 @@ class ConsoleIT {
                     .extracting(tag -> tag.path("tagName").asString())
                     .containsExactly("approved in the browser");
             assertThat(screenshots.resolve("4-phone.png")).isRegularFile();
+        }
+    }
+
+    /**
+     * An operator (a second member of a root quorum of one) signs in with an API key, creates a tag and users, attaches
+     * and detaches the tag, deletes a user after confirming, and registers a passkey for alice from the browser's
+     * virtual authenticator; alice then signs in with that passkey and deletes her own API key, and her tag is
+     * refused. A sub-organization's user signs in to it; the operator reads it read-only as its parent's user; the
+     * sub-organization's key naming the parent is refused. The API then shows exactly what was done. The page is
+     * opened as {@code localhost}: browsers run no WebAuthn ceremony for an IP address.
+     */
+    @Test
+    void usersAreManagedAndAPasskeySignsInAndASubOrganizationIsReadInTheBrowser() throws Exception {
+        try (TestServer server = TestServer.start(StoreKind.SQLITE)) {
+            KeyhavenClient root = server.rootClient();
+            String operatorPrivateKey = newP256PrivateKey();
+            ApiKeyStamper operatorKey = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, operatorPrivateKey);
+            String operatorId = root.createUsers(List.of(
+                            UserParams.withApiKeys("operator", List.of(ApiKeyParams.of("browser", operatorKey)))))
+                    .result()
+                    .path("userIds")
+                    .get(0)
+                    .asString();
+            assertThat(root.updateRootQuorum(1, List.of(server.rootUserId(), operatorId))
+                            .status())
+                    .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+            String branchPrivateKey = newP256PrivateKey();
+            ApiKeyStamper branchKey = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, branchPrivateKey);
+            Activity branch = root.createSubOrganization(
+                    "Branch",
+                    List.of(RootUserParams.withApiKeys("branch admin", List.of(ApiKeyParams.of("key", branchKey)))),
+                    1);
+            String branchId = branch.result().path("subOrganizationId").asString();
+            String branchAdminId = branch.result().path("rootUserIds").get(0).asString();
+            String alicePublicKey = TestServer.newKey(ApiKeyStamper.Curve.P256).publicKey();
+            Path result = Files.createTempFile("keyhaven-console-users", ".json");
+            try {
+                runFlow(
+                        "users",
+                        server,
+                        Map.ofEntries(
+                                Map.entry("KEYHAVEN_URL", server.baseUrl().replace("127.0.0.1", "localhost")),
+                                Map.entry("KEYHAVEN_ORGANIZATION_NAME", "Test organization"),
+                                Map.entry("KEYHAVEN_OPERATOR_NAME", "operator"),
+                                Map.entry("KEYHAVEN_OPERATOR_PUBLIC_KEY", operatorKey.publicKey()),
+                                Map.entry("KEYHAVEN_OPERATOR_PRIVATE_KEY", operatorPrivateKey),
+                                Map.entry("KEYHAVEN_ALICE_API_PUBLIC_KEY", alicePublicKey),
+                                Map.entry("KEYHAVEN_SUB_ORGANIZATION_ID", branchId),
+                                Map.entry("KEYHAVEN_SUB_ORGANIZATION_NAME", "Branch"),
+                                Map.entry("KEYHAVEN_SUB_USER_NAME", "branch admin"),
+                                Map.entry("KEYHAVEN_SUB_USER_ID", branchAdminId),
+                                Map.entry("KEYHAVEN_SUB_USER_PUBLIC_KEY", branchKey.publicKey()),
+                                Map.entry("KEYHAVEN_SUB_USER_PRIVATE_KEY", branchPrivateKey),
+                                Map.entry("KEYHAVEN_FLOW_RESULT", result.toString())));
+                String credentialId = JsonMappers.strict()
+                        .readTree(Files.readString(result))
+                        .path("credentialId")
+                        .asString();
+
+                JsonNode users = root.listUsers();
+                assertThat(users.valueStream().map(u -> u.path("userName").asString()))
+                        .containsExactly("root", "operator", "alice");
+                JsonNode alice = users.get(2);
+                assertThat(alice.path("userEmail").asString()).isEqualTo("alice@example.com");
+                assertThat(alice.path("apiKeys").size()).isZero();
+                JsonNode tags = root.listUserTags();
+                assertThat(tags)
+                        .extracting(tag -> tag.path("tagName").asString())
+                        .containsExactly("operators");
+                assertThat(alice.path("userTags").valueStream().map(JsonNode::asString))
+                        .containsExactly(tags.get(0).path("tagId").asString());
+                JsonNode passkeys = root.getAuthenticators(alice.path("userId").asString());
+                assertThat(passkeys.size()).isEqualTo(1);
+                JsonNode passkey = passkeys.get(0);
+                assertThat(passkey.path("authenticatorName").asString()).isEqualTo("alice passkey");
+                assertThat(passkey.path("credentialId").asString()).isEqualTo(credentialId);
+                assertThat(passkey.path("transports").valueStream().map(JsonNode::asString))
+                        .containsExactly("AUTHENTICATOR_TRANSPORT_INTERNAL");
+                assertThat(passkey.path("attestationType").asString()).isEqualTo("none");
+                assertThat(root.forOrganization(branchId)
+                                .listUsers()
+                                .valueStream()
+                                .map(u -> u.path("userName").asString()))
+                        .containsExactly("branch admin");
+            } finally {
+                Files.deleteIfExists(result);
+            }
         }
     }
 
