@@ -594,32 +594,16 @@ class CommandLineIT {
         Map<String, Map<String, String>> expected = new LinkedHashMap<>();
         expected.put(
                 "init",
-                Map.ofEntries(
-                        Map.entry("--data-dir", "KEYHAVEN_DATA_DIR"),
-                        Map.entry("--organization-name", "KEYHAVEN_ORGANIZATION_NAME"),
-                        Map.entry("--user-name", "KEYHAVEN_USER_NAME"),
-                        Map.entry("--api-public-key", "KEYHAVEN_API_PUBLIC_KEY"),
-                        Map.entry("--api-key-curve", "KEYHAVEN_API_KEY_CURVE"),
-                        Map.entry("--db-url", "KEYHAVEN_DB_URL"),
-                        Map.entry("--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"),
-                        Map.entry("--kek", "KEYHAVEN_KEK"),
-                        Map.entry("--pkcs11-library", "KEYHAVEN_PKCS11_LIBRARY"),
-                        Map.entry("--pkcs11-token-label", "KEYHAVEN_PKCS11_TOKEN_LABEL"),
-                        Map.entry("--pkcs11-pin-file", "KEYHAVEN_PKCS11_PIN_FILE"),
-                        Map.entry("--pkcs11-key-label", "KEYHAVEN_PKCS11_KEY_LABEL")));
+                withStoreOptions(Map.of(
+                        "--organization-name", "KEYHAVEN_ORGANIZATION_NAME",
+                        "--user-name", "KEYHAVEN_USER_NAME",
+                        "--api-public-key", "KEYHAVEN_API_PUBLIC_KEY",
+                        "--api-key-curve", "KEYHAVEN_API_KEY_CURVE")));
         expected.put(
                 "serve",
-                Map.ofEntries(
-                        Map.entry("--data-dir", "KEYHAVEN_DATA_DIR"),
+                withStoreOptions(Map.ofEntries(
                         Map.entry("--port", "KEYHAVEN_PORT"),
                         Map.entry("--bind", "KEYHAVEN_BIND"),
-                        Map.entry("--db-url", "KEYHAVEN_DB_URL"),
-                        Map.entry("--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"),
-                        Map.entry("--kek", "KEYHAVEN_KEK"),
-                        Map.entry("--pkcs11-library", "KEYHAVEN_PKCS11_LIBRARY"),
-                        Map.entry("--pkcs11-token-label", "KEYHAVEN_PKCS11_TOKEN_LABEL"),
-                        Map.entry("--pkcs11-pin-file", "KEYHAVEN_PKCS11_PIN_FILE"),
-                        Map.entry("--pkcs11-key-label", "KEYHAVEN_PKCS11_KEY_LABEL"),
                         Map.entry("--db-pool-size", "KEYHAVEN_DB_POOL_SIZE"),
                         Map.entry("--activity-timestamps", "KEYHAVEN_ACTIVITY_TIMESTAMPS"),
                         Map.entry("--cors-origins", "KEYHAVEN_CORS_ORIGINS"),
@@ -657,18 +641,8 @@ class CommandLineIT {
                         Map.entry("--captcha-site-key", "KEYHAVEN_CAPTCHA_SITE_KEY"),
                         Map.entry("--captcha-secret-file", "KEYHAVEN_CAPTCHA_SECRET_FILE"),
                         Map.entry("--oauth2-providers", "KEYHAVEN_OAUTH2_PROVIDERS"),
-                        Map.entry("--oidc-issuers", "KEYHAVEN_OIDC_ISSUERS")));
-        expected.put(
-                "signer-key",
-                Map.ofEntries(
-                        Map.entry("--data-dir", "KEYHAVEN_DATA_DIR"),
-                        Map.entry("--db-url", "KEYHAVEN_DB_URL"),
-                        Map.entry("--master-key-file", "KEYHAVEN_MASTER_KEY_FILE"),
-                        Map.entry("--kek", "KEYHAVEN_KEK"),
-                        Map.entry("--pkcs11-library", "KEYHAVEN_PKCS11_LIBRARY"),
-                        Map.entry("--pkcs11-token-label", "KEYHAVEN_PKCS11_TOKEN_LABEL"),
-                        Map.entry("--pkcs11-pin-file", "KEYHAVEN_PKCS11_PIN_FILE"),
-                        Map.entry("--pkcs11-key-label", "KEYHAVEN_PKCS11_KEY_LABEL")));
+                        Map.entry("--oidc-issuers", "KEYHAVEN_OIDC_ISSUERS"))));
+        expected.put("signer-key", withStoreOptions(Map.of()));
         expected.put(
                 "request",
                 Map.ofEntries(
@@ -694,6 +668,21 @@ class CommandLineIT {
                             .as("help of %s %s", command.getKey(), option)
                             .contains("env: " + variable));
         }
+    }
+
+    /** {@code options} and those of every command that opens the store: where it is and its KEK. */
+    private static Map<String, String> withStoreOptions(Map<String, String> options) {
+        Map<String, String> all = new LinkedHashMap<>(options);
+        all.putAll(Map.of(
+                "--data-dir", "KEYHAVEN_DATA_DIR",
+                "--db-url", "KEYHAVEN_DB_URL",
+                "--master-key-file", "KEYHAVEN_MASTER_KEY_FILE",
+                "--kek", "KEYHAVEN_KEK",
+                "--pkcs11-library", "KEYHAVEN_PKCS11_LIBRARY",
+                "--pkcs11-token-label", "KEYHAVEN_PKCS11_TOKEN_LABEL",
+                "--pkcs11-pin-file", "KEYHAVEN_PKCS11_PIN_FILE",
+                "--pkcs11-key-label", "KEYHAVEN_PKCS11_KEY_LABEL"));
+        return all;
     }
 
     private static UserParams emailUser(String name) {
