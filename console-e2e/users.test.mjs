@@ -16,6 +16,7 @@ const operator = {
   privateKey: env('KEYHAVEN_OPERATOR_PRIVATE_KEY'),
 };
 const aliceApiKey = env('KEYHAVEN_ALICE_API_PUBLIC_KEY');
+const aliceSecondApiKey = env('KEYHAVEN_ALICE_SECOND_API_PUBLIC_KEY');
 const subOrganizationId = env('KEYHAVEN_SUB_ORGANIZATION_ID');
 const subOrganizationName = env('KEYHAVEN_SUB_ORGANIZATION_NAME');
 const subUser = {
@@ -137,11 +138,30 @@ await withBrowser(async (browser) => {
   // bob's passkey leaves the authenticator too, so that alice's is the only one it offers.
   await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
 
+  // alice's email changes (update_user) and she gets a second API key (create_api_keys); nothing else changes.
+  await alice.getByLabel('Change email to').fill('alice@corp.example');
+  await alice.getByRole('button', { name: 'Save user', exact: true }).click();
+  await status(page, 'Edit user alice: done.');
+  await alice.getByText('alice@corp.example').waitFor();
+  await alice.getByRole('button', { name: 'Save user', exact: true }).click();
+  await status(page, 'Edit alice: nothing changed.');
+  await alice.getByLabel('Key name', { exact: true }).fill('alice second key');
+  await alice.getByLabel('Public key (P-256, hex)').fill('not a key');
+  browser.expectStatus(400, /\/public\/v1\/submit\/create_api_keys$/);
+  browser.expectProblem(/status of 400/);
+  await alice.getByRole('button', { name: 'Add API key', exact: true }).click();
+  await page.getByRole('alert').filter({ hasText: /^Add API key alice second key to alice: .*publicKey/ }).waitFor();
+  await alice.getByLabel('Public key (P-256, hex)').fill(aliceSecondApiKey);
+  await alice.getByRole('button', { name: 'Add API key', exact: true }).click();
+  await status(page, 'Add API key alice second key to alice: done.');
+  await alice.getByText('2 credentials: 2 API keys, 0 passkeys').waitFor();
+  await alice.getByText('API key alice second key').waitFor();
+
   // A passkey for alice, registered from this browser.
   await alice.getByLabel('Passkey name').fill('alice passkey');
   await alice.getByRole('button', { name: 'Register passkey', exact: true }).click();
   await status(page, 'Register passkey alice passkey for alice: done.');
-  await alice.getByText('2 credentials: 1 API key, 1 passkey').waitFor();
+  await alice.getByText('3 credentials: 2 API keys, 1 passkey').waitFor();
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   assert.equal(credentials.length, 1);
   assert.equal(credentials[0].isResidentCredential, true);
@@ -189,7 +209,7 @@ await withBrowser(async (browser) => {
   await alice.locator('li', { hasText: 'API key alice laptop key' })
     .getByRole('button', { name: 'Delete', exact: true }).click();
   await status(page, 'Delete API key alice laptop key of alice: done.');
-  await alice.getByText('1 credential: 0 API keys, 1 passkey').waitFor();
+  await alice.getByText('2 credentials: 1 API key, 1 passkey').waitFor();
   await page.getByLabel('Tag name').fill('alice tag');
   await page.getByRole('button', { name: 'Create tag', exact: true }).click();
   await page.getByRole('alert').filter({ hasText: /^Create tag alice tag failed: / }).waitFor();

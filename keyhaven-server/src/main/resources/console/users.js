@@ -178,6 +178,8 @@ export async function render(context) {
         { 'aria-describedby': nameId })));
     }
 
+    actions.append(editUserForm(user, nameId), addApiKeyForm(user, nameId));
+
     const passkeyNameId = `passkey-name-${user.userId}`;
     const passkeyName = h('input', { id: passkeyNameId, value: 'console passkey', autocomplete: 'off' });
     actions.append(h('div', { className: 'inline' },
@@ -229,6 +231,67 @@ export async function render(context) {
     });
     actions.append(h('div', { className: 'actions' }, deleteButton), confirmation);
     return actions;
+  }
+
+  /** A small labelled form of text fields whose submit button runs `action(values)`; ids are prefixed. */
+  function inlineForm(prefix, legend, fields, buttonLabel, describedBy, action) {
+    const inputs = fields.map(([name, label, value]) => {
+      const id = `${prefix}-${name}`;
+      return [h('label', { htmlFor: id }, label),
+        h('input', { id, name, value: value ?? '', autocomplete: 'off', spellcheck: false })];
+    });
+    const form = h('form', { novalidate: true, className: 'inline-form' },
+      h('fieldset', {}, h('legend', {}, legend), inputs.flat(),
+        h('button', { type: 'submit', 'aria-describedby': describedBy }, buttonLabel)));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const submitButton = form.querySelector('button[type="submit"]');
+      submitButton.disabled = true;
+      try {
+        const values = Object.fromEntries(inputs.map(([, input]) => [input.name, input.value.trim()]));
+        await action(values);
+      } finally {
+        submitButton.disabled = false;
+      }
+    });
+    return form;
+  }
+
+  // update_user with the fields that changed: a name is required; an email, once set, can be changed, not removed
+  // (the API has no way to clear it).
+  function editUserForm(user, nameId) {
+    return inlineForm(`edit-${user.userId}`, `Edit ${user.userName}`,
+      [['userName', 'Rename to', user.userName], ['userEmail', 'Change email to', user.userEmail]], 'Save user', nameId,
+      async ({ userName, userEmail }) => {
+        context.clear();
+        if (!userName) {
+          context.complain(new Error('the user needs a name'));
+          return;
+        }
+        const parameters = { userId: user.userId };
+        if (userName !== user.userName) parameters.userName = userName;
+        if (userEmail && userEmail !== (user.userEmail || '')) parameters.userEmail = userEmail;
+        if (Object.keys(parameters).length === 1) {
+          context.say(`Edit ${user.userName}: nothing changed.`);
+          return;
+        }
+        await act(`Edit user ${user.userName}`, 'update_user', 'ACTIVITY_TYPE_UPDATE_USER', parameters);
+      });
+  }
+
+  // create_api_keys (V2): a P-256 public key the operator made elsewhere; its private key never comes here.
+  function addApiKeyForm(user, nameId) {
+    return inlineForm(`add-key-${user.userId}`, `Add an API key to ${user.userName}`,
+      [['apiKeyName', 'Key name', 'API key'], ['publicKey', 'Public key (P-256, hex)', '']], 'Add API key',
+      nameId, async ({ apiKeyName, publicKey }) => {
+        context.clear();
+        if (!apiKeyName || !publicKey) {
+          context.complain(new Error('the API key needs a name and a public key'));
+          return;
+        }
+        await act(`Add API key ${apiKeyName} to ${user.userName}`, 'create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2',
+          { userId: user.userId, apiKeys: [{ apiKeyName, publicKey, curveType: 'API_KEY_CURVE_P256' }] });
+      });
   }
 
   const sections = [h('button', { type: 'button', onclick: () => { context.clear(); reload(); } }, 'Refresh')];

@@ -213,6 +213,8 @@ class ConsoleIT {
             String branchId = branch.result().path("subOrganizationId").asString();
             String branchAdminId = branch.result().path("rootUserIds").get(0).asString();
             String alicePublicKey = TestServer.newKey(ApiKeyStamper.Curve.P256).publicKey();
+            String aliceSecondPublicKey =
+                    TestServer.newKey(ApiKeyStamper.Curve.P256).publicKey();
             Path result = Files.createTempFile("keyhaven-console-users", ".json");
             try {
                 runFlow(
@@ -225,6 +227,7 @@ class ConsoleIT {
                                 Map.entry("KEYHAVEN_OPERATOR_PUBLIC_KEY", operatorKey.publicKey()),
                                 Map.entry("KEYHAVEN_OPERATOR_PRIVATE_KEY", operatorPrivateKey),
                                 Map.entry("KEYHAVEN_ALICE_API_PUBLIC_KEY", alicePublicKey),
+                                Map.entry("KEYHAVEN_ALICE_SECOND_API_PUBLIC_KEY", aliceSecondPublicKey),
                                 Map.entry("KEYHAVEN_SUB_ORGANIZATION_ID", branchId),
                                 Map.entry("KEYHAVEN_SUB_ORGANIZATION_NAME", "Branch"),
                                 Map.entry("KEYHAVEN_SUB_USER_NAME", "branch admin"),
@@ -241,8 +244,14 @@ class ConsoleIT {
                 assertThat(users.valueStream().map(u -> u.path("userName").asString()))
                         .containsExactly("root", "operator", "alice");
                 JsonNode alice = users.get(2);
-                assertThat(alice.path("userEmail").asString()).isEqualTo("alice@example.com");
-                assertThat(alice.path("apiKeys").size()).isZero();
+                assertThat(alice.path("userEmail").asString()).isEqualTo("alice@corp.example");
+                assertThat(alice.path("apiKeys")
+                                .valueStream()
+                                .map(key -> key.path("apiKeyName").asString() + " "
+                                        + key.path("credential")
+                                                .path("publicKey")
+                                                .asString()))
+                        .containsExactly("alice second key " + aliceSecondPublicKey);
                 JsonNode tags = root.listUserTags();
                 assertThat(tags)
                         .extracting(tag -> tag.path("tagName").asString())
