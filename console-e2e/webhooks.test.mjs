@@ -1,7 +1,7 @@
 // The Webhooks page in a real browser: a delivery that failed is shown with its status, HTTP status and error;
 // "Redeliver" queues it again and the page shows it delivered; an endpoint is created, deactivated and deleted. Run
-// by ConsoleIT, whose webhook receiver answered the first delivery 400 and answers 200 since; afterwards it checks
-// the receiver and the deliveries through the API.
+// by ConsoleIT, whose webhook receiver answered a user tag's event 400 once and everything else 200; afterwards it
+// checks the receiver and the deliveries through the API.
 import assert from 'node:assert/strict';
 import { env, openPage, signInWithApiKey, withBrowser } from './lib.mjs';
 
