@@ -57,6 +57,14 @@ await withBrowser(async (browser) => {
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), created[0].address);
   await browser.screenshot(page, '1-wallet-created');
 
+  // A wallet the server refuses (the name is taken) is reported with the server's message; nothing is added.
+  browser.expectStatus(400, /\/public\/v1\/submit\/create_wallet$/);
+  browser.expectProblem(/the server responded with a status of 400/);
+  await page.getByLabel('Wallet name').fill('Treasury');
+  await page.getByRole('button', { name: 'Create wallet', exact: true }).click();
+  await page.getByRole('alert').filter({ hasText: "a wallet named 'Treasury' already exists (HTTP 400)" }).waitFor();
+  assert.equal(await page.locator('#wallet-list > li').count(), 1);
+
   // Create accounts: the next free Ethereum index is offered; two more accounts from there.
   assert.equal(await card.getByLabel('First account index').inputValue(), '1');
   await card.getByLabel('Chain').selectOption({ label: 'Solana' });
