@@ -11,11 +11,19 @@ import { importApiKey } from './stamp.js';
 import * as keystore from './keystore.js';
 import * as activities from './activities.js';
 import * as users from './users.js';
+import * as wallets from './wallets.js';
+import * as privatekeys from './privatekeys.js';
+import * as webhooks from './webhooks.js';
+import * as organization from './organization.js';
 
 /** The pages, in navigation order: the hash that shows each, and its module. The first is the default. */
 const PAGES = [
   ['activities', activities],
   ['users', users],
+  ['wallets', wallets],
+  ['private-keys', privatekeys],
+  ['webhooks', webhooks],
+  ['organization', organization],
 ];
 
 const element = (id) => document.getElementById(id);

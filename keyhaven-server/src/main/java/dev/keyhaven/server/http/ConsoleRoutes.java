@@ -40,7 +40,13 @@ final class ConsoleRoutes {
             new Asset("/console/stamp.js", "stamp.js", JAVASCRIPT),
             new Asset("/console/keystore.js", "keystore.js", JAVASCRIPT),
             new Asset("/console/passkey.js", "passkey.js", JAVASCRIPT),
-            new Asset("/console/users.js", "users.js", JAVASCRIPT));
+            new Asset("/console/users.js", "users.js", JAVASCRIPT),
+            new Asset("/console/actions.js", "actions.js", JAVASCRIPT),
+            new Asset("/console/wallets.js", "wallets.js", JAVASCRIPT),
+            new Asset("/console/privatekeys.js", "privatekeys.js", JAVASCRIPT),
+            new Asset("/console/webhooks.js", "webhooks.js", JAVASCRIPT),
+            new Asset("/console/organization.js", "organization.js", JAVASCRIPT),
+            new Asset("/console/audit.js", "audit.js", JAVASCRIPT));
 
     /** Every path the console serves, in the order above. */
     static final List<String> PATHS = ASSETS.stream().map(Asset::path).toList();

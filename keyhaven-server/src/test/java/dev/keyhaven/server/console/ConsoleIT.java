@@ -6,6 +6,7 @@ import dev.keyhaven.client.Activity;
 import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
+import dev.keyhaven.client.Requests.PrivateKeyParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.server.api.JsonMappers;
@@ -14,21 +15,34 @@ import dev.keyhaven.server.testing.NodeTools;
 import dev.keyhaven.server.testing.StoreKind;
 import dev.keyhaven.server.testing.TemporaryDirectory;
 import dev.keyhaven.server.testing.TestServer;
+import dev.keyhaven.server.testing.WebhookReceiver;
+import dev.keyhaven.server.webhook.WebhookSettings;
 import java.io.IOException;
+import java.io.InputStream;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -179,6 +193,271 @@ class ConsoleIT {
                     .containsExactly("approved in the browser");
             assertThat(screenshots.resolve("4-phone.png")).isRegularFile();
         }
+    }
+
+    /** The files of the Wallets, Private keys, Webhooks and Organization pages, each with its type and the policy. */
+    @Test
+    void servesTheWalletWebhookAndOrganizationPages() throws Exception {
+        try (TestServer server = TestServer.start(StoreKind.SQLITE)) {
+            for (String file : List.of(
+                    "actions.js", "wallets.js", "privatekeys.js", "webhooks.js", "organization.js", "audit.js")) {
+                HttpResponse<String> response = get(server.baseUrl() + "/console/" + file);
+                assertThat(response.statusCode()).as(file).isEqualTo(200);
+                assertThat(response.headers().firstValue("Content-Type")).hasValue("text/javascript; charset=utf-8");
+                assertThat(response.headers().firstValue("Content-Security-Policy"))
+                        .hasValue(CSP);
+                assertThat(response.body()).as(file).contains("import ");
+            }
+        }
+    }
+
+    /**
+     * In the browser an operator creates a wallet with an Ethereum and a Solana account, copies an address, adds two
+     * Ethereum accounts, and tags a private key; the API then has exactly the wallet, accounts and addresses the page
+     * showed, and the one tag left on the key. The flow also takes the README's screenshot.
+     */
+    @Test
+    void anOperatorCreatesAWalletAndAccountsAndTagsAPrivateKeyInTheBrowser() throws Exception {
+        try (TestServer server = TestServer.start(StoreKind.SQLITE)) {
+            KeyhavenClient root = server.rootClient();
+            Operator operator = operator(server, 1);
+            String privateKeyId = root.createPrivateKeys(List.of(new PrivateKeyParams(
+                            "cold-key", "CURVE_SECP256K1", List.of(), List.of("ADDRESS_FORMAT_ETHEREUM"))))
+                    .result()
+                    .path("privateKeys")
+                    .get(0)
+                    .path("privateKeyId")
+                    .asString();
+            Path output = Files.createTempFile("keyhaven-console-wallets", ".json");
+            try {
+                Map<String, String> environment = new HashMap<>(operator.environment());
+                environment.put("KEYHAVEN_PRIVATE_KEY_ID", privateKeyId);
+                environment.put("KEYHAVEN_FLOW_OUTPUT", output.toString());
+                Path screenshots = runFlow("wallets", server, environment);
+
+                JsonNode shown = root.json().readTree(Files.readString(output));
+                String walletId = shown.path("walletId").asString();
+                assertThat(root.getWallet(walletId).path("walletName").asString())
+                        .isEqualTo("Treasury");
+                List<String> accounts = new ArrayList<>();
+                for (JsonNode account : root.query(
+                                "list_wallet_accounts",
+                                Map.of("walletId", walletId, "paginationOptions", Map.of("limit", "100")))
+                        .path("accounts")) {
+                    accounts.add(account.path("addressFormat").asString() + " · "
+                            + account.path("curve").asString() + " · "
+                            + account.path("path").asString() + " = "
+                            + account.path("address").asString());
+                }
+                List<String> onThePage = new ArrayList<>();
+                for (JsonNode account : shown.path("accounts")) {
+                    onThePage.add(account.path("meta").asString() + " = "
+                            + account.path("address").asString());
+                }
+                assertThat(accounts).isEqualTo(onThePage);
+                assertThat(accounts)
+                        .extracting(account -> account.substring(0, account.indexOf(" = ")))
+                        .containsExactly(
+                                "ADDRESS_FORMAT_ETHEREUM · CURVE_SECP256K1 · m/44'/60'/0'/0/0",
+                                "ADDRESS_FORMAT_SOLANA · CURVE_ED25519 · m/44'/501'/0'/0'",
+                                "ADDRESS_FORMAT_ETHEREUM · CURVE_SECP256K1 · m/44'/60'/0'/0/1",
+                                "ADDRESS_FORMAT_ETHEREUM · CURVE_SECP256K1 · m/44'/60'/0'/0/2");
+
+                JsonNode tags = root.query("list_private_key_tags", Map.of()).path("privateKeyTags");
+                assertThat(tags).hasSize(1);
+                assertThat(tags.get(0).path("tagName").asString()).isEqualTo("cold storage");
+                JsonNode key = root.getPrivateKey(privateKeyId);
+                assertThat(key.path("privateKeyTags").get(0).asString())
+                        .isEqualTo(tags.get(0).path("tagId").asString());
+                assertThat(key.path("privateKeyTags")).hasSize(1);
+                assertThat(key.path("addresses").get(0).path("address").asString())
+                        .isEqualTo(shown.path("privateKeyAddress").asString());
+
+                // The README shows docs/images/console.png, a copy of this flow's readme.png: it must keep its
+                // dimensions (its pixels may differ) and stay small.
+                Path committed = NodeTools.packageDirectory("console-e2e").resolveSibling("docs/images/console.png");
+                assertThat(pngSize(screenshots.resolve("readme.png"))).isEqualTo(List.of(1024, 768));
+                assertThat(pngSize(committed)).isEqualTo(List.of(1024, 768));
+                assertThat(Files.size(committed)).isLessThan(150_000);
+            } finally {
+                Files.deleteIfExists(output);
+            }
+        }
+    }
+
+    /**
+     * A receiver answers a delivery 400: the browser shows it failed with that status, redelivers it and
+     * shows it delivered; the receiver got the same event twice. The browser also creates, deactivates and deletes an
+     * endpoint.
+     */
+    @Test
+    void aFailedWebhookDeliveryIsShownAndRedeliveredInTheBrowser() throws Exception {
+        try (WebhookReceiver receiver = WebhookReceiver.start();
+                TestServer server = TestServer.start(
+                        StoreKind.SQLITE,
+                        config -> config.withWebhooks(WebhookSettings.DEFAULT
+                                .withAllowInsecureUrls(true)
+                                .withPollInterval(Duration.ofMillis(50))),
+                        Clock.systemUTC())) {
+            // The user tag's event fails once (a 400 fails at once); everything else is delivered.
+            Predicate<WebhookReceiver.Received> tagEvent =
+                    request -> request.bodyText().contains("\"type\":\"ACTIVITY_TYPE_CREATE_USER_TAG\"");
+            AtomicBoolean failedOnce = new AtomicBoolean();
+            receiver.answer(request -> tagEvent.test(request) && failedOnce.compareAndSet(false, true) ? 400 : 200);
+            KeyhavenClient root = server.rootClient();
+            Operator operator = operator(server, 1);
+            String endpointId = root.submit(
+                            "create_webhook_endpoint",
+                            "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT",
+                            Map.of(
+                                    "url",
+                                    receiver.url("/hooks"),
+                                    "name",
+                                    "payments",
+                                    "subscriptions",
+                                    List.of(Map.of("eventType", "ACTIVITY_UPDATES"))),
+                            "createWebhookEndpointResult")
+                    .result()
+                    .path("endpointId")
+                    .asString();
+            root.createUserTag("delivered to payments", List.of());
+            String failedEventId = receiver.await(tagEvent, 1).getFirst().header("X-Keyhaven-Event-Id");
+            awaitDelivery(root, endpointId, failedEventId, "FAILED");
+
+            Map<String, String> environment = new HashMap<>(operator.environment());
+            environment.put("KEYHAVEN_ENDPOINT_ID", endpointId);
+            environment.put("KEYHAVEN_FAILED_EVENT_ID", failedEventId);
+            environment.put("KEYHAVEN_SECOND_ENDPOINT_URL", receiver.url("/second"));
+            runFlow("webhooks", server, environment);
+
+            assertThat(receiver.received().stream()
+                            .filter(request -> failedEventId.equals(request.header("X-Keyhaven-Event-Id")))
+                            .map(WebhookReceiver.Received::path))
+                    .containsExactly("/hooks", "/hooks");
+            JsonNode delivery = awaitDelivery(root, endpointId, failedEventId, "DELIVERED");
+            assertThat(delivery.path("attempts").asInt()).isEqualTo(1);
+            assertThat(delivery.path("lastStatusCode").asInt()).isEqualTo(200);
+            assertThat(delivery.has("lastError")).isFalse();
+            JsonNode endpoints = root.query("list_webhook_endpoints", Map.of()).path("webhookEndpoints");
+            assertThat(endpoints).hasSize(1);
+            assertThat(endpoints.get(0).path("name").asString()).isEqualTo("payments");
+            assertThat(endpoints.get(0).path("isActive").asBoolean()).isTrue();
+        }
+    }
+
+    /**
+     * On PostgreSQL: the Organization page shows the name, the root quorum by name and a sub-organization, and the
+     * browser verifies the audit log (against the server's key, another key, and the pinned identity key). With an
+     * entry altered in the database, the page names that entry.
+     */
+    @Test
+    void theOrganizationPageShowsTheQuorumASubOrganizationAndTheAuditLogVerifiedOnPostgres() throws Exception {
+        try (TestServer server = TestServer.start(StoreKind.POSTGRES)) {
+            KeyhavenClient root = server.rootClient();
+            ApiKeyStamper branchKey = TestServer.newKey(ApiKeyStamper.Curve.P256);
+            String suborgId = root.createSubOrganization(
+                            "Branch office",
+                            List.of(RootUserParams.withApiKeys(
+                                    "branch-root", List.of(ApiKeyParams.of("branch", branchKey)))),
+                            1)
+                    .result()
+                    .path("subOrganizationId")
+                    .asString();
+            Operator operator = operator(server, 2);
+            server.keyhaven().auditHeads().signHeads();
+            JsonNode log = root.query("get_audit_log", Map.of("limit", 500));
+            long entries = log.path("head").path("seq").asLong();
+            assertThat(log.path("entries")).hasSize((int) entries);
+            assertThat(log.path("latestSignedHead").path("seq").asLong()).isEqualTo(entries);
+
+            Map<String, String> environment = new HashMap<>(operator.environment());
+            environment.put("KEYHAVEN_ORGANIZATION_NAME", "Test organization");
+            environment.put("KEYHAVEN_QUORUM_NAMES", "[\"root\",\"operator\"]");
+            environment.put("KEYHAVEN_SUBORG_ID", suborgId);
+            environment.put("KEYHAVEN_SUBORG_NAME", "Branch office");
+            environment.put("KEYHAVEN_IDENTITY_KEY", server.identityPublicKey());
+            environment.put("KEYHAVEN_OTHER_PUBLIC_KEY", branchKey.publicKey());
+            environment.put("KEYHAVEN_AUDIT_ENTRIES", Long.toString(entries));
+            environment.put("KEYHAVEN_AUDIT_HEAD", log.path("head").path("hash").asString());
+            environment.put(
+                    "KEYHAVEN_AUDIT_SIGNED_AT",
+                    log.path("latestSignedHead").path("signedAt").asString());
+            runFlow("organization", server, environment);
+
+            try (Connection db = DriverManager.getConnection(server.databaseUrl());
+                    PreparedStatement alter = db.prepareStatement(
+                            "UPDATE audit_entries SET content = content || ' ' WHERE organization_id = ? AND seq = 2")) {
+                alter.setString(1, server.organizationId());
+                assertThat(alter.executeUpdate()).isEqualTo(1);
+            }
+            runFlow(
+                    "organization",
+                    server,
+                    Map.of(
+                            "KEYHAVEN_OPERATOR_NAME", operator.name(),
+                            "KEYHAVEN_OPERATOR_PUBLIC_KEY", operator.publicKey(),
+                            "KEYHAVEN_OPERATOR_PRIVATE_KEY", operator.privateKey(),
+                            "KEYHAVEN_TAMPERED_ENTRY", "2"));
+        }
+    }
+
+    /** A user in the root quorum whose API key the browser imports. */
+    private record Operator(String name, String publicKey, String privateKey) {
+        Map<String, String> environment() {
+            return Map.of(
+                    "KEYHAVEN_OPERATOR_NAME", name,
+                    "KEYHAVEN_OPERATOR_PUBLIC_KEY", publicKey,
+                    "KEYHAVEN_OPERATOR_PRIVATE_KEY", privateKey);
+        }
+    }
+
+    /** Creates the user "operator" with a new P-256 API key; the root quorum becomes {@code threshold} of root and it. */
+    private static Operator operator(TestServer server, int threshold) {
+        String privateKey = newP256PrivateKey();
+        ApiKeyStamper key = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, privateKey);
+        KeyhavenClient root = server.rootClient();
+        String userId = root.createUsers(
+                        List.of(UserParams.withApiKeys("operator", List.of(ApiKeyParams.of("browser", key)))))
+                .result()
+                .path("userIds")
+                .get(0)
+                .asString();
+        assertThat(root.updateRootQuorum(threshold, List.of(server.rootUserId(), userId))
+                        .status())
+                .isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        return new Operator("operator", key.publicKey(), privateKey);
+    }
+
+    /** The delivery of {@code eventId} to the endpoint once it has {@code status} (or fails after 20 s). */
+    private static JsonNode awaitDelivery(KeyhavenClient client, String endpointId, String eventId, String status) {
+        Instant deadline = Instant.now().plusSeconds(20);
+        while (true) {
+            for (JsonNode delivery : client.query("list_webhook_deliveries", Map.of("endpointId", endpointId))
+                    .path("deliveries")) {
+                if (delivery.path("eventId").asString().equals(eventId)
+                        && delivery.path("status").asString().equals(status)) {
+                    return delivery;
+                }
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("the delivery of event " + eventId + " is not " + status + " after 20 s");
+            }
+            WebhookReceiver.pause(50);
+        }
+    }
+
+    /** The width and height a PNG file's header declares (failing unless it is a PNG). */
+    private static List<Integer> pngSize(Path png) throws IOException {
+        byte[] head = new byte[24];
+        try (InputStream in = Files.newInputStream(png)) {
+            assertThat(in.readNBytes(head, 0, head.length)).isEqualTo(head.length);
+        }
+        assertThat(Arrays.copyOf(head, 8))
+                .as(png + " is a PNG")
+                .isEqualTo(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'});
+        assertThat(new String(head, 12, 4, StandardCharsets.US_ASCII)).isEqualTo("IHDR");
+        ByteBuffer size = ByteBuffer.wrap(head, 16, 8);
+        return List.of(size.getInt(), size.getInt());
     }
 
     /**
