@@ -87,7 +87,7 @@ await withBrowser(async (browser) => {
   // A tag, then alice with an email, that tag and an API key.
   await page.getByLabel('Tag name').fill('operators');
   await page.getByRole('button', { name: 'Create tag', exact: true }).click();
-  await status(page, 'Create tag operators: done.');
+  await status(page, 'Create tag operators: done (');
   await page.locator('#tag-list > li').filter({ hasText: 'operators' }).waitFor();
 
   await page.getByLabel('User name').fill('alice');
@@ -96,7 +96,7 @@ await withBrowser(async (browser) => {
   await page.getByLabel('API key name').fill('alice laptop key');
   await page.getByRole('group', { name: 'Tags' }).getByLabel('operators').check();
   await page.getByRole('button', { name: 'Create user', exact: true }).click();
-  await status(page, 'Create user alice: done.');
+  await status(page, 'Create user alice: done (');
   const alice = userCard(page, 'alice');
   await alice.getByText('alice@example.com').waitFor();
   await alice.getByText('1 credential: 1 API key, 0 passkeys').waitFor();
@@ -107,11 +107,11 @@ await withBrowser(async (browser) => {
 
   // Detach the tag and attach it again.
   await alice.getByRole('button', { name: 'Detach', exact: true }).click();
-  await status(page, 'Detach tag operators from alice: done.');
+  await status(page, 'Detach tag operators from alice: done (');
   await alice.getByText('Tags: none').waitFor();
   await alice.getByLabel('Tag to attach').selectOption({ label: 'operators' });
   await alice.getByRole('button', { name: 'Attach tag', exact: true }).click();
-  await status(page, 'Attach tag operators to alice: done.');
+  await status(page, 'Attach tag operators to alice: done (');
   await alice.getByRole('list', { name: 'Tags of alice' }).getByText('operators').waitFor();
 
   // bob gets a passkey registered from this browser when created; deleting him asks first.
@@ -119,7 +119,7 @@ await withBrowser(async (browser) => {
   await page.getByLabel('Register a passkey from this browser').check();
   await page.getByLabel('Name of the new user\'s passkey').fill('bob passkey');
   await page.getByRole('button', { name: 'Create user', exact: true }).click();
-  await status(page, 'Create user bob: done.');
+  await status(page, 'Create user bob: done (');
   const bob = userCard(page, 'bob');
   await bob.getByText('1 credential: 0 API keys, 1 passkey').waitFor();
   await bob.getByText('Passkey bob passkey').waitFor();
@@ -132,7 +132,7 @@ await withBrowser(async (browser) => {
   await bob.getByRole('button', { name: 'Delete user', exact: true }).waitFor();
   await bob.getByRole('button', { name: 'Delete user', exact: true }).click();
   await question.getByRole('button', { name: 'Delete', exact: true }).click();
-  await status(page, 'Delete user bob: done.');
+  await status(page, 'Delete user bob: done (');
   await bob.waitFor({ state: 'detached' });
   assert.deepEqual(await userNames(page), ['root', operator.name, 'alice']);
   // bob's passkey leaves the authenticator too, so that alice's is the only one it offers.
@@ -141,7 +141,7 @@ await withBrowser(async (browser) => {
   // alice's email changes (update_user) and she gets a second API key (create_api_keys); nothing else changes.
   await alice.getByLabel('Change email to').fill('alice@corp.example');
   await alice.getByRole('button', { name: 'Save user', exact: true }).click();
-  await status(page, 'Edit user alice: done.');
+  await status(page, 'Edit user alice: done (');
   await alice.getByText('alice@corp.example').waitFor();
   await alice.getByRole('button', { name: 'Save user', exact: true }).click();
   await status(page, 'Edit alice: nothing changed.');
@@ -153,14 +153,14 @@ await withBrowser(async (browser) => {
   await page.getByRole('alert').filter({ hasText: /^Add API key alice second key to alice: .*publicKey/ }).waitFor();
   await alice.getByLabel('Public key (P-256, hex)').fill(aliceSecondApiKey);
   await alice.getByRole('button', { name: 'Add API key', exact: true }).click();
-  await status(page, 'Add API key alice second key to alice: done.');
+  await status(page, 'Add API key alice second key to alice: done (');
   await alice.getByText('2 credentials: 2 API keys, 0 passkeys').waitFor();
   await alice.getByText('API key alice second key').waitFor();
 
   // A passkey for alice, registered from this browser.
   await alice.getByLabel('Passkey name').fill('alice passkey');
   await alice.getByRole('button', { name: 'Register passkey', exact: true }).click();
-  await status(page, 'Register passkey alice passkey for alice: done.');
+  await status(page, 'Register passkey alice passkey for alice: done (');
   await alice.getByText('3 credentials: 2 API keys, 1 passkey').waitFor();
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   assert.equal(credentials.length, 1);
@@ -208,7 +208,7 @@ await withBrowser(async (browser) => {
   await alice.getByText('(this session signs with it)').waitFor();
   await alice.locator('li', { hasText: 'API key alice laptop key' })
     .getByRole('button', { name: 'Delete', exact: true }).click();
-  await status(page, 'Delete API key alice laptop key of alice: done.');
+  await status(page, 'Delete API key alice laptop key of alice: done (');
   await alice.getByText('2 credentials: 1 API key, 1 passkey').waitFor();
   await page.getByLabel('Tag name').fill('alice tag');
   await page.getByRole('button', { name: 'Create tag', exact: true }).click();

@@ -1,33 +1,47 @@
 // Helpers for pages that change things: submitting an activity and telling the operator what became of it, and the
 // "Copy" button of an address.
-import { submit } from './api.js';
+import { ApiError, submit } from './api.js';
 import { h } from './dom.js';
 
+/** The error with what the operator was doing in front of it (an ApiError keeps its status and body). */
+export function about(what, error) {
+  if (error instanceof ApiError) {
+    return new ApiError(error.status, { ...(error.body || {}), message: `${what}: ${error.message}` });
+  }
+  return new Error(`${what}: ${error.message}`);
+}
+
 /**
- * Submits an activity and reports its outcome on the status line: done, waiting for consensus (its id, so that the
- * approvers can find it), or failed (the failure's message, as an alert). Returns the activity when it completed,
- * else null. A request the server refuses is reported as its error and also gives null.
+ * Submits an activity and reports its outcome, each message starting with `what`: done (with the activity's id),
+ * waiting for consensus (its id, so that the approvers can find it), failed (the failure's message, as an alert), or
+ * refused by the server (its error, as an alert). Returns the activity when it completed, else null. `accepted`, if
+ * given, runs once the server took the request, whatever became of the activity: a refused request leaves the page
+ * (and what the operator typed) as it was.
  */
-export async function perform(context, what, operation, type, parameters) {
+export async function perform(context, what, operation, type, parameters, accepted = async () => {}) {
   let activity;
   try {
     activity = await submit(context.session, operation, type, parameters);
   } catch (error) {
-    context.complain(error);
+    context.complain(about(what, error));
     return null;
   }
+  await accepted();
   switch (activity.status) {
     case 'ACTIVITY_STATUS_COMPLETED':
       context.say(`${what}: done (activity ${activity.id}).`);
       return activity;
     case 'ACTIVITY_STATUS_CONSENSUS_NEEDED':
-      context.say(`${what}: waiting for consensus (activity ${activity.id}); it takes effect once approved.`);
+      context.say(`${what}: waits for consensus (activity ${activity.id}, ACTIVITY_STATUS_CONSENSUS_NEEDED). `
+        + 'It is carried out once enough approvers approve it on the Activities page.');
       return null;
-    default: {
-      const reason = activity.failure && activity.failure.message ? `: ${activity.failure.message}` : '';
-      context.complain(new Error(`${what}: ${activity.status} (activity ${activity.id})${reason}`));
+    case 'ACTIVITY_STATUS_FAILED':
+      context.complain(new Error(`${what} failed: ${activity.failure?.message ?? activity.status} `
+        + `(activity ${activity.id})`));
       return null;
-    }
+    default:
+      context.complain(new Error(`${what}: ${activity.status} (activity ${activity.id})`));
+      return null;
   }
 }
 

@@ -3,7 +3,8 @@
 // their credentials. Every change is a stamped activity, and what the server made of it (done, waiting for
 // consensus, refused) is shown as it answered. One query (get_organization) reads users and tags, so a passkey
 // session is asked once per view.
-import { ApiError, query, submit } from './api.js';
+import { query } from './api.js';
+import { about, perform } from './actions.js';
 import { isPasskeySession, registerPasskey } from './passkey.js';
 import { actionButton as button, h, when } from './dom.js';
 
@@ -13,33 +14,6 @@ const USER_TAG = 'TAG_TYPE_USER';
 
 function plural(count, one, many) {
   return `${count} ${count === 1 ? one : many}`;
-}
-
-/** Says what the server did with an activity; true when it is done. */
-function report(context, what, activity) {
-  switch (activity.status) {
-    case 'ACTIVITY_STATUS_COMPLETED':
-      context.say(`${what}: done.`);
-      return true;
-    case 'ACTIVITY_STATUS_CONSENSUS_NEEDED':
-      context.say(`${what}: waits for consensus (activity ${activity.id}, ACTIVITY_STATUS_CONSENSUS_NEEDED). `
-        + 'It is carried out once enough approvers approve it on the Activities page.');
-      return false;
-    case 'ACTIVITY_STATUS_FAILED':
-      context.complain(new Error(`${what} failed: ${activity.failure?.message ?? activity.status}`));
-      return false;
-    default:
-      context.complain(new Error(`${what}: ${activity.status} (activity ${activity.id})`));
-      return false;
-  }
-}
-
-/** The error with what the operator was doing in front of it (an ApiError keeps its status). */
-function about(what, error) {
-  if (error instanceof ApiError) {
-    return new ApiError(error.status, { ...(error.body || {}), message: `${what}: ${error.message}` });
-  }
-  return new Error(`${what}: ${error.message}`);
 }
 
 export async function render(context) {
@@ -65,16 +39,7 @@ export async function render(context) {
   /** Submits an activity, reports its outcome and reads the page again; true when it is done. */
   const act = async (what, operation, type, parameters) => {
     context.clear();
-    let activity;
-    try {
-      activity = await submit(session, operation, type, parameters);
-    } catch (error) {
-      context.complain(about(what, error));
-      return false;
-    }
-    const done = report(context, what, activity);
-    await reload();
-    return done;
+    return (await perform(context, what, operation, type, parameters, reload)) !== null;
   };
 
   const tagName = (id) => state.tags.find((tag) => tag.tagId === id)?.tagName ?? id;
