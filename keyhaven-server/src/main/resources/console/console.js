@@ -6,10 +6,12 @@ import { h } from './dom.js';
 import { importApiKey } from './stamp.js';
 import * as keystore from './keystore.js';
 import * as activities from './activities.js';
+import * as policies from './policies.js';
 
 /** The pages, in navigation order: the hash that shows each, and its module. The first is the default. */
 const PAGES = [
   ['activities', activities],
+  ['policies', policies],
 ];
 
 const element = (id) => document.getElementById(id);
