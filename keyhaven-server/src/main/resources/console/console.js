@@ -10,6 +10,7 @@ import { isPasskeySession } from './passkey.js';
 import { importApiKey } from './stamp.js';
 import * as keystore from './keystore.js';
 import * as activities from './activities.js';
+import * as policies from './policies.js';
 import * as users from './users.js';
 import * as wallets from './wallets.js';
 import * as privatekeys from './privatekeys.js';
@@ -19,6 +20,7 @@ import * as organization from './organization.js';
 /** The pages, in navigation order: the hash that shows each, and its module. The first is the default. */
 const PAGES = [
   ['activities', activities],
+  ['policies', policies],
   ['users', users],
   ['wallets', wallets],
   ['private-keys', privatekeys],

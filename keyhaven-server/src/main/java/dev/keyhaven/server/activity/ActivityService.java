@@ -287,16 +287,7 @@ public final class ActivityService {
             Caller caller,
             boolean proving) {
         Instant now = now();
-        AuthorizationRequest request = new AuthorizationRequest(
-                authority.organizationId(),
-                activity.type(),
-                handler.spec().resource(),
-                handler.spec().action(),
-                approvals(activity, now),
-                voterIds(activity, now),
-                handler.credentialOwner(params),
-                () -> handler.policyFacts(reads, params),
-                now);
+        AuthorizationRequest request = AuthorizationRequest.of(reads, authority, activity, handler, params, now);
         Decision decision = authorizer.decide(authority, request);
         Activity evaluated = withLastVoteEvaluated(activity, decision.policies(), decision.overall());
         AddressLog addresses = proving ? AddressLog.keeping() : AddressLog.IGNORED;
@@ -564,24 +555,6 @@ public final class ActivityService {
                 stamp.scheme(),
                 now(),
                 Optional.empty());
-    }
-
-    /** The approvals that count at {@code now}: none older than {@link #APPROVALS_EXPIRE_AFTER}. */
-    private static List<Vote> approvals(Activity activity, Instant now) {
-        Instant oldest = now.minus(APPROVALS_EXPIRE_AFTER);
-        return activity.votes().stream()
-                .filter(v -> v.selection() == VoteSelection.APPROVED
-                        && !v.createdAt().isBefore(oldest))
-                .toList();
-    }
-
-    /** The users whose votes still count: they cannot vote again. */
-    private static List<String> voterIds(Activity activity, Instant now) {
-        return activity.votes().stream()
-                .filter(v -> activity.hasCurrentVoteBy(v.userId(), now))
-                .map(Vote::userId)
-                .distinct()
-                .toList();
     }
 
     private String intentKey(Activity activity) {

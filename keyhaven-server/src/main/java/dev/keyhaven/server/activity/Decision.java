@@ -12,6 +12,9 @@ public sealed interface Decision {
 
     List<PolicyOutcome> policies();
 
+    /** Why, in words: which policy or rule decided. */
+    String reason();
+
     /** The overall outcome recorded with the vote. */
     Outcome overall();
 

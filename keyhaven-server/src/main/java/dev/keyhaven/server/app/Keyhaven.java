@@ -3,6 +3,7 @@ package dev.keyhaven.server.app;
 import dev.keyhaven.server.activity.ActivityQueries;
 import dev.keyhaven.server.activity.ActivityRegistry;
 import dev.keyhaven.server.activity.ActivityRenderer;
+import dev.keyhaven.server.activity.ActivityReplay;
 import dev.keyhaven.server.activity.ActivityService;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.api.WireTime;
@@ -26,6 +27,7 @@ import dev.keyhaven.server.http.HttpMetrics;
 import dev.keyhaven.server.http.Readiness;
 import dev.keyhaven.server.oauth2.Oauth2TokenIssuer;
 import dev.keyhaven.server.organization.RootOrganizationSetup;
+import dev.keyhaven.server.policy.DryRunPoliciesQuery;
 import dev.keyhaven.server.proof.ProofService;
 import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.store.Database;
@@ -175,6 +177,11 @@ public final class Keyhaven implements AutoCloseable {
                 .walletQueries(features.wallets.queries())
                 .privateKeyQueries(features.privateKeys.queries())
                 .policyQueries(features.policies.queries())
+                .policyDryRun(new DryRunPoliciesQuery(
+                        transactor,
+                        repositories.policies,
+                        features.policies.authorizer(),
+                        new ActivityReplay(repositories.activities, registry, features.voters)))
                 .json(json)
                 .metrics(metrics)
                 .metricsRegistry(metricsRegistry)

@@ -11,6 +11,7 @@ import dev.keyhaven.server.auth.RequestAuthenticator;
 import dev.keyhaven.server.authproxy.AuthProxyRoute;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.organization.SubOrganizationQueries;
+import dev.keyhaven.server.policy.DryRunPoliciesQuery;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.proof.ProofService;
@@ -99,6 +100,7 @@ public final class ApiServer implements AutoCloseable {
             WalletQueries walletQueries,
             PrivateKeyQueries privateKeyQueries,
             PolicyQueries policyQueries,
+            DryRunPoliciesQuery policyDryRun,
             ObjectMapper json,
             HttpMetrics metrics,
             PrometheusMeterRegistry metricsRegistry,
@@ -134,6 +136,7 @@ public final class ApiServer implements AutoCloseable {
             private WalletQueries walletQueries;
             private PrivateKeyQueries privateKeyQueries;
             private PolicyQueries policyQueries;
+            private DryRunPoliciesQuery policyDryRun;
             private ObjectMapper json;
             private HttpMetrics metrics;
             private List<AuthProxyRoute> authProxyRoutes;
@@ -210,6 +213,11 @@ public final class ApiServer implements AutoCloseable {
 
             public Builder policyQueries(PolicyQueries value) {
                 this.policyQueries = value;
+                return this;
+            }
+
+            public Builder policyDryRun(DryRunPoliciesQuery value) {
+                this.policyDryRun = value;
                 return this;
             }
 
@@ -309,6 +317,7 @@ public final class ApiServer implements AutoCloseable {
                 require(walletQueries, "walletQueries");
                 require(privateKeyQueries, "privateKeyQueries");
                 require(policyQueries, "policyQueries");
+                require(policyDryRun, "policyDryRun");
                 require(json, "json");
                 require(metrics, "metrics");
                 require(metricsRegistry, "metricsRegistry");
@@ -338,6 +347,7 @@ public final class ApiServer implements AutoCloseable {
                         walletQueries,
                         privateKeyQueries,
                         policyQueries,
+                        policyDryRun,
                         json,
                         metrics,
                         metricsRegistry,

@@ -36,6 +36,7 @@ final class ConsoleRoutes {
             new Asset("/console/console.js", "console.js", JAVASCRIPT),
             new Asset("/console/dom.js", "dom.js", JAVASCRIPT),
             new Asset("/console/activities.js", "activities.js", JAVASCRIPT),
+            new Asset("/console/policies.js", "policies.js", JAVASCRIPT),
             new Asset("/console/api.js", "api.js", JAVASCRIPT),
             new Asset("/console/stamp.js", "stamp.js", JAVASCRIPT),
             new Asset("/console/keystore.js", "keystore.js", JAVASCRIPT),

@@ -140,7 +140,13 @@ final class OpenApiDocument {
         post.putArray("tags").add("query");
         post.put("operationId", "query_" + operation.name());
         post.put("summary", operation.name());
-        post.put("description", "Answered by " + operation.implementation().getSimpleName() + ".");
+        post.put(
+                "description",
+                (operation.keyhavenOnly() ? "Keyhaven's own query, not part of Turnkey's API. " : "") + "Answered by "
+                        + operation.implementation().getSimpleName() + ".");
+        if (operation.keyhavenOnly()) {
+            post.put("x-keyhaven-only", true);
+        }
         security(post, API_KEY_STAMP, WEBAUTHN_STAMP, ATTESTED_STAMP, READ_ONLY_SESSION);
         requestBody(post, ref("QueryRequest"));
         ObjectNode answer = json.createObjectNode().put("type", "object");

@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * One operation of the public API: a query (answered by its handler, or by its state handler on the organization's
  * verified state) or a submit operation (run by the activity engine), with where its caller's credential may be
- * found and the class that implements it (what docs/operations.md links to).
+ * found and the class that implements it (what docs/operations.md links to). {@code keyhavenOnly} marks a query of
+ * Keyhaven's own, which Turnkey's API does not have (the generated documents say so).
  */
 record Operation(
         Kind kind,
@@ -15,7 +16,8 @@ record Operation(
         Optional<QueryHandler> query,
         Optional<StateQueryHandler> stateQuery,
         CallerResolver.Scope scope,
-        Class<?> implementation) {
+        Class<?> implementation,
+        boolean keyhavenOnly) {
 
     enum Kind {
         QUERY("/public/v1/query/"),
@@ -35,7 +37,20 @@ record Operation(
                 Optional.of(handler),
                 Optional.empty(),
                 CallerResolver.Scope.ORGANIZATION_OR_PARENT,
-                implementation);
+                implementation,
+                false);
+    }
+
+    /** A query of Keyhaven's own, not in Turnkey's API, read like any other. */
+    static Operation keyhavenQuery(String name, Class<?> implementation, QueryHandler handler) {
+        return new Operation(
+                Kind.QUERY,
+                name,
+                Optional.of(handler),
+                Optional.empty(),
+                CallerResolver.Scope.ORGANIZATION_OR_PARENT,
+                implementation,
+                true);
     }
 
     /** A query answered on the organization's verified state, which may remember its answers per version. */
@@ -46,7 +61,8 @@ record Operation(
                 Optional.empty(),
                 Optional.of(handler),
                 CallerResolver.Scope.ORGANIZATION_OR_PARENT,
-                implementation);
+                implementation,
+                false);
     }
 
     /** A query that also finds a caller in the target's sub-organizations (whoami). */
@@ -57,7 +73,8 @@ record Operation(
                 Optional.of(handler),
                 Optional.empty(),
                 CallerResolver.Scope.WITH_SUB_ORGANIZATIONS,
-                implementation);
+                implementation,
+                false);
     }
 
     /** A submit operation, run by the activity handler of class {@code implementation}. */
@@ -68,7 +85,8 @@ record Operation(
                 Optional.empty(),
                 Optional.empty(),
                 CallerResolver.Scope.ORGANIZATION_OR_PARENT,
-                implementation);
+                implementation,
+                false);
     }
 
     /**
@@ -83,7 +101,8 @@ record Operation(
                 Optional.empty(),
                 Optional.empty(),
                 CallerResolver.Scope.WITH_SUB_ORGANIZATIONS,
-                implementation);
+                implementation,
+                false);
     }
 
     String path() {

@@ -34,12 +34,13 @@ final class OperationsCatalogue {
                 + link(Routes.class) + ".\n\n");
 
         out.append("## Queries: `POST /public/v1/query/<name>`\n\n");
+        out.append("Queries marked (Keyhaven's own) are not part of Turnkey's API.\n\n");
         out.append("| query | implemented by |\n|---|---|\n");
         api.operations().stream()
                 .filter(o -> o.kind() == Operation.Kind.QUERY)
                 .forEach(query -> out.append("| `")
                         .append(query.name())
-                        .append("` | ")
+                        .append(query.keyhavenOnly() ? "` (Keyhaven's own) | " : "` | ")
                         .append(link(query.implementation()))
                         .append(" |\n"));
 

@@ -5,6 +5,8 @@ import dev.keyhaven.server.audit.AuditQueries;
 import dev.keyhaven.server.oauth2.Oauth2CredentialQueries;
 import dev.keyhaven.server.organization.OrganizationQueries;
 import dev.keyhaven.server.organization.SubOrganizationQueries;
+import dev.keyhaven.server.policy.CheckPolicyQuery;
+import dev.keyhaven.server.policy.DryRunPoliciesQuery;
 import dev.keyhaven.server.policy.PolicyQueries;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.proof.ProofService;
@@ -71,6 +73,9 @@ final class Routes {
                 Operation.query("get_policy_evaluations", ActivityQueries.class, activities::getPolicyEvaluations),
                 Operation.query("list_policies", PolicyQueries.class, policies::listPolicies),
                 Operation.query("get_policy", PolicyQueries.class, policies::getPolicy),
+                Operation.keyhavenQuery("check_policy", CheckPolicyQuery.class, CheckPolicyQuery::checkPolicy),
+                Operation.keyhavenQuery(
+                        "dry_run_policies", DryRunPoliciesQuery.class, services.policyDryRun()::dryRunPolicies),
                 Operation.query("list_app_proofs", ProofService.class, proofs::listAppProofs),
                 Operation.query("get_boot_proof", ProofService.class, proofs::getBootProof),
                 Operation.query("get_latest_boot_proof", ProofService.class, proofs::getLatestBootProof),

@@ -19,6 +19,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
@@ -71,6 +72,26 @@ public final class PolicyAuthorizer implements Authorizer {
 
     @Override
     public Decision decide(StateReads organization, AuthorizationRequest request) {
+        return decide(
+                organization,
+                request,
+                () -> organization.get(
+                        new PoliciesLookup(),
+                        tx -> compile(compiler, policies.list(tx, organization.organizationId()))));
+    }
+
+    /**
+     * An authorizer that decides exactly as this one does, but on {@code draft} (in evaluation order) instead of the
+     * organization's stored policies: what a dry run of a changed policy set asks. Its expressions are compiled
+     * apart, so that drafts never enter the cache of the stored policies' expressions.
+     */
+    Authorizer deciding(List<Policy> draft) {
+        List<Policy> fixed = List.copyOf(draft);
+        return (organization, request) -> decide(organization, request, () -> compile(new PolicyCompiler(), fixed));
+    }
+
+    /** Turnkey's order (see the class comment), with {@code policySet} read only when the policies' turn comes. */
+    private Decision decide(StateReads organization, AuthorizationRequest request, Supplier<Compiled> policySet) {
         Organization org = organization.get(
                 new OrganizationLookup(),
                 tx -> organizations.find(tx, organization.organizationId()).orElseThrow());
@@ -87,8 +108,7 @@ public final class PolicyAuthorizer implements Authorizer {
                     ? waitForRootQuorum(quorum, rootApprovals, List.of())
                     : implicitDeny(request, true, List.of());
         }
-        Compiled compiled =
-                organization.get(new PoliciesLookup(), tx -> compile(policies.list(tx, organization.organizationId())));
+        Compiled compiled = policySet.get();
         List<PolicyOutcome> outcomes = new ArrayList<>();
         if (!compiled.policies().isEmpty() || !compiled.broken().isEmpty()) {
             PolicyVerdict verdict = PolicyEngine.evaluate(
@@ -158,7 +178,7 @@ public final class PolicyAuthorizer implements Authorizer {
                 outcomes);
     }
 
-    private Compiled compile(List<Policy> stored) {
+    private static Compiled compile(PolicyCompiler compiler, List<Policy> stored) {
         List<CompiledPolicy> ready = new ArrayList<>(stored.size());
         List<Policy> broken = new ArrayList<>();
         for (Policy policy : stored) {

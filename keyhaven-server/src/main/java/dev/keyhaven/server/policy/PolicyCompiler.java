@@ -2,7 +2,6 @@ package dev.keyhaven.server.policy;
 
 import dev.keyhaven.policy.PolicyExpression;
 import dev.keyhaven.policy.PolicyParseException;
-import dev.keyhaven.policy.Vocabulary;
 import dev.keyhaven.policy.engine.CompiledPolicy;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
@@ -26,6 +25,38 @@ final class PolicyCompiler {
     private final Map<String, PolicyExpression> compiled = new ConcurrentHashMap<>();
 
     /**
+     * One thing wrong with an expression: what, and where. {@code column} is 1-based and counts UTF-16 units from
+     * the start of the source (a line break counts as one), as the policy language reports it.
+     */
+    record ExpressionProblem(String message, int column) {
+        @Override
+        public String toString() {
+            return message + " at column " + column;
+        }
+    }
+
+    /**
+     * Every problem of {@code source}: its parse error, or else everything it names or does that Keyhaven binds for
+     * no activity ({@link PolicyVocabulary}); empty when it may be stored. An empty source means true and has none.
+     * This is the one check behind {@link #check} (create and update) and {@code check_policy}, so that the two
+     * cannot disagree.
+     */
+    static List<ExpressionProblem> problems(String source) {
+        if (source.isBlank()) {
+            return List.of();
+        }
+        PolicyExpression expression;
+        try {
+            expression = PolicyExpression.parse(source);
+        } catch (PolicyParseException e) {
+            return List.of(new ExpressionProblem(e.problem(), e.column()));
+        }
+        return PolicyVocabulary.VOCABULARY.check(expression).stream()
+                .map(p -> new ExpressionProblem(p.message(), p.column()))
+                .toList();
+    }
+
+    /**
      * Checks that {@code source} compiles (empty is allowed: it means true) and names only what Keyhaven binds for
      * some activity ({@link PolicyVocabulary}), with accesses and comparisons that can work on those shapes.
      *
@@ -34,26 +65,13 @@ final class PolicyCompiler {
      *     problem
      */
     static void check(String role, String field, String source) {
-        if (source.isBlank()) {
-            return;
-        }
-        PolicyExpression expression;
-        try {
-            expression = PolicyExpression.parse(source);
-        } catch (PolicyParseException e) {
-            throw new ApiException(
-                    ErrorCode.BAD_REQUEST,
-                    "invalid policy " + role + ": " + e.getMessage() + " (" + field + ")",
-                    field);
-        }
-        List<Vocabulary.Problem> problems = PolicyVocabulary.VOCABULARY.check(expression);
+        List<ExpressionProblem> problems = problems(source);
         if (!problems.isEmpty()) {
             throw new ApiException(
                     ErrorCode.BAD_REQUEST,
                     "invalid policy " + role + ": "
-                            + problems.stream()
-                                    .map(Vocabulary.Problem::toString)
-                                    .collect(Collectors.joining("; ")) + " (" + field + ")",
+                            + problems.stream().map(ExpressionProblem::toString).collect(Collectors.joining("; "))
+                            + " (" + field + ")",
                     field);
         }
     }

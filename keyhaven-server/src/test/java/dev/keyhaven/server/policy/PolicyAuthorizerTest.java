@@ -308,6 +308,48 @@ class PolicyAuthorizerTest {
         });
     }
 
+    /**
+     * A dry run's authorizer decides as the organization's does, on the policies it is given instead of the stored
+     * ones: the same set reaches the same decision with the same outcomes; a changed set reaches its own; and the
+     * root quorum's bypass still comes first.
+     */
+    @Test
+    void anAuthorizerOverADraftSetDecidesAsTheStoredOneDoes() {
+        policy("two", PolicyEffect.ALLOW, "activity.action == 'SIGN'", "approvers.count() >= 2");
+        PolicyAuthorizer authorizer = authorizer(1);
+        Decision recorded = authorizer.decide(ORG, signing("alice"));
+        Decision sameSet = authorizer.deciding(List.copyOf(stored)).decide(ORG, signing("alice"));
+        assertThat(List.of(sameSet.getClass(), sameSet.reason(), sameSet.policies()))
+                .containsExactly(recorded.getClass(), recorded.reason(), recorded.policies());
+        assertThat(recorded.policies())
+                .containsExactly(new PolicyOutcome("two", Outcome.REQUIRES_CONSENSUS, Optional.empty()));
+
+        List<Policy> withDeny = new ArrayList<>(stored);
+        withDeny.add(new Policy(
+                "draft",
+                "o",
+                "no signing",
+                PolicyEffect.DENY,
+                "activity.action == 'SIGN'",
+                "",
+                Optional.empty(),
+                "",
+                Instant.EPOCH,
+                Instant.EPOCH));
+        Decision denied = authorizer.deciding(withDeny).decide(ORG, signing("alice"));
+        assertThat(denied.overall()).isEqualTo(Outcome.DENY_EXPLICIT);
+        assertThat(denied.reason()).isEqualTo("request denied by policy draft");
+        assertThat(denied.policies())
+                .containsExactly(
+                        new PolicyOutcome("two", Outcome.REQUIRES_CONSENSUS, Optional.empty()),
+                        new PolicyOutcome("draft", Outcome.DENY_EXPLICIT, Optional.empty()));
+        assertThat(authorizer.deciding(withDeny).decide(ORG, signing("root1")).reason())
+                .isEqualTo("root quorum approved (1 of 1)");
+        assertThat(authorizer.deciding(List.of()).decide(ORG, signing("alice")).overall())
+                .isEqualTo(Outcome.DENY_IMPLICIT);
+        assertThat(stored).as("the stored policies are untouched").hasSize(1);
+    }
+
     /** The fake store of {@link #stored}. */
     private final class StoredPolicies implements PolicyRepository {
         @Override
