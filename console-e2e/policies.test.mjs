@@ -100,7 +100,7 @@ await withBrowser(async (browser) => {
   await card(aliceSigns).getByRole('button', { name: 'Edit', exact: true }).click();
   await page.getByLabel('Notes', { exact: true }).fill(editedNotes);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await page.getByRole('status').filter({ hasText: `Saved policy alice signs (${aliceSigns}).` }).waitFor();
+  await page.getByRole('status').filter({ hasText: 'Save policy alice signs: done (' }).waitFor();
   await card(aliceSigns).getByText(editedNotes).waitFor();
 
   // Delete asks first; Cancel keeps the policy.
@@ -111,7 +111,7 @@ await withBrowser(async (browser) => {
   await card(obsolete).getByRole('button', { name: 'Delete', exact: true }).click();
   await browser.screenshot(page, '5-confirm-delete');
   await card(obsolete).getByRole('button', { name: 'Confirm delete', exact: true }).click();
-  await page.getByRole('status').filter({ hasText: `Deleted policy obsolete (${obsolete}).` }).waitFor();
+  await page.getByRole('status').filter({ hasText: 'Delete policy obsolete: done (' }).waitFor();
   await card(obsolete).waitFor({ state: 'detached' });
   assert.deepEqual(await page.locator('#policy-list > li').evaluateAll((items) => items.map((i) => i.dataset.policyId)),
     [aliceSigns]);

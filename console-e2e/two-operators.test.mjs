@@ -58,7 +58,7 @@ await withBrowser(async (browser) => {
   await page.getByText('The expressions are valid.').waitFor();
   await browser.screenshot(page, '1-create-policy');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await page.getByRole('status').filter({ hasText: `Created policy ${policyName} (` }).waitFor();
+  await page.getByRole('status').filter({ hasText: `Create policy ${policyName}: done (` }).waitFor();
   const card = page.locator('#policy-list > li', { has: page.getByRole('heading', { name: policyName }) });
   await card.getByText(consensus).waitFor();
   const policyId = await card.getAttribute('data-policy-id');

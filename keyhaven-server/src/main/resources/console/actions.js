@@ -19,6 +19,7 @@ export function about(what, error) {
  * (and what the operator typed) as it was.
  */
 export async function perform(context, what, operation, type, parameters, accepted = async () => {}) {
+  context.clear(); // An earlier error is no longer the news once the operator acts again.
   let activity;
   try {
     activity = await submit(context.session, operation, type, parameters);

@@ -2,7 +2,8 @@
 // which the organization's policies and root quorum decide on like any other); the expressions checked as they are
 // typed by Keyhaven's check_policy (the server's own parser and vocabulary, so the page never disagrees with what
 // create_policy accepts); and a dry run of the draft against a past activity (dry_run_policies), which saves nothing.
-import { query, submit } from './api.js';
+import { query } from './api.js';
+import { perform } from './actions.js';
 import { h, when } from './dom.js';
 
 export const title = 'Policies';
@@ -30,17 +31,6 @@ function problemItem(source, problem) {
     h('pre', { className: 'caret', 'aria-hidden': 'true' }, `${text}\n${' '.repeat(at.column - 1)}^`));
 }
 
-function describeStatus(activity, done) {
-  switch (activity.status) {
-    case 'ACTIVITY_STATUS_COMPLETED':
-      return done;
-    case 'ACTIVITY_STATUS_CONSENSUS_NEEDED':
-      return `The change waits for approval: activity ${activity.id} needs more votes.`;
-    default:
-      return null;
-  }
-}
-
 export async function render(context) {
   const { session } = context;
   let policies = [];
@@ -60,23 +50,6 @@ export async function render(context) {
       empty.hidden = policies.length > 0;
     } catch (error) {
       context.complain(error);
-    }
-  };
-
-  /** Submits a policy activity and says what became of it; true when it completed. */
-  const run = async (operation, type, parameters, done) => {
-    try {
-      const activity = await submit(session, operation, type, parameters);
-      const said = describeStatus(activity, done(activity));
-      if (said) {
-        context.say(said);
-      } else {
-        context.complain(new Error(activity.failure?.message ?? `${activity.id} ended ${activity.status}`));
-      }
-      return activity.status === 'ACTIVITY_STATUS_COMPLETED';
-    } catch (error) {
-      context.complain(error);
-      return false;
     }
   };
 
@@ -117,8 +90,8 @@ export async function render(context) {
       'aria-describedby': nameId,
       onclick: async () => {
         yes.disabled = true;
-        const deleted = await run('delete_policy', 'ACTIVITY_TYPE_DELETE_POLICY', { policyId: policy.policyId },
-          () => `Deleted policy ${policy.policyName} (${policy.policyId}).`);
+        const deleted = await perform(context, `Delete policy ${policy.policyName}`, 'delete_policy',
+          'ACTIVITY_TYPE_DELETE_POLICY', { policyId: policy.policyId });
         if (deleted) await reload();
         else yes.disabled = false;
       },
@@ -222,7 +195,7 @@ export async function render(context) {
       }
       const d = draft();
       const saved = editing
-        ? await run('update_policy', 'ACTIVITY_TYPE_UPDATE_POLICY_V2', {
+        ? await perform(context, `Save policy ${name.value.trim()}`, 'update_policy', 'ACTIVITY_TYPE_UPDATE_POLICY_V2', {
           policyId: policy.policyId,
           policyName: name.value.trim(),
           policyEffect: d.effect,
@@ -230,15 +203,15 @@ export async function render(context) {
           policyConsensus: d.consensus,
           policyNotes: notes.value,
           time: d.time,
-        }, () => `Saved policy ${name.value.trim()} (${policy.policyId}).`)
-        : await run('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', {
+        })
+        : await perform(context, `Create policy ${name.value.trim()}`, 'create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', {
           policyName: name.value.trim(),
           effect: d.effect,
           condition: d.condition,
           consensus: d.consensus,
           notes: notes.value,
           ...(d.time.trim() ? { time: d.time } : {}),
-        }, (activity) => `Created policy ${name.value.trim()} (${activity.result.createPolicyResult.policyId}).`);
+        });
       if (saved) {
         closeEditor();
         await reload();

@@ -9,8 +9,8 @@ import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
 import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.UserParams;
-import dev.keyhaven.server.api.JsonMappers;
 import dev.keyhaven.client.Requests.WalletAccountParams;
+import dev.keyhaven.server.api.JsonMappers;
 import dev.keyhaven.server.testing.KeyhavenProcess;
 import dev.keyhaven.server.testing.NodeTools;
 import dev.keyhaven.server.testing.StoreKind;
@@ -217,7 +217,7 @@ class ConsoleIT {
                     .asString();
             Path output = Files.createTempFile("keyhaven-console-wallets", ".json");
             try {
-                Map<String, String> environment = new HashMap<>(operator.environment());
+                Map<String, String> environment = new HashMap<>(operator.environment("OPERATOR", "operator"));
                 environment.put("KEYHAVEN_PRIVATE_KEY_ID", privateKeyId);
                 environment.put("KEYHAVEN_FLOW_OUTPUT", output.toString());
                 Path screenshots = runFlow("wallets", server, environment);
@@ -311,7 +311,7 @@ class ConsoleIT {
             String failedEventId = receiver.await(tagEvent, 1).getFirst().header("X-Keyhaven-Event-Id");
             awaitDelivery(root, endpointId, failedEventId, "FAILED");
 
-            Map<String, String> environment = new HashMap<>(operator.environment());
+            Map<String, String> environment = new HashMap<>(operator.environment("OPERATOR", "operator"));
             environment.put("KEYHAVEN_ENDPOINT_ID", endpointId);
             environment.put("KEYHAVEN_FAILED_EVENT_ID", failedEventId);
             environment.put("KEYHAVEN_SECOND_ENDPOINT_URL", receiver.url("/second"));
@@ -357,7 +357,7 @@ class ConsoleIT {
             assertThat(log.path("entries")).hasSize((int) entries);
             assertThat(log.path("latestSignedHead").path("seq").asLong()).isEqualTo(entries);
 
-            Map<String, String> environment = new HashMap<>(operator.environment());
+            Map<String, String> environment = new HashMap<>(operator.environment("OPERATOR", "operator"));
             environment.put("KEYHAVEN_ORGANIZATION_NAME", "Test organization");
             environment.put("KEYHAVEN_QUORUM_NAMES", "[\"root\",\"operator\"]");
             environment.put("KEYHAVEN_SUBORG_ID", suborgId);
@@ -377,42 +377,20 @@ class ConsoleIT {
                 alter.setString(1, server.organizationId());
                 assertThat(alter.executeUpdate()).isEqualTo(1);
             }
-            runFlow(
-                    "organization",
-                    server,
-                    Map.of(
-                            "KEYHAVEN_OPERATOR_NAME", operator.name(),
-                            "KEYHAVEN_OPERATOR_PUBLIC_KEY", operator.publicKey(),
-                            "KEYHAVEN_OPERATOR_PRIVATE_KEY", operator.privateKey(),
-                            "KEYHAVEN_TAMPERED_ENTRY", "2"));
-        }
-    }
-
-    /** A user in the root quorum whose API key the browser imports. */
-    private record Operator(String name, String publicKey, String privateKey) {
-        Map<String, String> environment() {
-            return Map.of(
-                    "KEYHAVEN_OPERATOR_NAME", name,
-                    "KEYHAVEN_OPERATOR_PUBLIC_KEY", publicKey,
-                    "KEYHAVEN_OPERATOR_PRIVATE_KEY", privateKey);
+            Map<String, String> tampered = new HashMap<>(operator.environment("OPERATOR", "operator"));
+            tampered.put("KEYHAVEN_TAMPERED_ENTRY", "2");
+            runFlow("organization", server, tampered);
         }
     }
 
     /** Creates the user "operator" with a new P-256 API key; the root quorum becomes {@code threshold} of root and it. */
     private static Operator operator(TestServer server, int threshold) {
-        String privateKey = newP256PrivateKey();
-        ApiKeyStamper key = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, privateKey);
         KeyhavenClient root = server.rootClient();
-        String userId = root.createUsers(
-                        List.of(UserParams.withApiKeys("operator", List.of(ApiKeyParams.of("browser", key)))))
-                .result()
-                .path("userIds")
-                .get(0)
-                .asString();
-        assertThat(root.updateRootQuorum(threshold, List.of(server.rootUserId(), userId))
+        Operator operator = Operator.created(root, "operator");
+        assertThat(root.updateRootQuorum(threshold, List.of(server.rootUserId(), operator.userId()))
                         .status())
                 .isEqualTo("ACTIVITY_STATUS_COMPLETED");
-        return new Operator("operator", key.publicKey(), privateKey);
+        return operator;
     }
 
     /** The delivery of {@code eventId} to the endpoint once it has {@code status} (or fails after 20 s). */
