@@ -203,6 +203,13 @@ await withBrowser(async (browser) => {
   assert.equal(await page.locator('#identity').textContent(), identity);
   assert.ok(stamped.slice(beforeReload).some((request) => request.url().endsWith('/public/v1/query/whoami')));
 
+  // The Activities page does not poll for a passkey session: every read would ask the authenticator.
+  await openPage(page, 'Activities');
+  await page.getByText('live updates are off, since every read asks your passkey').waitFor();
+  const beforeWaiting = stamped.length;
+  await page.waitForTimeout(4000); // longer than the 3 s between polls of an API-key session
+  assert.equal(stamped.length, beforeWaiting, 'no request while a passkey session waits on Activities');
+
   // As alice: her own API key may go (users manage their own credentials); a tag needs a policy she lacks.
   await openPage(page, 'Users');
   await alice.getByText('(this session signs with it)').waitFor();

@@ -4,6 +4,7 @@
 // votes appear without a reload.
 import { query, submit } from './api.js';
 import { h, millis, when } from './dom.js';
+import { isPasskeySession } from './passkey.js';
 
 export const title = 'Activities';
 
@@ -266,11 +267,13 @@ export async function render(context) {
       }
       known = new Set(activities.map((a) => a.id));
       draw(activities);
+      const updates = isPasskeySession(session)
+        ? 'live updates are off, since every read asks your passkey: use Refresh.'
+        : `updates every ${POLL_MILLIS / 1000} s while this page is visible.`;
       coverage.textContent = searchedAll
-        ? `${activities.length} shown. Updated ${new Date().toLocaleTimeString()}; updates every `
-          + `${POLL_MILLIS / 1000} s while this page is visible.`
+        ? `${activities.length} shown. Updated ${new Date().toLocaleTimeString()}; ${updates}`
         : `${activities.length} shown of the newest ${count} read; set "Created from" to reach older ones. Updated `
-          + `${new Date().toLocaleTimeString()}; updates every ${POLL_MILLIS / 1000} s while this page is visible.`;
+          + `${new Date().toLocaleTimeString()}; ${updates}`;
     } catch (error) {
       context.complain(error);
     }
@@ -305,7 +308,8 @@ export async function render(context) {
   };
   form.addEventListener('submit', applyFilters);
 
-  // Live updates: a stamped list_activities every few seconds while this page is shown and the tab visible.
+  // Live updates: a stamped list_activities every few seconds while this page is shown and the tab visible. Not for
+  // a passkey session: each read would be a prompt of the authenticator.
   let timer = null;
   const stop = () => {
     clearTimeout(timer);
@@ -319,7 +323,7 @@ export async function render(context) {
       stop();
       return;
     }
-    if (document.visibilityState === 'visible') timer = setTimeout(poll, POLL_MILLIS);
+    if (document.visibilityState === 'visible' && !isPasskeySession(session)) timer = setTimeout(poll, POLL_MILLIS);
   };
   const poll = async () => {
     if (!context.current()) {

@@ -4,6 +4,7 @@
 import { query } from './api.js';
 import { perform } from './actions.js';
 import { h, when } from './dom.js';
+import { isPasskeySession } from './passkey.js';
 
 export const title = 'Webhooks';
 
@@ -135,7 +136,10 @@ export async function render(context) {
       if (!context.current()) return;
       list.replaceChildren(...shown.map((s) => s.item));
       empty.hidden = endpoints.length > 0;
-      if (shown.some((s) => s.pending)) timer = setTimeout(reload, PENDING_REFRESH_MS);
+      // A passkey session re-reads only when asked: each read is a prompt of the authenticator.
+      if (shown.some((s) => s.pending) && !isPasskeySession(context.session)) {
+        timer = setTimeout(reload, PENDING_REFRESH_MS);
+      }
     } catch (error) {
       context.complain(error);
     }
