@@ -152,15 +152,8 @@ class ConsoleIT {
     void anApproverSignsInWithAnApiKeyAndApprovesAndRejectsInTheBrowser() throws Exception {
         try (TestServer server = TestServer.start(StoreKind.SQLITE)) {
             KeyhavenClient first = server.rootClient();
-            String privateKey = newP256PrivateKey();
-            ApiKeyStamper approverKey = ApiKeyStamper.fromPrivateKey(ApiKeyStamper.Curve.P256, privateKey);
-            String approverId = first.createUsers(List.of(
-                            UserParams.withApiKeys("approver", List.of(ApiKeyParams.of("browser", approverKey)))))
-                    .result()
-                    .path("userIds")
-                    .get(0)
-                    .asString();
-            assertThat(first.updateRootQuorum(2, List.of(server.rootUserId(), approverId))
+            Operator approver = Operator.created(first, "approver");
+            assertThat(first.updateRootQuorum(2, List.of(server.rootUserId(), approver.userId()))
                             .status())
                     .isEqualTo("ACTIVITY_STATUS_COMPLETED");
             Activity toApprove = first.submit(
@@ -176,16 +169,12 @@ class ConsoleIT {
             assertThat(List.of(toApprove.status(), toReject.status()))
                     .containsExactly("ACTIVITY_STATUS_CONSENSUS_NEEDED", "ACTIVITY_STATUS_CONSENSUS_NEEDED");
 
-            Path screenshots = runFlow(
-                    "approvals",
-                    server,
-                    Map.of(
-                            "KEYHAVEN_APPROVER_NAME", "approver",
-                            "KEYHAVEN_APPROVER_PUBLIC_KEY", approverKey.publicKey(),
-                            "KEYHAVEN_APPROVER_PRIVATE_KEY", privateKey,
-                            "KEYHAVEN_OTHER_PUBLIC_KEY", server.rootStamper().publicKey(),
-                            "KEYHAVEN_APPROVE_ACTIVITY_ID", toApprove.id(),
-                            "KEYHAVEN_REJECT_ACTIVITY_ID", toReject.id()));
+            Map<String, String> environment = new HashMap<>(approver.environment("APPROVER", "approver"));
+            environment.putAll(Map.of(
+                    "KEYHAVEN_OTHER_PUBLIC_KEY", server.rootStamper().publicKey(),
+                    "KEYHAVEN_APPROVE_ACTIVITY_ID", toApprove.id(),
+                    "KEYHAVEN_REJECT_ACTIVITY_ID", toReject.id()));
+            Path screenshots = runFlow("approvals", server, environment);
 
             assertThat(first.getActivity(toApprove.id()).path("status").asString())
                     .isEqualTo("ACTIVITY_STATUS_COMPLETED");
