@@ -129,6 +129,32 @@ class SessionsIT extends OnBothStores {
                 .asString();
     }
 
+    /**
+     * A stamp_login addressed to the parent that ran in the sub-organization: completed there, for {@code userId},
+     * its session key answering whoami there, and recorded in the sub-organization, not in the parent.
+     */
+    private void assertLoggedInToTheSubOrganization(
+            Activity login, String subOrganizationId, String userId, TargetKey session) {
+        assertThat(login.isCompleted()).isTrue();
+        assertThat(login.organizationId()).isEqualTo(subOrganizationId);
+        JsonNode claims = JsonMapper.builder()
+                .build()
+                .readTree(Base64.getUrlDecoder()
+                        .decode(login.result().path("session").asString().split("\\.")[1]));
+        assertThat(claims.path("organization_id").asString()).isEqualTo(subOrganizationId);
+        assertThat(claims.path("user_id").asString()).isEqualTo(userId);
+        var asSession =
+                as(session.privateKey()).forOrganization(subOrganizationId).whoami();
+        assertThat(asSession.userId()).isEqualTo(userId);
+        assertThat(asSession.organizationId()).isEqualTo(subOrganizationId);
+        assertThat(client.forOrganization(subOrganizationId)
+                        .getActivity(login.id())
+                        .path("type")
+                        .asString())
+                .isEqualTo("ACTIVITY_TYPE_STAMP_LOGIN");
+        assertThat(apiError(() -> client.getActivity(login.id())).httpStatus()).isEqualTo(404);
+    }
+
     /** stamp_login for {@code session}, stamped by {@code key} and addressed to the root organization (the parent). */
     private Activity stampLoginAtParent(ApiKeyStamper key, TargetKey session) {
         return client.withStamper(key)
@@ -152,25 +178,7 @@ class SessionsIT extends OnBothStores {
 
         Activity login = stampLoginAtParent(wallet, session);
 
-        assertThat(login.isCompleted()).isTrue();
-        assertThat(login.organizationId()).isEqualTo(subOrganizationId);
-        JsonNode claims = JsonMapper.builder()
-                .build()
-                .readTree(Base64.getUrlDecoder()
-                        .decode(login.result().path("session").asString().split("\\.")[1]));
-        assertThat(claims.path("organization_id").asString()).isEqualTo(subOrganizationId);
-        assertThat(claims.path("user_id").asString()).isEqualTo(userId);
-        var asSession =
-                as(session.privateKey()).forOrganization(subOrganizationId).whoami();
-        assertThat(asSession.userId()).isEqualTo(userId);
-        assertThat(asSession.organizationId()).isEqualTo(subOrganizationId);
-        // Recorded in the sub-organization, not in the parent.
-        assertThat(client.forOrganization(subOrganizationId)
-                        .getActivity(login.id())
-                        .path("type")
-                        .asString())
-                .isEqualTo("ACTIVITY_TYPE_STAMP_LOGIN");
-        assertThat(apiError(() -> client.getActivity(login.id())).httpStatus()).isEqualTo(404);
+        assertLoggedInToTheSubOrganization(login, subOrganizationId, userId, session);
     }
 
     @Test
@@ -204,22 +212,10 @@ class SessionsIT extends OnBothStores {
                         Map.of("publicKey", session.compressed()),
                         "stampLoginResult");
 
-        assertThat(login.isCompleted()).isTrue();
-        assertThat(login.organizationId()).isEqualTo(subOrganizationId);
+        assertLoggedInToTheSubOrganization(login, subOrganizationId, userId, session);
         JsonNode vote = login.raw().path("votes").get(0);
         assertThat(vote.path("scheme").asString()).isEqualTo("SIGNATURE_SCHEME_TK_WEBAUTHN");
         assertThat(vote.path("userId").asString()).isEqualTo(userId);
-        JsonNode claims = JsonMapper.builder()
-                .build()
-                .readTree(Base64.getUrlDecoder()
-                        .decode(login.result().path("session").asString().split("\\.")[1]));
-        assertThat(claims.path("organization_id").asString()).isEqualTo(subOrganizationId);
-        assertThat(claims.path("user_id").asString()).isEqualTo(userId);
-        var asSession =
-                as(session.privateKey()).forOrganization(subOrganizationId).whoami();
-        assertThat(asSession.userId()).isEqualTo(userId);
-        assertThat(asSession.organizationId()).isEqualTo(subOrganizationId);
-        assertThat(apiError(() -> client.getActivity(login.id())).httpStatus()).isEqualTo(404);
 
         // A passkey no sub-organization holds: the credential id names nobody.
         SoftwareAuthenticator stranger = SoftwareAuthenticator.create(ORIGIN, RP_ID);
