@@ -147,6 +147,9 @@ final class GroupCommitWriter implements AutoCloseable {
                         ? inSavepoints(batch, tx, connection, completions)
                         : optimistically(batch, tx, completions);
                 if (unitFailed == null) {
+                    unitFailed = beforeCommit(tx);
+                }
+                if (unitFailed == null) {
                     connection.commit();
                     observer.batchCommitted(batch.size());
                 } else {
@@ -162,7 +165,8 @@ final class GroupCommitWriter implements AutoCloseable {
         }
         if (unitFailed == null) {
             completions.forEach(Runnable::run);
-        } else if (DatabaseOutage.is(unitFailed)) {
+        } else if (DatabaseOutage.is(unitFailed) || dialect == Dialect.SQLITE) {
+            // On SQLite only the batch's own append can fail here (see beforeCommit), and its units cannot run again.
             failAll(batch, (RuntimeException) unitFailed);
         } else if (batch.size() == 1) {
             batch.getFirst().done.completeExceptionally(unitFailed);
@@ -197,6 +201,24 @@ final class GroupCommitWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * The batch's own last work before its commit: appending the units' audit changes to the chains, once per
+     * organization for the whole batch. Null when it ran; else its failure, after which the batch rolls back. On
+     * PostgreSQL its units then run alone (one of them caused it); on SQLite, whose units cannot run again (their
+     * effects outside the transaction may not be repeatable), the failure is a store failure and fails them all.
+     */
+    private Throwable beforeCommit(JdbcTx tx) {
+        try {
+            tx.beforeCommit();
+            return null;
+        } catch (RuntimeException | Error e) {
+            if (dialect == Dialect.SQLITE && !(e instanceof StoreException)) {
+                return new StoreException("appending to the audit log failed: " + e.getMessage(), e);
+            }
+            return e;
+        }
+    }
+
     /** Runs each unit in its own savepoint (SQLite): none fails the batch, so the answer is always null. */
     private static Throwable inSavepoints(
             List<Unit<?>> batch, JdbcTx tx, Connection connection, List<Runnable> completions) throws SQLException {
@@ -211,11 +233,13 @@ final class GroupCommitWriter implements AutoCloseable {
     /** Runs one unit; returns how to complete it once the batch's fate is known. */
     private static <T> Runnable runInSavepoint(Unit<T> unit, JdbcTx tx, Statement savepoints) throws SQLException {
         savepoints.execute("SAVEPOINT unit");
+        AuditBacklog.Mark audited = tx.audit().mark();
         try {
             T result = unit.work.run(tx);
             savepoints.execute("RELEASE unit");
             return () -> unit.done.complete(result);
         } catch (RuntimeException | Error e) {
+            tx.audit().reset(audited);
             savepoints.execute("ROLLBACK TO unit");
             savepoints.execute("RELEASE unit");
             return () -> unit.done.completeExceptionally(e);
@@ -253,7 +277,9 @@ final class GroupCommitWriter implements AutoCloseable {
         try (Connection connection = dataSource.getConnection()) {
             beginWrite(connection);
             try {
-                T result = unit.work.run(new JdbcTx(connection, dialect));
+                JdbcTx tx = new JdbcTx(connection, dialect);
+                T result = unit.work.run(tx);
+                tx.beforeCommit();
                 connection.commit();
                 observer.ranAlone(true);
                 unit.done.complete(result);

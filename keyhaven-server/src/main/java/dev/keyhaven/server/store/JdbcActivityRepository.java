@@ -16,7 +16,6 @@ import dev.keyhaven.server.api.Pagination;
 import dev.keyhaven.server.api.WireEnum;
 import dev.keyhaven.server.audit.AuditChange;
 import dev.keyhaven.server.audit.AuditKind;
-import dev.keyhaven.server.audit.AuditLogRepository;
 import dev.keyhaven.server.tx.Tx;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -191,36 +190,29 @@ public final class JdbcActivityRepository implements ActivityRepository {
         Vote v = a.votes().getFirst();
         List<Object> activity = activityValues(a);
         List<Object> vote = voteValues(a.organizationId(), v);
-        List<AuditChange> changes = List.of(created(a, activity), voted(v, vote));
+        // The chain is appended to when the transaction (on both stores a batch of grouped ones) is about to commit.
+        audit.append(tx, a.organizationId(), List.of(created(a, activity), voted(v, vote)));
         if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
-            // One statement for the activity, its vote, the version check and the audit head (under the
-            // organization's row lock, so that concurrent writers cannot fork the chain), and one for the entries.
+            // One statement, so one round trip, for the activity, its vote and the version check.
             List<Object> args = new ArrayList<>(activity);
             args.addAll(vote);
             args.add(a.organizationId());
-            Optional<Map.Entry<Long, AuditLogRepository.Head>> seen = Sql.one(
-                    tx,
-                    "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + "), head AS ("
-                            + JdbcAuditLog.reservingOnPostgres(changes.size()) + ") "
-                            + "SELECT state_version, head_seq, audit_head FROM head",
-                    rs -> Map.entry(
-                            rs.getLong(1),
-                            new AuditLogRepository.Head(
-                                    a.organizationId(), rs.getLong(2), Optional.ofNullable(rs.getString(3)))),
-                    args.toArray());
-            seen.ifPresent(head -> JdbcAuditLog.write(tx, head.getValue(), changes));
-            return seen.map(Map.Entry::getKey).orElse(-1L);
+            return Sql.one(
+                            tx,
+                            "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + ") "
+                                    + "SELECT state_version FROM organizations WHERE id = ?",
+                            rs -> rs.getLong(1),
+                            args.toArray())
+                    .orElse(-1L);
         }
         Sql.update(tx, insertActivity(a), activity.toArray());
         Sql.update(tx, INSERT_VOTE, vote.toArray());
-        long version = Sql.one(
+        return Sql.one(
                         tx,
                         "SELECT state_version FROM organizations WHERE id = ?",
                         rs -> rs.getLong(1),
                         a.organizationId())
                 .orElse(-1L);
-        audit.append(tx, a.organizationId(), changes);
-        return version;
     }
 
     @Override

@@ -22,10 +22,12 @@ import java.util.TreeMap;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * {@code audit_entries}, {@code audit_signed_heads} and the chain head on {@code organizations}. An append takes the
- * organization's row lock (which the state version's advance has already taken on the activity engine's path) to read
- * the head, then inserts all its entries at once and records the new head: two round trips on PostgreSQL, one of
- * which signing's short write folds into the statement it already ran.
+ * {@code audit_entries}, {@code audit_signed_heads} and the chain head on {@code organizations}. Changes are appended
+ * at the end of their transaction: {@link #append} only notes them, and {@link #appendPending}, which the store runs
+ * just before the commit, takes each organization's row lock to read its head (the lock that advancing the state
+ * version takes too), inserts all the transaction's entries for it at once and records the new head. So the lock is
+ * held from the append to the commit, not for the whole transaction, and a batch of grouped transactions moves each
+ * head once: two statements per organization and commit, whatever the number of activities in it.
  */
 public final class JdbcAuditLog implements AuditLogRepository {
     /** Plain, so that the canonical JSON of the entries never depends on how the API's mapper is configured. */
@@ -46,11 +48,29 @@ public final class JdbcAuditLog implements AuditLogRepository {
         return present instanceof Instant instant ? Sql.micros(instant) : present;
     }
 
-    /**
-     * Appends {@code changes} to the organization's chain. Nothing is appended for an organization that does not
-     * exist: the write that made the changes sees that too and rolls back.
-     */
+    /** Notes {@code changes} for the organization's chain; they are appended when the transaction is about to commit. */
     void append(Tx tx, String organizationId, List<AuditChange> changes) {
+        JdbcTx.of(tx).audit().add(organizationId, changes);
+    }
+
+    /**
+     * Appends every change the transaction noted, organization by organization in id order (so that transactions
+     * appending to several chains take their rows in one order). Nothing is appended for an organization that does not
+     * exist any more; an organization deleted in the transaction had its changes appended before its row went
+     * ({@link #appendPending(JdbcTx, String)}).
+     */
+    static void appendPending(JdbcTx tx) {
+        if (!tx.audit().isEmpty()) {
+            tx.audit().drain().forEach((organizationId, changes) -> appendNow(tx, organizationId, changes));
+        }
+    }
+
+    /** Appends the changes noted for one organization now: before its row is deleted. */
+    static void appendPending(JdbcTx tx, String organizationId) {
+        appendNow(tx, organizationId, tx.audit().drain(organizationId));
+    }
+
+    private static void appendNow(Tx tx, String organizationId, List<AuditChange> changes) {
         if (!changes.isEmpty()) {
             reserve(tx, organizationId, changes.size()).ifPresent(head -> write(tx, head, changes));
         }
@@ -79,19 +99,10 @@ public final class JdbcAuditLog implements AuditLogRepository {
     }
 
     /**
-     * The statement that moves an organization's {@code audit_seq} on by {@code count} under its row lock, for
-     * signing's single statement on PostgreSQL: it returns {@code state_version}, then the head before the entries.
-     */
-    static String reservingOnPostgres(int count) {
-        return "UPDATE organizations SET audit_seq = audit_seq + " + count + " WHERE id = ? "
-                + "RETURNING state_version, audit_seq - " + count + " AS head_seq, audit_head";
-    }
-
-    /**
      * Inserts the entries after {@code before} and records the new head: one statement on PostgreSQL (whose
      * {@code audit_seq} {@link #reserve} already moved on), two on SQLite.
      */
-    static void write(Tx tx, Head before, List<AuditChange> changes) {
+    private static void write(Tx tx, Head before, List<AuditChange> changes) {
         String organizationId = before.organizationId();
         long seq = before.seq();
         String prevHash = before.hash().orElse(AuditChain.GENESIS);
