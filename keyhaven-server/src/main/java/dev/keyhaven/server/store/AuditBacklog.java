@@ -1,6 +1,5 @@
 package dev.keyhaven.server.store;
 
-import dev.keyhaven.server.audit.AuditChange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedMap;
@@ -13,7 +12,7 @@ import java.util.TreeMap;
  * and so that a transaction (or a batch of grouped ones) reads and moves each head once, however many changes it made.
  */
 final class AuditBacklog {
-    private record Pending(String organizationId, AuditChange change) {}
+    private record Pending(String organizationId, NotedChange change) {}
 
     /** What was pending at one point, to go back to when the work done since is rolled back. */
     record Mark(List<Pending> pending) {}
@@ -22,8 +21,8 @@ final class AuditBacklog {
 
     private final List<Pending> pending = new ArrayList<>();
 
-    void add(String organizationId, List<AuditChange> changes) {
-        for (AuditChange change : changes) {
+    void add(String organizationId, List<NotedChange> changes) {
+        for (NotedChange change : changes) {
             pending.add(new Pending(organizationId, change));
         }
     }
@@ -46,8 +45,8 @@ final class AuditBacklog {
     }
 
     /** Takes every pending change, grouped by organization, organizations in id order (the order their rows lock). */
-    SortedMap<String, List<AuditChange>> drain() {
-        SortedMap<String, List<AuditChange>> byOrganization = new TreeMap<>();
+    SortedMap<String, List<NotedChange>> drain() {
+        SortedMap<String, List<NotedChange>> byOrganization = new TreeMap<>();
         for (Pending p : pending) {
             byOrganization
                     .computeIfAbsent(p.organizationId(), id -> new ArrayList<>())
@@ -58,8 +57,8 @@ final class AuditBacklog {
     }
 
     /** Takes the pending changes of one organization, in the order they were made. */
-    List<AuditChange> drain(String organizationId) {
-        List<AuditChange> changes = new ArrayList<>();
+    List<NotedChange> drain(String organizationId) {
+        List<NotedChange> changes = new ArrayList<>();
         pending.removeIf(p -> {
             if (!p.organizationId().equals(organizationId)) {
                 return false;

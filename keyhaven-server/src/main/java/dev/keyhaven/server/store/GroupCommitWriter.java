@@ -20,6 +20,10 @@ import org.sqlite.SQLiteConnection;
  * behaves as its own transaction: its submitter gets its result once the commit is durable, or its exception with
  * none of its effects. Under load a batch forms while the previous one commits; alone, a unit commits on its own.
  *
+ * <p>The batch ends with its own work, before the commit ({@link JdbcTx#beforeCommit}): its units' audit changes are
+ * appended to the chains once per organization, and on PostgreSQL the signatures' records that its units deferred are
+ * inserted together, after their organizations' state versions are checked.
+ *
  * <p>SQLite (every write: it has one writer) runs each unit in a savepoint, so a failing unit is rolled back alone.
  * PostgreSQL (only the short record writes of signing, {@code Transactor.writeGrouped}) avoids savepoints, which
  * cost round trips and subtransactions: it runs the batch optimistically, and if any unit fails it rolls the batch

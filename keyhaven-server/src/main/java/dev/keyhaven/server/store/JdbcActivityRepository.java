@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -185,34 +186,57 @@ public final class JdbcActivityRepository implements ActivityRepository {
                 v.evaluation().map(this::evaluationJson));
     }
 
+    /** A signature's record made ready before its write: the two rows' values and their audit changes. */
+    private record Ready(Activity activity, List<Object> activityRow, List<Object> voteRow, List<NotedChange> changes)
+            implements Prepared {}
+
     @Override
-    public long insertSeeingStateVersion(Tx tx, Activity a) {
+    public Prepared prepare(Activity a) {
         Vote v = a.votes().getFirst();
         List<Object> activity = activityValues(a);
         List<Object> vote = voteValues(a.organizationId(), v);
-        // The chain is appended to when the transaction (on both stores a batch of grouped ones) is about to commit.
-        audit.append(tx, a.organizationId(), List.of(created(a, activity), voted(v, vote)));
-        if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
-            // One statement, so one round trip, for the activity, its vote and the version check.
-            List<Object> args = new ArrayList<>(activity);
-            args.addAll(vote);
-            args.add(a.organizationId());
-            return Sql.one(
-                            tx,
-                            "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + ") "
-                                    + "SELECT state_version FROM organizations WHERE id = ?",
-                            rs -> rs.getLong(1),
-                            args.toArray())
-                    .orElse(-1L);
+        List<NotedChange> changes = List.of(NotedChange.of(created(a, activity)), NotedChange.of(voted(v, vote)));
+        if (activity.size() == 12) {
+            // Every row of a grouped insert has the same columns: app_proofs NULL for an activity without proofs.
+            activity = new ArrayList<>(activity);
+            activity.add(Optional.empty());
         }
-        Sql.update(tx, insertActivity(a), activity.toArray());
-        Sql.update(tx, INSERT_VOTE, vote.toArray());
-        return Sql.one(
-                        tx,
-                        "SELECT state_version FROM organizations WHERE id = ?",
-                        rs -> rs.getLong(1),
-                        a.organizationId())
+        return new Ready(a, activity, vote, changes);
+    }
+
+    @Override
+    public void insertAtStateVersion(
+            Tx tx, Prepared prepared, long stateVersion, Supplier<? extends RuntimeException> moved) {
+        Ready ready = (Ready) prepared;
+        String organizationId = ready.activity().organizationId();
+        JdbcTx jdbc = JdbcTx.of(tx);
+        JdbcAuditLog.note(jdbc, organizationId, ready.changes());
+        if (jdbc.dialect() == Dialect.POSTGRESQL) {
+            // Inserted with the batch's other records and audit entries, after the version check, at the commit.
+            jdbc.records()
+                    .add(new DeferredRecord(organizationId, stateVersion, moved, ready.activityRow(), ready.voteRow()));
+            return;
+        }
+        Sql.update(tx, INSERT_ACTIVITY_WITH_PROOFS, ready.activityRow().toArray());
+        Sql.update(tx, INSERT_VOTE, ready.voteRow().toArray());
+        long version = Sql.one(
+                        tx, "SELECT state_version FROM organizations WHERE id = ?", rs -> rs.getLong(1), organizationId)
                 .orElse(-1L);
+        if (version != stateVersion) {
+            throw moved.get();
+        }
+    }
+
+    /** The insert of {@code count} activities, every column with the app proofs. */
+    static String insertActivityRows(int count) {
+        return "INSERT INTO activities (" + COLUMNS + ", app_proofs) VALUES "
+                + String.join(", ", Collections.nCopies(count, "(" + Sql.placeholders(13) + ")"));
+    }
+
+    /** The insert of {@code count} votes. */
+    static String insertVoteRows(int count) {
+        return "INSERT INTO votes (" + VOTE_COLUMNS + ") VALUES "
+                + String.join(", ", Collections.nCopies(count, "(" + Sql.placeholders(13) + ")"));
     }
 
     @Override
