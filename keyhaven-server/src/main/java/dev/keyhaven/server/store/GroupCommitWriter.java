@@ -2,8 +2,8 @@ package dev.keyhaven.server.store;
 
 import dev.keyhaven.server.tx.TxWork;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -148,7 +148,7 @@ final class GroupCommitWriter implements AutoCloseable {
             JdbcTx tx = new JdbcTx(connection, dialect);
             try {
                 unitFailed = dialect == Dialect.SQLITE
-                        ? inSavepoints(batch, tx, connection, completions)
+                        ? inSavepoints(batch, tx, completions)
                         : optimistically(batch, tx, completions);
                 if (unitFailed == null) {
                     unitFailed = beforeCommit(tx);
@@ -224,29 +224,39 @@ final class GroupCommitWriter implements AutoCloseable {
     }
 
     /** Runs each unit in its own savepoint (SQLite): none fails the batch, so the answer is always null. */
-    private static Throwable inSavepoints(
-            List<Unit<?>> batch, JdbcTx tx, Connection connection, List<Runnable> completions) throws SQLException {
-        try (Statement savepoints = connection.createStatement()) {
-            for (Unit<?> unit : batch) {
-                completions.add(runInSavepoint(unit, tx, savepoints));
-            }
+    private static Throwable inSavepoints(List<Unit<?>> batch, JdbcTx tx, List<Runnable> completions)
+            throws SQLException {
+        for (Unit<?> unit : batch) {
+            completions.add(runInSavepoint(unit, tx));
         }
         return null;
     }
 
     /** Runs one unit; returns how to complete it once the batch's fate is known. */
-    private static <T> Runnable runInSavepoint(Unit<T> unit, JdbcTx tx, Statement savepoints) throws SQLException {
-        savepoints.execute("SAVEPOINT unit");
+    private static <T> Runnable runInSavepoint(Unit<T> unit, JdbcTx tx) throws SQLException {
+        execute(tx, "SAVEPOINT unit");
         AuditBacklog.Mark audited = tx.audit().mark();
         try {
             T result = unit.work.run(tx);
-            savepoints.execute("RELEASE unit");
+            execute(tx, "RELEASE unit");
             return () -> unit.done.complete(result);
         } catch (RuntimeException | Error e) {
             tx.audit().reset(audited);
-            savepoints.execute("ROLLBACK TO unit");
-            savepoints.execute("RELEASE unit");
+            execute(tx, "ROLLBACK TO unit");
+            execute(tx, "RELEASE unit");
             return () -> unit.done.completeExceptionally(e);
+        }
+    }
+
+    /** Runs a statement without parameters or results (a savepoint's), kept prepared on SQLite. */
+    private static void execute(JdbcTx tx, String sql) throws SQLException {
+        PreparedStatement statement = tx.statement(sql);
+        boolean succeeded = false;
+        try {
+            statement.executeUpdate();
+            succeeded = true;
+        } finally {
+            tx.release(sql, statement, succeeded);
         }
     }
 

@@ -196,12 +196,16 @@ public final class JdbcActivityRepository implements ActivityRepository {
         List<Object> activity = activityValues(a);
         List<Object> vote = voteValues(a.organizationId(), v);
         List<NotedChange> changes = List.of(NotedChange.of(created(a, activity)), NotedChange.of(voted(v, vote)));
-        if (activity.size() == 12) {
+        List<Object> activityRow = new ArrayList<>(13);
+        // Text checked here, on the request's thread, not when the serial writer binds it.
+        activity.forEach(value -> activityRow.add(Sql.checked(value)));
+        if (activityRow.size() == 12) {
             // Every row of a grouped insert has the same columns: app_proofs NULL for an activity without proofs.
-            activity = new ArrayList<>(activity);
-            activity.add(Optional.empty());
+            activityRow.add(Optional.empty());
         }
-        return new Ready(a, activity, vote, changes);
+        List<Object> voteRow = new ArrayList<>(13);
+        vote.forEach(value -> voteRow.add(Sql.checked(value)));
+        return new Ready(a, activityRow, voteRow, changes);
     }
 
     @Override

@@ -166,7 +166,7 @@ public final class JdbcAuditLog implements AuditLogRepository {
                     change.kind(),
                     change.activityId(),
                     change.recordId(),
-                    change.content(),
+                    new Sql.Checked(change.content()),
                     prevHash,
                     hash));
             prevHash = hash;

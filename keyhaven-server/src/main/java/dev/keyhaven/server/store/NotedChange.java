@@ -10,7 +10,8 @@ import dev.keyhaven.server.audit.AuditChange;
 record NotedChange(String kind, String activityId, String recordId, String content, String contentHash) {
 
     static NotedChange of(AuditChange change) {
-        String content = JdbcAuditLog.canonical(change.columns());
+        // Checked here, where the change is noted, so that appending binds it as it is (Sql.Checked).
+        String content = Sql.storable(JdbcAuditLog.canonical(change.columns()));
         return new NotedChange(
                 change.kind().name(), change.activityId(), change.recordId(), content, AuditChain.sha256Hex(content));
     }
