@@ -21,6 +21,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# No auth proxy: its fixed port would clash with any other server on the machine.
+export KEYHAVEN_AUTH_PROXY_PORT=0
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 bench="$root/keyhaven-bench/target/keyhaven-bench.jar"
 scenarios="sign_raw_payload:64,whoami:16,list_wallet_accounts:16"

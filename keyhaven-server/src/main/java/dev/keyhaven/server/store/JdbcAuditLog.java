@@ -27,7 +27,8 @@ import tools.jackson.databind.ObjectMapper;
  * just before the commit, takes each organization's row lock to read its head (the lock that advancing the state
  * version takes too), inserts all the transaction's entries for it at once and records the new head. So the lock is
  * held from the append to the commit, not for the whole transaction, and a batch of grouped transactions moves each
- * head once: two statements per organization and commit, whatever the number of activities in it.
+ * head once: two statements per organization and commit on PostgreSQL (three on SQLite), whatever the number of
+ * activities in it.
  */
 public final class JdbcAuditLog implements AuditLogRepository {
     /** Plain, so that the canonical JSON of the entries never depends on how the API's mapper is configured. */
