@@ -32,6 +32,21 @@ public final class AuditChain {
             String recordId,
             String content,
             String prevHash) {
+        return linkHash(organizationId, seq, kind, activityId, recordId, sha256Hex(content), prevHash);
+    }
+
+    /**
+     * The same hash from {@code contentHash}, the {@link #sha256Hex} of the content: an appender that hashed the
+     * content beforehand only links it to the chain here.
+     */
+    public static String linkHash(
+            String organizationId,
+            long seq,
+            String kind,
+            String activityId,
+            String recordId,
+            String contentHash,
+            String prevHash) {
         return sha256Hex(String.join(
                 "\n",
                 "keyhaven-audit-entry-v1",
@@ -40,7 +55,7 @@ public final class AuditChain {
                 kind,
                 activityId,
                 recordId,
-                sha256Hex(content),
+                contentHash,
                 prevHash));
     }
 

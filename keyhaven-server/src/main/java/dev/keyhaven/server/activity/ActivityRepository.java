@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -36,15 +37,25 @@ public interface ActivityRepository {
     /** Replaces the activity's app proofs (only activities whose request asked for them have any). */
     void updateAppProofs(Tx tx, String organizationId, String activityId, List<AppProof> proofs);
 
+    /** An activity with its one vote made ready to be written (serialised), before its write transaction. */
+    interface Prepared {}
+
     /**
-     * Inserts a new activity with its one vote (the submitter's) and returns its organization's state version as
-     * the insert saw it (in the same statement where the store allows), so that a caller that ran on another version
-     * can roll the insert back.
+     * Serialises {@code activity} and its one vote (the submitter's) for {@link #insertAtStateVersion}: work done
+     * outside the write transaction, so that it runs in parallel rather than in the store's serial writer.
+     */
+    Prepared prepare(Activity activity);
+
+    /**
+     * Inserts a prepared activity with its vote, provided its organization is still at {@code stateVersion} when the
+     * transaction commits; if it is not, the transaction fails with {@code moved}'s exception and rolls back. The
+     * store checks at once, or (grouping several such writes into one transaction) inserts the rows and checks the
+     * version just before the commit, which then fails.
      *
      * @throws dev.keyhaven.server.tx.Transactor.ConstraintViolation when the organization already has an
-     *         activity with this fingerprint
+     *         activity with this fingerprint (possibly from the commit)
      */
-    long insertSeeingStateVersion(Tx tx, Activity activity);
+    void insertAtStateVersion(Tx tx, Prepared activity, long stateVersion, Supplier<? extends RuntimeException> moved);
 
     Optional<Activity> find(Tx tx, String organizationId, String activityId);
 

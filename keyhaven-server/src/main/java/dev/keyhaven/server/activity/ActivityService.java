@@ -238,12 +238,11 @@ public final class ActivityService {
             throw executionFailed;
         }
         events.preparing(state);
+        ActivityRepository.Prepared record = activities.prepare(decided);
         try {
             // Grouped: concurrent signatures' records commit together (one commit for many on PostgreSQL too).
             transactor.writeGrouped(tx -> {
-                if (activities.insertSeeingStateVersion(tx, decided) != state.version()) {
-                    throw states.moved(state);
-                }
+                activities.insertAtStateVersion(tx, record, state.version(), () -> states.moved(state));
                 events.statusChanged(tx, state, decided);
                 return null;
             });

@@ -2,8 +2,8 @@ package dev.keyhaven.server.store;
 
 import dev.keyhaven.server.tx.TxWork;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +19,10 @@ import org.sqlite.SQLiteConnection;
  * transaction and commits them together, so one commit (one fsync) makes a whole batch durable. Each unit still
  * behaves as its own transaction: its submitter gets its result once the commit is durable, or its exception with
  * none of its effects. Under load a batch forms while the previous one commits; alone, a unit commits on its own.
+ *
+ * <p>The batch ends with its own work, before the commit ({@link JdbcTx#beforeCommit}): its units' audit changes are
+ * appended to the chains once per organization, and on PostgreSQL the signatures' records that its units deferred are
+ * inserted together, after their organizations' state versions are checked.
  *
  * <p>SQLite (every write: it has one writer) runs each unit in a savepoint, so a failing unit is rolled back alone.
  * PostgreSQL (only the short record writes of signing, {@code Transactor.writeGrouped}) avoids savepoints, which
@@ -144,8 +148,11 @@ final class GroupCommitWriter implements AutoCloseable {
             JdbcTx tx = new JdbcTx(connection, dialect);
             try {
                 unitFailed = dialect == Dialect.SQLITE
-                        ? inSavepoints(batch, tx, connection, completions)
+                        ? inSavepoints(batch, tx, completions)
                         : optimistically(batch, tx, completions);
+                if (unitFailed == null) {
+                    unitFailed = beforeCommit(tx);
+                }
                 if (unitFailed == null) {
                     connection.commit();
                     observer.batchCommitted(batch.size());
@@ -162,7 +169,8 @@ final class GroupCommitWriter implements AutoCloseable {
         }
         if (unitFailed == null) {
             completions.forEach(Runnable::run);
-        } else if (DatabaseOutage.is(unitFailed)) {
+        } else if (DatabaseOutage.is(unitFailed) || dialect == Dialect.SQLITE) {
+            // On SQLite only the batch's own append can fail here (see beforeCommit), and its units cannot run again.
             failAll(batch, (RuntimeException) unitFailed);
         } else if (batch.size() == 1) {
             batch.getFirst().done.completeExceptionally(unitFailed);
@@ -197,28 +205,58 @@ final class GroupCommitWriter implements AutoCloseable {
         }
     }
 
-    /** Runs each unit in its own savepoint (SQLite): none fails the batch, so the answer is always null. */
-    private static Throwable inSavepoints(
-            List<Unit<?>> batch, JdbcTx tx, Connection connection, List<Runnable> completions) throws SQLException {
-        try (Statement savepoints = connection.createStatement()) {
-            for (Unit<?> unit : batch) {
-                completions.add(runInSavepoint(unit, tx, savepoints));
+    /**
+     * The batch's own last work before its commit: appending the units' audit changes to the chains, once per
+     * organization for the whole batch. Null when it ran; else its failure, after which the batch rolls back. On
+     * PostgreSQL its units then run alone (one of them caused it); on SQLite, whose units cannot run again (their
+     * effects outside the transaction may not be repeatable), the failure is a store failure and fails them all.
+     */
+    private Throwable beforeCommit(JdbcTx tx) {
+        try {
+            tx.beforeCommit();
+            return null;
+        } catch (RuntimeException | Error e) {
+            if (dialect == Dialect.SQLITE && !(e instanceof StoreException)) {
+                return new StoreException("appending to the audit log failed: " + e.getMessage(), e);
             }
+            return e;
+        }
+    }
+
+    /** Runs each unit in its own savepoint (SQLite): none fails the batch, so the answer is always null. */
+    private static Throwable inSavepoints(List<Unit<?>> batch, JdbcTx tx, List<Runnable> completions)
+            throws SQLException {
+        for (Unit<?> unit : batch) {
+            completions.add(runInSavepoint(unit, tx));
         }
         return null;
     }
 
     /** Runs one unit; returns how to complete it once the batch's fate is known. */
-    private static <T> Runnable runInSavepoint(Unit<T> unit, JdbcTx tx, Statement savepoints) throws SQLException {
-        savepoints.execute("SAVEPOINT unit");
+    private static <T> Runnable runInSavepoint(Unit<T> unit, JdbcTx tx) throws SQLException {
+        execute(tx, "SAVEPOINT unit");
+        AuditBacklog.Mark audited = tx.audit().mark();
         try {
             T result = unit.work.run(tx);
-            savepoints.execute("RELEASE unit");
+            execute(tx, "RELEASE unit");
             return () -> unit.done.complete(result);
         } catch (RuntimeException | Error e) {
-            savepoints.execute("ROLLBACK TO unit");
-            savepoints.execute("RELEASE unit");
+            tx.audit().reset(audited);
+            execute(tx, "ROLLBACK TO unit");
+            execute(tx, "RELEASE unit");
             return () -> unit.done.completeExceptionally(e);
+        }
+    }
+
+    /** Runs a statement without parameters or results (a savepoint's), kept prepared on SQLite. */
+    private static void execute(JdbcTx tx, String sql) throws SQLException {
+        PreparedStatement statement = tx.statement(sql);
+        boolean succeeded = false;
+        try {
+            statement.executeUpdate();
+            succeeded = true;
+        } finally {
+            tx.release(sql, statement, succeeded);
         }
     }
 
@@ -253,7 +291,9 @@ final class GroupCommitWriter implements AutoCloseable {
         try (Connection connection = dataSource.getConnection()) {
             beginWrite(connection);
             try {
-                T result = unit.work.run(new JdbcTx(connection, dialect));
+                JdbcTx tx = new JdbcTx(connection, dialect);
+                T result = unit.work.run(tx);
+                tx.beforeCommit();
                 connection.commit();
                 observer.ranAlone(true);
                 unit.done.complete(result);

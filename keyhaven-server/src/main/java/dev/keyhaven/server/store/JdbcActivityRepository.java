@@ -16,7 +16,6 @@ import dev.keyhaven.server.api.Pagination;
 import dev.keyhaven.server.api.WireEnum;
 import dev.keyhaven.server.audit.AuditChange;
 import dev.keyhaven.server.audit.AuditKind;
-import dev.keyhaven.server.audit.AuditLogRepository;
 import dev.keyhaven.server.tx.Tx;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -186,41 +186,61 @@ public final class JdbcActivityRepository implements ActivityRepository {
                 v.evaluation().map(this::evaluationJson));
     }
 
+    /** A signature's record made ready before its write: the two rows' values and their audit changes. */
+    private record Ready(Activity activity, List<Object> activityRow, List<Object> voteRow, List<NotedChange> changes)
+            implements Prepared {}
+
     @Override
-    public long insertSeeingStateVersion(Tx tx, Activity a) {
+    public Prepared prepare(Activity a) {
         Vote v = a.votes().getFirst();
         List<Object> activity = activityValues(a);
         List<Object> vote = voteValues(a.organizationId(), v);
-        List<AuditChange> changes = List.of(created(a, activity), voted(v, vote));
-        if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
-            // One statement for the activity, its vote, the version check and the audit head (under the
-            // organization's row lock, so that concurrent writers cannot fork the chain), and one for the entries.
-            List<Object> args = new ArrayList<>(activity);
-            args.addAll(vote);
-            args.add(a.organizationId());
-            Optional<Map.Entry<Long, AuditLogRepository.Head>> seen = Sql.one(
-                    tx,
-                    "WITH activity AS (" + insertActivity(a) + "), vote AS (" + INSERT_VOTE + "), head AS ("
-                            + JdbcAuditLog.reservingOnPostgres(changes.size()) + ") "
-                            + "SELECT state_version, head_seq, audit_head FROM head",
-                    rs -> Map.entry(
-                            rs.getLong(1),
-                            new AuditLogRepository.Head(
-                                    a.organizationId(), rs.getLong(2), Optional.ofNullable(rs.getString(3)))),
-                    args.toArray());
-            seen.ifPresent(head -> JdbcAuditLog.write(tx, head.getValue(), changes));
-            return seen.map(Map.Entry::getKey).orElse(-1L);
+        List<NotedChange> changes = List.of(NotedChange.of(created(a, activity)), NotedChange.of(voted(v, vote)));
+        List<Object> activityRow = new ArrayList<>(13);
+        // Text checked here, on the request's thread, not when the serial writer binds it.
+        activity.forEach(value -> activityRow.add(Sql.checked(value)));
+        if (activityRow.size() == 12) {
+            // Every row of a grouped insert has the same columns: app_proofs NULL for an activity without proofs.
+            activityRow.add(Optional.empty());
         }
-        Sql.update(tx, insertActivity(a), activity.toArray());
-        Sql.update(tx, INSERT_VOTE, vote.toArray());
+        List<Object> voteRow = new ArrayList<>(13);
+        vote.forEach(value -> voteRow.add(Sql.checked(value)));
+        return new Ready(a, activityRow, voteRow, changes);
+    }
+
+    @Override
+    public void insertAtStateVersion(
+            Tx tx, Prepared prepared, long stateVersion, Supplier<? extends RuntimeException> moved) {
+        Ready ready = (Ready) prepared;
+        String organizationId = ready.activity().organizationId();
+        JdbcTx jdbc = JdbcTx.of(tx);
+        JdbcAuditLog.note(jdbc, organizationId, ready.changes());
+        if (jdbc.dialect() == Dialect.POSTGRESQL) {
+            // Inserted with the batch's other records and audit entries, after the version check, at the commit.
+            jdbc.records()
+                    .add(new DeferredRecord(organizationId, stateVersion, moved, ready.activityRow(), ready.voteRow()));
+            return;
+        }
+        Sql.update(tx, INSERT_ACTIVITY_WITH_PROOFS, ready.activityRow().toArray());
+        Sql.update(tx, INSERT_VOTE, ready.voteRow().toArray());
         long version = Sql.one(
-                        tx,
-                        "SELECT state_version FROM organizations WHERE id = ?",
-                        rs -> rs.getLong(1),
-                        a.organizationId())
+                        tx, "SELECT state_version FROM organizations WHERE id = ?", rs -> rs.getLong(1), organizationId)
                 .orElse(-1L);
-        audit.append(tx, a.organizationId(), changes);
-        return version;
+        if (version != stateVersion) {
+            throw moved.get();
+        }
+    }
+
+    /** The insert of {@code count} activities, every column with the app proofs. */
+    static String insertActivityRows(int count) {
+        return "INSERT INTO activities (" + COLUMNS + ", app_proofs) VALUES "
+                + String.join(", ", Collections.nCopies(count, "(" + Sql.placeholders(13) + ")"));
+    }
+
+    /** The insert of {@code count} votes. */
+    static String insertVoteRows(int count) {
+        return "INSERT INTO votes (" + VOTE_COLUMNS + ") VALUES "
+                + String.join(", ", Collections.nCopies(count, "(" + Sql.placeholders(13) + ")"));
     }
 
     @Override

@@ -22,10 +22,13 @@ import java.util.TreeMap;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * {@code audit_entries}, {@code audit_signed_heads} and the chain head on {@code organizations}. An append takes the
- * organization's row lock (which the state version's advance has already taken on the activity engine's path) to read
- * the head, then inserts all its entries at once and records the new head: two round trips on PostgreSQL, one of
- * which signing's short write folds into the statement it already ran.
+ * {@code audit_entries}, {@code audit_signed_heads} and the chain head on {@code organizations}. Changes are appended
+ * at the end of their transaction: {@link #append} only notes them, and {@link #appendPending}, which the store runs
+ * just before the commit, takes each organization's row lock to read its head (the lock that advancing the state
+ * version takes too), inserts all the transaction's entries for it at once and records the new head. So the lock is
+ * held from the append to the commit, not for the whole transaction, and a batch of grouped transactions moves each
+ * head once: two statements per organization and commit on PostgreSQL (three on SQLite), whatever the number of
+ * activities in it.
  */
 public final class JdbcAuditLog implements AuditLogRepository {
     /** Plain, so that the canonical JSON of the entries never depends on how the API's mapper is configured. */
@@ -46,74 +49,138 @@ public final class JdbcAuditLog implements AuditLogRepository {
         return present instanceof Instant instant ? Sql.micros(instant) : present;
     }
 
-    /**
-     * Appends {@code changes} to the organization's chain. Nothing is appended for an organization that does not
-     * exist: the write that made the changes sees that too and rolls back.
-     */
+    /** Notes {@code changes} for the organization's chain; they are appended when the transaction is about to commit. */
     void append(Tx tx, String organizationId, List<AuditChange> changes) {
-        if (!changes.isEmpty()) {
-            reserve(tx, organizationId, changes.size()).ifPresent(head -> write(tx, head, changes));
-        }
+        note(
+                JdbcTx.of(tx),
+                organizationId,
+                changes.stream().map(NotedChange::of).toList());
     }
+
+    /** Notes changes already made canonical (before the transaction, where that work runs in parallel). */
+    static void note(JdbcTx tx, String organizationId, List<NotedChange> changes) {
+        tx.audit().add(organizationId, changes);
+    }
+
+    /**
+     * Inserts the records the transaction deferred and appends every change it noted, organization by organization
+     * in id order (so that transactions appending to several chains take their rows in one order). Nothing is
+     * appended for an organization that does not exist any more; an organization deleted in the transaction had its
+     * changes appended before its row went ({@link #appendPending(JdbcTx, String)}).
+     *
+     * @throws RuntimeException a deferred record's {@code moved} failure when its organization is not at its state
+     *         version
+     */
+    static void appendPending(JdbcTx tx) {
+        if (tx.audit().isEmpty() && tx.records().isEmpty()) {
+            return;
+        }
+        SortedMap<String, List<NotedChange>> changes = tx.audit().drain();
+        SortedMap<String, List<DeferredRecord>> records = new TreeMap<>();
+        for (DeferredRecord record : tx.records()) {
+            records.computeIfAbsent(record.organizationId(), id -> new ArrayList<>())
+                    .add(record);
+            changes.putIfAbsent(record.organizationId(), List.of());
+        }
+        tx.records().clear();
+        changes.forEach((organizationId, noted) ->
+                appendNow(tx, organizationId, noted, records.getOrDefault(organizationId, List.of())));
+    }
+
+    /** Appends the changes noted for one organization now: before its row is deleted. */
+    static void appendPending(JdbcTx tx, String organizationId) {
+        appendNow(tx, organizationId, tx.audit().drain(organizationId), List.of());
+    }
+
+    private static void appendNow(
+            JdbcTx tx, String organizationId, List<NotedChange> changes, List<DeferredRecord> records) {
+        if (changes.isEmpty()) {
+            if (!records.isEmpty()) {
+                throw new IllegalStateException("a deferred record without its audit changes");
+            }
+            return;
+        }
+        Optional<Reserved> reserved = reserve(tx, organizationId, changes.size());
+        for (DeferredRecord record : records) {
+            if (reserved.isEmpty() || reserved.get().stateVersion() != record.stateVersion()) {
+                throw record.moved().get();
+            }
+        }
+        reserved.ifPresent(r -> write(tx, r.head(), changes, records));
+    }
+
+    /** An organization's row, locked: its state version, and its chain head before this transaction's entries. */
+    private record Reserved(long stateVersion, Head head) {}
 
     /**
      * Locks the organization's row and returns its chain head as it was before {@code count} entries. PostgreSQL
      * moves {@code audit_seq} on in the same statement (one round trip); SQLite has one writer and only reads.
      */
-    private static Optional<Head> reserve(Tx tx, String organizationId, int count) {
-        if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
-            return Sql.one(
-                    tx,
-                    "UPDATE organizations SET audit_seq = audit_seq + ? WHERE id = ? RETURNING audit_seq - ?, "
-                            + "audit_head",
-                    rs -> new Head(organizationId, rs.getLong(1), Optional.ofNullable(rs.getString(2))),
-                    (long) count,
-                    organizationId,
-                    (long) count);
-        }
+    private static Optional<Reserved> reserve(JdbcTx tx, String organizationId, int count) {
+        String sql = tx.dialect() == Dialect.POSTGRESQL
+                ? "UPDATE organizations SET audit_seq = audit_seq + " + count + " WHERE id = ? "
+                        + "RETURNING state_version, audit_seq - " + count + ", audit_head"
+                : "SELECT state_version, audit_seq, audit_head FROM organizations WHERE id = ?";
         return Sql.one(
                 tx,
-                "SELECT audit_seq, audit_head FROM organizations WHERE id = ?",
-                rs -> new Head(organizationId, rs.getLong(1), Optional.ofNullable(rs.getString(2))),
+                sql,
+                rs -> new Reserved(
+                        rs.getLong(1), new Head(organizationId, rs.getLong(2), Optional.ofNullable(rs.getString(3)))),
                 organizationId);
     }
 
     /**
-     * The statement that moves an organization's {@code audit_seq} on by {@code count} under its row lock, for
-     * signing's single statement on PostgreSQL: it returns {@code state_version}, then the head before the entries.
+     * Inserts the deferred records and the entries after {@code before} and records the new head: one statement on
+     * PostgreSQL (whose {@code audit_seq} {@link #reserve} already moved on), two on SQLite (which defers no record).
      */
-    static String reservingOnPostgres(int count) {
-        return "UPDATE organizations SET audit_seq = audit_seq + " + count + " WHERE id = ? "
-                + "RETURNING state_version, audit_seq - " + count + " AS head_seq, audit_head";
-    }
-
-    /**
-     * Inserts the entries after {@code before} and records the new head: one statement on PostgreSQL (whose
-     * {@code audit_seq} {@link #reserve} already moved on), two on SQLite.
-     */
-    static void write(Tx tx, Head before, List<AuditChange> changes) {
+    private static void write(JdbcTx tx, Head before, List<NotedChange> changes, List<DeferredRecord> records) {
         String organizationId = before.organizationId();
         long seq = before.seq();
         String prevHash = before.hash().orElse(AuditChain.GENESIS);
-        List<Object> values = new ArrayList<>(changes.size() * 8 + 3);
-        for (AuditChange change : changes) {
+        List<Object> values = new ArrayList<>(records.size() * 26 + changes.size() * 8 + 2);
+        StringBuilder sql = new StringBuilder();
+        if (!records.isEmpty()) {
+            if (tx.dialect() != Dialect.POSTGRESQL) {
+                throw new IllegalStateException("only PostgreSQL's grouped writes defer records");
+            }
+            sql.append("WITH activity AS (")
+                    .append(JdbcActivityRepository.insertActivityRows(records.size()))
+                    .append("), vote AS (")
+                    .append(JdbcActivityRepository.insertVoteRows(records.size()))
+                    .append("), ");
+            records.forEach(r -> values.addAll(r.activityRow()));
+            records.forEach(r -> values.addAll(r.voteRow()));
+        }
+        for (NotedChange change : changes) {
             seq++;
-            String content = canonical(change.columns());
-            String kind = change.kind().name();
-            String hash = AuditChain.entryHash(
-                    organizationId, seq, kind, change.activityId(), change.recordId(), content, prevHash);
+            String hash = AuditChain.linkHash(
+                    organizationId,
+                    seq,
+                    change.kind(),
+                    change.activityId(),
+                    change.recordId(),
+                    change.contentHash(),
+                    prevHash);
             values.addAll(List.of(
-                    organizationId, seq, kind, change.activityId(), change.recordId(), content, prevHash, hash));
+                    organizationId,
+                    seq,
+                    change.kind(),
+                    change.activityId(),
+                    change.recordId(),
+                    new Sql.Checked(change.content()),
+                    prevHash,
+                    hash));
             prevHash = hash;
         }
         String insert = "INSERT INTO audit_entries (" + ENTRY_COLUMNS + ") VALUES "
                 + String.join(", ", Collections.nCopies(changes.size(), "(" + Sql.placeholders(8) + ")"));
-        if (JdbcTx.of(tx).dialect() == Dialect.POSTGRESQL) {
+        if (tx.dialect() == Dialect.POSTGRESQL) {
+            sql.append(records.isEmpty() ? "WITH " : "")
+                    .append("entries AS (")
+                    .append(insert)
+                    .append(") UPDATE organizations SET audit_head = ? WHERE id = ?");
             values.addAll(List.of(prevHash, organizationId));
-            Sql.update(
-                    tx,
-                    "WITH entries AS (" + insert + ") UPDATE organizations SET audit_head = ? WHERE id = ?",
-                    values.toArray());
+            Sql.update(tx, sql.toString(), values.toArray());
             return;
         }
         Sql.update(tx, insert, values.toArray());

@@ -64,7 +64,9 @@ final class JdbcTransactor implements Transactor, AutoCloseable {
             }
             connection.setAutoCommit(false);
             try {
-                T result = work.run(new JdbcTx(connection, dialect));
+                JdbcTx tx = new JdbcTx(connection, dialect);
+                T result = work.run(tx);
+                tx.beforeCommit();
                 connection.commit();
                 return result;
             } catch (RuntimeException | Error e) {

@@ -4,7 +4,6 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.TextFlaws;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,21 +29,39 @@ final class Sql {
     }
 
     static int update(Tx tx, String sql, Object... args) {
-        try (PreparedStatement statement = prepare(tx, sql, args)) {
-            return statement.executeUpdate();
+        JdbcTx jdbc = JdbcTx.of(tx);
+        boolean succeeded = false;
+        try {
+            PreparedStatement statement = prepare(jdbc, sql, args);
+            try {
+                int changed = statement.executeUpdate();
+                succeeded = true;
+                return changed;
+            } finally {
+                jdbc.release(sql, statement, succeeded);
+            }
         } catch (SQLException e) {
             throw translate(e, sql);
         }
     }
 
     static <T> List<T> list(Tx tx, String sql, RowMapper<T> mapper, Object... args) {
-        try (PreparedStatement statement = prepare(tx, sql, args);
-                ResultSet rs = statement.executeQuery()) {
-            List<T> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(mapper.map(rs));
+        JdbcTx jdbc = JdbcTx.of(tx);
+        boolean succeeded = false;
+        try {
+            PreparedStatement statement = prepare(jdbc, sql, args);
+            try {
+                List<T> out = new ArrayList<>();
+                try (ResultSet rs = statement.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(mapper.map(rs));
+                    }
+                }
+                succeeded = true;
+                return out;
+            } finally {
+                jdbc.release(sql, statement, succeeded);
             }
-            return out;
         } catch (SQLException e) {
             throw translate(e, sql);
         }
@@ -108,24 +125,40 @@ final class Sql {
         return String.join(", ", java.util.Collections.nCopies(n, "?"));
     }
 
-    private static PreparedStatement prepare(Tx tx, String sql, Object... args) throws SQLException {
-        Connection connection = JdbcTx.of(tx).connection();
-        PreparedStatement statement = connection.prepareStatement(sql);
+    /** The statement for {@code sql} with {@code args} bound; on a failure it is given back, not to be reused. */
+    private static PreparedStatement prepare(JdbcTx tx, String sql, Object... args) throws SQLException {
+        PreparedStatement statement = tx.statement(sql);
         try {
             for (int i = 0; i < args.length; i++) {
                 bind(statement, i + 1, args[i]);
             }
             return statement;
         } catch (SQLException | RuntimeException e) {
-            statement.close();
+            tx.release(sql, statement, false);
             throw e;
         }
+    }
+
+    /**
+     * Text found {@linkplain #storable storable} already, which binding does not check again: checked where the work
+     * runs in parallel (on the request's thread) rather than in a store's serial writer.
+     */
+    record Checked(String text) {}
+
+    /** {@code value} with its text (also inside an {@code Optional}) checked now, to bind later as it is. */
+    static Object checked(Object value) {
+        return switch (value) {
+            case String s -> new Checked(storable(s));
+            case Optional<?> optional -> optional.map(Sql::checked);
+            case null, default -> value;
+        };
     }
 
     private static void bind(PreparedStatement statement, int index, Object arg) throws SQLException {
         Object value = arg instanceof Optional<?> optional ? optional.orElse(null) : arg;
         switch (value) {
             case null -> statement.setObject(index, null);
+            case Checked c -> statement.setString(index, c.text());
             case String s -> statement.setString(index, storable(s));
             case Long l -> statement.setLong(index, l);
             case Integer n -> statement.setInt(index, n);
@@ -139,7 +172,7 @@ final class Sql {
      * Text that the two stores would not keep alike (PostgreSQL refuses NUL, the drivers mangle unpaired surrogates)
      * is refused on both, whichever way it came in; request bodies are checked before this ({@code JsonBody}).
      */
-    private static String storable(String text) {
+    static String storable(String text) {
         TextFlaws.of(text).ifPresent(flaw -> {
             throw ApiException.badRequest("text with " + flaw + " cannot be stored");
         });
