@@ -16,6 +16,7 @@ import dev.keyhaven.server.session.ReadOnlySessions;
 import dev.keyhaven.server.state.OrganizationState;
 import dev.keyhaven.server.state.OrganizationStates;
 import dev.keyhaven.server.state.StaleStateException;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -49,6 +50,11 @@ final class ApiEndpoint {
     private final Cors cors;
     private final ReadOnlySessions readOnlySessions;
     static final String SESSION_HEADER = "X-Session";
+    // Named once: a header name built per request lower-cases its text every time.
+    private static final HeaderName API_KEY_HEADER = HeaderNames.create(StampHeaders.API_KEY);
+    private static final HeaderName WEBAUTHN_HEADER = HeaderNames.create(StampHeaders.WEBAUTHN);
+    private static final HeaderName ATTESTED_HEADER = HeaderNames.create(StampHeaders.ATTESTED);
+    private static final HeaderName SESSION = HeaderNames.create(SESSION_HEADER);
 
     /**
      * @param accepting false once shutdown has begun: a request that starts then is answered 503 without being
@@ -91,7 +97,7 @@ final class ApiEndpoint {
             Operation operation, ServerRequest request, ServerResponse response, JsonPipeline.RequestLog outcome) {
         byte[] body = pipeline.body(request, response);
         StampHeaders stamps = stampHeaders(request);
-        Optional<String> session = header(request, SESSION_HEADER);
+        Optional<String> session = header(request, SESSION);
         if (session.isPresent()
                 && stamps.apiKey().isEmpty()
                 && stamps.webAuthn().isEmpty()
@@ -250,19 +256,17 @@ final class ApiEndpoint {
 
     private static StampHeaders stampHeaders(ServerRequest request) {
         return new StampHeaders(
-                header(request, StampHeaders.API_KEY),
-                header(request, StampHeaders.WEBAUTHN),
-                header(request, StampHeaders.ATTESTED));
+                header(request, API_KEY_HEADER), header(request, WEBAUTHN_HEADER), header(request, ATTESTED_HEADER));
     }
 
     /** The header's one value; a stamp header sent twice is refused rather than resolved by picking one. */
-    private static Optional<String> header(ServerRequest request, String name) {
-        List<String> values = request.headers().all(HeaderNames.create(name), List::of);
+    private static Optional<String> header(ServerRequest request, HeaderName name) {
+        List<String> values = request.headers().all(name, List::of);
         if (values.size() > 1) {
             throw new ApiException(
                     ErrorCode.MALFORMED_STAMP,
-                    "malformed activity stamp: a request carries exactly " + "one " + name + " header");
+                    "malformed activity stamp: a request carries exactly " + "one " + name.defaultCase() + " header");
         }
-        return values.stream().findFirst();
+        return values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }
 }

@@ -16,8 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Helidon's connection context with one change: the HTTP/1 connection reads the socket through a reader of our own,
- * so every read passes {@link GuardedConnection#bytesArrived}. That is how a request's first byte starts its header
+ * Helidon's connection context with two changes. The HTTP/1 connection writes through {@link WholeWrites} (one system
+ * call per write instead of one per 8 KiB), and it reads the socket through a reader of our own, so every read passes
+ * {@link GuardedConnection#bytesArrived}. That is how a request's first byte starts its header
  * deadline, and how the raw bytes of a body are bounded: Helidon reads a chunk-size line without any length limit
  * and buffers a whole chunk before handing it on, so without this a single request could fill the heap.
  */
@@ -27,11 +28,13 @@ final class GuardedContext implements ConnectionContext {
     private final ConnectionContext delegate;
     private final GuardedConnection connection;
     private final DataReader reader;
+    private final DataWriter writer;
 
     GuardedContext(ConnectionContext delegate, GuardedConnection connection) {
         this.delegate = delegate;
         this.connection = connection;
         HelidonSocket socket = delegate.serverSocket();
+        this.writer = WholeWrites.forSocket(socket, delegate.dataWriter());
         this.reader = DataReader.create(() -> {
             byte[] bytes;
             try {
@@ -73,7 +76,7 @@ final class GuardedContext implements ConnectionContext {
 
     @Override
     public DataWriter dataWriter() {
-        return delegate.dataWriter();
+        return writer;
     }
 
     @Override

@@ -65,13 +65,17 @@ record Operation(
                 false);
     }
 
-    /** A query that also finds a caller in the target's sub-organizations (whoami). */
-    static Operation queryWithSubOrganizationLookup(String name, Class<?> implementation, QueryHandler handler) {
+    /**
+     * A query answered on the organization's verified state that also finds a caller in the target's
+     * sub-organizations (whoami).
+     */
+    static Operation queryOnStateWithSubOrganizationLookup(
+            String name, Class<?> implementation, StateQueryHandler handler) {
         return new Operation(
                 Kind.QUERY,
                 name,
-                Optional.of(handler),
                 Optional.empty(),
+                Optional.of(handler),
                 CallerResolver.Scope.WITH_SUB_ORGANIZATIONS,
                 implementation,
                 false);

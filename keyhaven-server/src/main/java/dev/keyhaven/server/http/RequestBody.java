@@ -35,8 +35,11 @@ final class RequestBody {
         }
         byte[] body;
         try {
-            // Not closed: closing the stream would read (and wait for) the rest of a body refused part-way.
-            body = request.content().inputStream().readNBytes(maxBytes + 1);
+            // Not closed: closing the stream would read (and wait for) the rest of a body refused part-way. With a
+            // Content-Length the entity ends there, so asking for exactly that many bytes reads the same body without
+            // the 16 KiB buffer an open-ended read starts with.
+            int wanted = declared.isPresent() ? (int) declared.getAsLong() : maxBytes + 1;
+            body = request.content().inputStream().readNBytes(wanted);
         } catch (IOException | RuntimeException e) {
             if (connection.map(GuardedConnection::closedByDeadline).orElse(false)) {
                 throw ConnectionAbandoned.deadlinePassed();

@@ -47,7 +47,8 @@ final class Routes {
         Oauth2CredentialQueries oauth2 = services.oauth2Queries();
         SmartContractInterfaceQueries contracts = services.smartContractInterfaceQueries();
         List<Operation> operations = new ArrayList<>(List.of(
-                Operation.queryWithSubOrganizationLookup("whoami", OrganizationQueries.class, organizations::whoami),
+                Operation.queryOnStateWithSubOrganizationLookup(
+                        "whoami", OrganizationQueries.class, organizations::whoami),
                 Operation.query("get_organization", OrganizationQueries.class, organizations::getOrganization),
                 Operation.query(
                         "get_organization_configs", OrganizationQueries.class, organizations::getOrganizationConfigs),

@@ -4,6 +4,7 @@ import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.Params;
 import dev.keyhaven.server.privatekey.PrivateKeyQueries;
 import dev.keyhaven.server.smartcontract.SmartContractInterfaceQueries;
+import dev.keyhaven.server.state.StateReads;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.user.OauthProviderRepository;
 import dev.keyhaven.server.user.TagType;
@@ -44,10 +45,18 @@ public final class OrganizationQueries {
         this.users = users;
     }
 
-    /** {@code whoami {organizationId}} → the caller's own organization and user. */
-    public Map<String, Object> whoami(Caller caller, Params body) {
-        OrganizationRepository.MemberNames names = transactor
-                .read(tx -> organizations.memberNames(tx, caller.userOrganizationId(), caller.userId()))
+    /**
+     * {@code whoami {organizationId}} → the caller's own organization and user. Answered on the target organization's
+     * verified state: when the caller is one of its own users, the two names are remembered with that state (renaming
+     * either is an activity of the organization, which advances its version); a parent's user or a
+     * sub-organization's user is read directly, since their names belong to another organization's state.
+     */
+    public Map<String, Object> whoami(Caller caller, Params body, StateReads state) {
+        String organizationId = caller.userOrganizationId();
+        String userId = caller.userId();
+        OrganizationRepository.MemberNames names = (organizationId.equals(state.organizationId())
+                        ? state.get(new MemberOf(userId), tx -> organizations.memberNames(tx, organizationId, userId))
+                        : transactor.read(tx -> organizations.memberNames(tx, organizationId, userId)))
                 .orElseThrow();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("organizationId", caller.userOrganizationId());
@@ -56,6 +65,9 @@ public final class OrganizationQueries {
         out.put("username", names.userName());
         return out;
     }
+
+    /** The lookup of a user's and its organization's names, as a remembered lookup's key. */
+    private record MemberOf(String userId) {}
 
     /**
      * {@code get_organization {organizationId}} → {@code {organizationData}}: the organization with its users, tags,

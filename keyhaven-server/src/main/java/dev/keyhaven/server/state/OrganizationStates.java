@@ -49,7 +49,7 @@ public final class OrganizationStates {
      * later version check, so it must not trust a state that another server may have moved on from.
      */
     public Optional<OrganizationState> verified(String organizationId) {
-        OptionalLong version = transactor.read(tx -> versions.current(tx, organizationId));
+        OptionalLong version = transactor.readStatement(tx -> versions.current(tx, organizationId));
         OrganizationState known = latest.get(organizationId);
         if (version.isEmpty()) {
             if (known != null) {

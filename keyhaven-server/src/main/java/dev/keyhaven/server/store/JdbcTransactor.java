@@ -52,6 +52,19 @@ final class JdbcTransactor implements Transactor, AutoCloseable {
         return inTransaction(work);
     }
 
+    /**
+     * On a pooled connection as it is handed out, in auto-commit mode: the one statement is its own transaction (on
+     * SQLite a read transaction, which never takes the write lock).
+     */
+    @Override
+    public <T> T readStatement(TxWork<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            return work.run(new JdbcTx(connection, dialect));
+        } catch (SQLException e) {
+            throw Sql.translate(e, "read");
+        }
+    }
+
     private <T> T inTransaction(TxWork<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             if (dialect == Dialect.SQLITE) {

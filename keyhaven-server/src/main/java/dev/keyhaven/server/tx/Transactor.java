@@ -23,6 +23,15 @@ public interface Transactor {
     <T> T read(TxWork<T> work);
 
     /**
+     * Like {@link #read}, for work that runs exactly one statement: a single statement sees a consistent view by
+     * itself, so the store may run it without an explicit transaction (saving the transaction's {@code BEGIN} and
+     * {@code COMMIT}; on PostgreSQL, a round trip). Work that runs more than one statement must use {@link #read}.
+     */
+    default <T> T readStatement(TxWork<T> work) {
+        return read(work);
+    }
+
+    /**
      * Thrown when a write violates a uniqueness or foreign-key constraint: the data changed concurrently (an
      * identical submission recorded first, a referenced row deleted, a unique name taken in the meantime).
      */

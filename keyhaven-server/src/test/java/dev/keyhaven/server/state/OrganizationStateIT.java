@@ -8,6 +8,7 @@ import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
+import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.OnBothStores;
@@ -18,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Signing runs on what a server remembers of its organization, and list_wallet_accounts answers from it. Whatever
- * changes that organization — on this server or on another one sharing the database — must count for the very next
- * request: a deleted key no longer signs, a deleted API key no longer submits or reads, votes show the voter as they
- * are now, and listed accounts are the accounts as they are now.
+ * Signing runs on what a server remembers of its organization, and list_wallet_accounts and whoami answer from it.
+ * Whatever changes that organization — on this server or on another one sharing the database — must count for the
+ * very next request: a deleted key no longer signs, a deleted API key no longer submits or reads, votes and whoami
+ * show the user as they are now, and listed accounts are the accounts as they are now.
  */
 class OrganizationStateIT extends OnBothStores {
     private static final String DIGEST = "42".repeat(32);
@@ -135,6 +136,75 @@ class OrganizationStateIT extends OnBothStores {
             assertThat(apiError(() -> list(viaSecondKey, walletId, false)).httpStatus())
                     .isEqualTo(401);
         }
+    }
+
+    @Test
+    void whoamiShowsNamesChangedThroughAnotherServer() {
+        KeyhavenClient.Whoami before = root.whoami();
+        try (TestServer peer = server.peer()) {
+            peer.rootClient()
+                    .submit(
+                            "update_user_name",
+                            "ACTIVITY_TYPE_UPDATE_USER_NAME",
+                            Map.of("userId", server.rootUserId(), "userName", before.username() + " again"),
+                            "updateUserNameResult");
+            assertThat(root.whoami().username()).isEqualTo(before.username() + " again");
+            peer.rootClient()
+                    .submit(
+                            "update_organization_name",
+                            "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME",
+                            Map.of("organizationName", before.organizationName() + " again"),
+                            "updateOrganizationNameResult");
+            assertThat(root.whoami())
+                    .isEqualTo(new KeyhavenClient.Whoami(
+                            server.organizationId(),
+                            before.organizationName() + " again",
+                            server.rootUserId(),
+                            before.username() + " again"));
+        }
+    }
+
+    @Test
+    void anApiKeyDeletedThroughAnotherServerNoLongerAnswersWhoami() {
+        ApiKeyStamper second = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String apiKeyId = root.createApiKeys(
+                        server.rootUserId(),
+                        List.of(new ApiKeyParams("second-whoami", second.publicKey(), "API_KEY_CURVE_P256", null)))
+                .result()
+                .path("apiKeyIds")
+                .get(0)
+                .asString();
+        KeyhavenClient viaSecondKey = root.withStamper(second);
+        try (TestServer peer = server.peer()) {
+            assertThat(viaSecondKey.whoami().userId()).isEqualTo(server.rootUserId());
+            peer.rootClient().deleteApiKeys(server.rootUserId(), List.of(apiKeyId));
+            assertThat(apiError(ErrorCode.PUBLIC_KEY_NOT_FOUND, null, viaSecondKey::whoami)
+                            .httpStatus())
+                    .isEqualTo(401);
+        }
+    }
+
+    /**
+     * A sub-organization's user asking the parent: the names are the sub-organization's, which the parent's state
+     * does not follow, so a rename in the sub-organization shows at once.
+     */
+    @Test
+    void whoamiAddressedToTheParentShowsASubOrganizationUserRenamed() {
+        ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        Activity created = root.createSubOrganization(
+                "whoami-sub", List.of(RootUserParams.withApiKeys("owner", List.of(ApiKeyParams.of("k", key)))), 1);
+        String subId = created.result().path("subOrganizationId").asString();
+        String ownerId = created.result().path("rootUserIds").get(0).asString();
+        KeyhavenClient viaParent = root.withStamper(key);
+        assertThat(viaParent.whoami()).isEqualTo(new KeyhavenClient.Whoami(subId, "whoami-sub", ownerId, "owner"));
+        viaParent
+                .forOrganization(subId)
+                .submit(
+                        "update_user_name",
+                        "ACTIVITY_TYPE_UPDATE_USER_NAME",
+                        Map.of("userId", ownerId, "userName", "owner renamed"),
+                        "updateUserNameResult");
+        assertThat(viaParent.whoami().username()).isEqualTo("owner renamed");
     }
 
     private String wallet(String name) {
