@@ -65,8 +65,8 @@ public final class JdbcAuditLog implements AuditLogRepository {
     /**
      * Inserts the records the transaction deferred and appends every change it noted, organization by organization
      * in id order (so that transactions appending to several chains take their rows in one order). Nothing is
-     * appended for an organization that does not exist any more; an organization deleted in the transaction had its
-     * changes appended before its row went ({@link #appendPending(JdbcTx, String)}).
+     * appended for an organization that did not exist when the transaction began; one deleted in the transaction
+     * continues its chain from the head kept when its row went ({@link #beforeOrganizationDeleted}).
      *
      * @throws RuntimeException a deferred record's {@code moved} failure when its organization is not at its state
      *         version
@@ -87,9 +87,14 @@ public final class JdbcAuditLog implements AuditLogRepository {
                 appendNow(tx, organizationId, noted, records.getOrDefault(organizationId, List.of())));
     }
 
-    /** Appends the changes noted for one organization now: before its row is deleted. */
-    static void appendPending(JdbcTx tx, String organizationId) {
+    /**
+     * Appends the changes noted for one organization now, before its row (which holds the chain's head) is deleted,
+     * and keeps that head on the transaction, so that what the transaction notes for the organization afterwards
+     * (the deleting activity's outcome, at least) still goes at the end of its chain.
+     */
+    static void beforeOrganizationDeleted(JdbcTx tx, String organizationId) {
         appendNow(tx, organizationId, tx.audit().drain(organizationId), List.of());
+        reserve(tx, organizationId, 0).ifPresent(row -> tx.audit().headWithoutRow(row.head()));
     }
 
     private static void appendNow(
@@ -106,7 +111,15 @@ public final class JdbcAuditLog implements AuditLogRepository {
                 throw record.moved().get();
             }
         }
-        reserved.ifPresent(r -> write(tx, r.head(), changes, records));
+        if (reserved.isPresent()) {
+            write(tx, reserved.get().head(), changes, records);
+        } else {
+            // Its row went earlier in this transaction: continue the chain from the head kept then. An organization
+            // that never existed, or went in an earlier transaction, has no chain to continue.
+            tx.audit()
+                    .headWithoutRow(organizationId)
+                    .ifPresent(head -> tx.audit().headWithoutRow(write(tx, head, changes, List.of())));
+        }
     }
 
     /** An organization's row, locked: its state version, and its chain head before this transaction's entries. */
@@ -130,10 +143,11 @@ public final class JdbcAuditLog implements AuditLogRepository {
     }
 
     /**
-     * Inserts the deferred records and the entries after {@code before} and records the new head: one statement on
-     * PostgreSQL (whose {@code audit_seq} {@link #reserve} already moved on), two on SQLite (which defers no record).
+     * Inserts the deferred records and the entries after {@code before} and records the new head (on the
+     * organization's row, when it still has one): one statement on PostgreSQL (whose {@code audit_seq} {@link #reserve}
+     * already moved on), two on SQLite (which defers no record). Returns the new head.
      */
-    private static void write(JdbcTx tx, Head before, List<NotedChange> changes, List<DeferredRecord> records) {
+    private static Head write(JdbcTx tx, Head before, List<NotedChange> changes, List<DeferredRecord> records) {
         String organizationId = before.organizationId();
         long seq = before.seq();
         String prevHash = before.hash().orElse(AuditChain.GENESIS);
@@ -181,7 +195,7 @@ public final class JdbcAuditLog implements AuditLogRepository {
                     .append(") UPDATE organizations SET audit_head = ? WHERE id = ?");
             values.addAll(List.of(prevHash, organizationId));
             Sql.update(tx, sql.toString(), values.toArray());
-            return;
+            return new Head(organizationId, seq, Optional.of(prevHash));
         }
         Sql.update(tx, insert, values.toArray());
         Sql.update(
@@ -190,6 +204,7 @@ public final class JdbcAuditLog implements AuditLogRepository {
                 seq,
                 prevHash,
                 organizationId);
+        return new Head(organizationId, seq, Optional.of(prevHash));
     }
 
     @Override

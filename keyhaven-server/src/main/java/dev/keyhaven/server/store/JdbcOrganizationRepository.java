@@ -251,8 +251,9 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
     @Override
     public void delete(Tx tx, String organizationId) {
-        // Its row holds the chain's head: what this transaction changed in its activities is appended while it exists.
-        JdbcAuditLog.appendPending(JdbcTx.of(tx), organizationId);
+        // Its row holds the chain's head: appended to while it exists, the head kept for what this transaction notes
+        // later.
+        JdbcAuditLog.beforeOrganizationDeleted(JdbcTx.of(tx), organizationId);
         // Children before parents: both stores enforce the foreign keys. Activities and votes have none and stay.
         for (String statement : List.of(
                 "DELETE FROM private_key_tags WHERE private_key_id IN "

@@ -5,15 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.keyhaven.client.Activity;
+import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.AuditChain;
 import dev.keyhaven.client.AuditLogVerifier;
 import dev.keyhaven.client.AuditLogVerifier.BrokenChainException;
+import dev.keyhaven.client.KeyhavenClient;
+import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
+import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.StoreKind;
+import dev.keyhaven.server.testing.TestServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -169,6 +174,41 @@ class AuditLogIT extends OnBothStores {
                     .containsExactly("ACTIVITY_CREATED", "VOTE", "ACTIVITY_OUTCOME", "VOTE", "ACTIVITY_OUTCOME");
             assertThat(kinds(db, rejectedLater.id()))
                     .containsExactly("ACTIVITY_CREATED", "VOTE", "ACTIVITY_OUTCOME", "VOTE", "ACTIVITY_OUTCOME");
+        }
+        Run run = audit("audit", "verify");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo(verifiedLine());
+        assertThat(run.exitCode()).isZero();
+    }
+
+    /**
+     * A sub-organization that deletes itself loses its row, which held its chain's head, inside the deleting
+     * activity; that activity's outcome is recorded after the deletion and must still end the sub-organization's
+     * chain, or {@code audit verify} would report the completed activity's row as edited behind the log's back.
+     */
+    @Test
+    void aSubOrganizationThatDeletesItselfEndsItsChainWithTheDeletionsOutcome() throws Exception {
+        ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
+        String subId = root.createSubOrganization(
+                        "audited-sub-" + System.nanoTime(),
+                        List.of(RootUserParams.withApiKeys("sub root", List.of(ApiKeyParams.of("k", key)))),
+                        1)
+                .result()
+                .path("subOrganizationId")
+                .asString();
+        KeyhavenClient sub = root.withStamper(key).forOrganization(subId);
+        Activity deleted = sub.submit(
+                "delete_sub_organization",
+                "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION",
+                Map.of(),
+                "deleteSubOrganizationResult");
+        assertThat(deleted.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
+        try (Connection db = db()) {
+            assertThat(kinds(db, deleted.id())).containsExactly("ACTIVITY_CREATED", "VOTE", "ACTIVITY_OUTCOME");
+            assertThat(count(db, "SELECT COUNT(*) FROM organizations WHERE id = ?", subId))
+                    .isZero();
+            assertThat(count(db, "SELECT MAX(seq) FROM audit_entries WHERE organization_id = ?", subId))
+                    .isEqualTo(count(db, "SELECT COUNT(*) FROM audit_entries WHERE organization_id = ?", subId));
         }
         Run run = audit("audit", "verify");
         assertThat(run.err()).isEmpty();

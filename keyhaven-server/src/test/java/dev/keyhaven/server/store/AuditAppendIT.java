@@ -109,7 +109,8 @@ class AuditAppendIT {
 
     /**
      * One transaction's changes to two organizations go to each one's chain, and an organization deleted in the
-     * transaction gets the changes noted before its deletion (its row, which holds the head, is gone at the commit).
+     * transaction gets the changes noted before its deletion and those noted after it, in order, in one unbroken
+     * chain, although its row, which holds the head, is gone at the commit.
      */
     @ParameterizedTest
     @EnumSource(StoreKind.class)
@@ -125,13 +126,16 @@ class AuditAppendIT {
                 log.append(tx, OTHER_ORG, List.of(change("in-other", 1)));
                 log.append(tx, ORG, List.of(change("before-deletion", 1), change("before-deletion", 2)));
                 organizations.delete(tx, ORG);
-                // Noted after the row went: there is no head to link it to, so nothing is appended.
+                // Noted after the row went (as the deleting activity's outcome is): linked to the head kept then.
                 log.append(tx, ORG, List.of(change("after-deletion", 3)));
                 return null;
             });
             List<Entry> deleted = transactor.read(tx -> log.entries(tx, ORG));
             AuditLogVerifier.verifyChain(deleted);
-            assertThat(deleted).extracting(Entry::activityId).containsExactly("before-deletion", "before-deletion");
+            assertThat(deleted)
+                    .extracting(Entry::activityId)
+                    .containsExactly("before-deletion", "before-deletion", "after-deletion");
+            assertThat(deleted).extracting(Entry::seq).containsExactly(1L, 2L, 3L);
             Optional<Head> gone = transactor.read(tx -> log.head(tx, ORG));
             assertThat(gone).isEmpty();
             List<Entry> other = transactor.read(tx -> log.entries(tx, OTHER_ORG));
