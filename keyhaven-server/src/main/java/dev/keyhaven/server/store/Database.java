@@ -21,7 +21,7 @@ import org.flywaydb.core.Flyway;
 /**
  * An open, migrated database: a connection pool, the dialect and the transactor. The embedded default is SQLite in
  * WAL mode with {@code synchronous=FULL}, so every acknowledged commit has been fsynced (concurrent writers' commits
- * are grouped), and its log is checkpointed off the writer ({@link WalCheckpoints}); PostgreSQL keeps its own durability settings ({@code synchronous_commit=on} by default).
+ * are grouped); PostgreSQL keeps its own durability settings ({@code synchronous_commit=on} by default).
  *
  * <p>An unreachable PostgreSQL costs a request a few seconds at most, never a hang: the pool gives up on a connection
  * after {@link #CONNECTION_TIMEOUT}, a connection attempt after {@link #CONNECT_TIMEOUT}, and a statement whose
@@ -57,14 +57,11 @@ public final class Database implements AutoCloseable {
     private final HikariDataSource dataSource;
     private final Dialect dialect;
     private final JdbcTransactor transactor;
-    /** The embedded store's checkpoints, off the writer; null on PostgreSQL. */
-    private final WalCheckpoints checkpoints;
 
     private Database(HikariDataSource dataSource, Dialect dialect) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.transactor = new JdbcTransactor(dataSource, dialect);
-        this.checkpoints = dialect == Dialect.SQLITE ? WalCheckpoints.start(dataSource) : null;
     }
 
     /** The JDBC URL of the embedded store in a data directory. */
@@ -99,8 +96,6 @@ public final class Database implements AutoCloseable {
                 config.setMaximumPoolSize(poolSize > 0 ? poolSize : 4);
                 config.addDataSourceProperty("journal_mode", "WAL");
                 config.addDataSourceProperty("synchronous", "FULL");
-                config.addDataSourceProperty(
-                        "wal_autocheckpoint", Integer.toString(WalCheckpoints.WRITER_THRESHOLD_PAGES));
                 config.addDataSourceProperty("foreign_keys", "true");
                 config.addDataSourceProperty("busy_timeout", "10000");
             }
@@ -223,9 +218,6 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         transactor.close();
-        if (checkpoints != null) {
-            checkpoints.close();
-        }
         dataSource.close();
     }
 }
