@@ -34,14 +34,15 @@ import tools.jackson.databind.JsonNode;
  * Measures operations end to end over HTTP against the real jar, on the embedded store and on PostgreSQL, and prints
  * Markdown tables. For each scenario: a closed loop of {@code --concurrency} clients finds the peak throughput, then
  * (unless {@code --half-load-seconds 0}) an open loop scheduled at {@code --half-load-fraction} of that peak measures
- * latency at that load.
+ * latency at that load. With {@code --soak-minutes N} an open loop at the same fraction of the peak runs for N
+ * minutes before that, reported minute by minute with the server's resident memory.
  *
  * <pre>
  * java -jar keyhaven-bench/target/keyhaven-bench.jar [--jar keyhaven-server/target/keyhaven.jar]
  *     [--stores sqlite,postgres] [--scenarios whoami,create_users,create_users_orgs,sign_raw_payload,list_wallet_accounts]
  *     [--concurrency 16] [--warmup-seconds 10] [--seconds 20]
  *     [--half-load-fraction 0.5] [--half-load-warmup-seconds 5] [--half-load-seconds 20] [--open-loop-connections 64]
- *     [--prepare-rate 5000] [--pg-admin-url jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
+ *     [--soak-minutes 0] [--prepare-rate 5000] [--pg-admin-url jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
  * </pre>
  *
  * <p>Scenarios:
@@ -87,12 +88,14 @@ public final class Benchmark {
         Duration halfMeasure = Duration.ofSeconds(
                 Long.parseLong(options.getOrDefault("half-load-seconds", Long.toString(measure.toSeconds()))));
         int openConnections = Integer.parseInt(options.getOrDefault("open-loop-connections", "64"));
+        int soakMinutes = Integer.parseInt(options.getOrDefault("soak-minutes", "0"));
         int prepareRate = Integer.parseInt(options.getOrDefault("prepare-rate", "5000"));
         String pgAdmin =
                 options.getOrDefault("pg-admin-url", "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
 
         List<LoadResult> closed = new ArrayList<>();
         List<LoadResult[]> halfLoad = new ArrayList<>();
+        List<String> soakRows = new ArrayList<>();
         for (String store : stores) {
             Path data = Files.createTempDirectory("keyhaven-bench");
             List<String> extra = new ArrayList<>(List.of("--max-users-per-organization", "100000000"));
@@ -130,6 +133,17 @@ public final class Benchmark {
                             measure);
                     closed.add(peak);
                     System.err.println(peak.markdownRow());
+                    if (soakMinutes > 0 && peak.requests() > 0) {
+                        soakRows.addAll(soak(
+                                driver,
+                                server,
+                                scenario,
+                                store,
+                                peak.throughput() * halfFraction,
+                                openConnections,
+                                halfWarmup,
+                                soakMinutes));
+                    }
                     if (halfMeasure.isZero() || peak.requests() == 0) {
                         continue;
                     }
@@ -168,6 +182,15 @@ public final class Benchmark {
             System.out.println(halfLoadHeader());
             halfLoad.forEach(pair -> System.out.println(halfLoadRow(pair[0], pair[1])));
         }
+        if (!soakRows.isEmpty()) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "%nSoak at %.0f %% of the peak, a row per minute (RSS: the server's resident memory at the end of "
+                            + "the minute):%n%n",
+                    halfFraction * 100);
+            System.out.println(SOAK_HEADER);
+            soakRows.forEach(System.out::println);
+        }
         System.out.println("\nCPU per request (from /proc; 'other processes' is CPU used by anything else on the "
                 + "machine, e.g. a build: such a run is noisy):\n");
         System.out.println(LoadResult.cpuHeader());
@@ -175,6 +198,71 @@ public final class Benchmark {
             System.out.println(r.cpuRow());
             halfLoad.stream().filter(pair -> pair[0] == r).forEach(pair -> System.out.println(pair[1].cpuRow()));
         }
+    }
+
+    private static final String SOAK_HEADER =
+            "| operation | store | minute | scheduled req/s | answered req/s | p50 ms | p99 ms | max ms "
+                    + "| p99 send lag ms | errors | server µs/req | server RSS MiB |\n"
+                    + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+
+    /**
+     * An open loop at {@code rate} for {@code minutes}, one row per minute: a latency or a resident memory that
+     * creeps up shows as a trend down the rows. The RSS before the first minute is the first row's baseline.
+     */
+    private static List<String> soak(
+            LoadDriver driver,
+            ServerProcess server,
+            Scenario scenario,
+            String store,
+            double rate,
+            int connections,
+            Duration warmup,
+            int minutes)
+            throws InterruptedException {
+        Duration minute = Duration.ofMinutes(1);
+        scenario.requests().prepare((int) Math.ceil(rate * (warmup.toSeconds() + minutes * 60L) * 1.05) + connections);
+        System.err.printf(
+                Locale.ROOT, "%s on %s: soak at %,.0f/s for %d min%n", scenario.operation(), store, rate, minutes);
+        List<Double> resident = new ArrayList<>();
+        List<LoadResult> windows = driver.soak(
+                server.url(),
+                scenario.operation(),
+                store,
+                scenario.requests(),
+                scenario.expect(),
+                rate,
+                connections,
+                warmup,
+                minute,
+                minutes,
+                () -> resident.add(server.residentMebibytes()));
+        List<String> rows = new ArrayList<>();
+        rows.add(String.format(
+                Locale.ROOT,
+                "| %s | %s | start | | | | | | | | | %.0f |",
+                scenario.operation(),
+                store,
+                resident.getFirst()));
+        for (int m = 0; m < windows.size(); m++) {
+            LoadResult w = windows.get(m);
+            rows.add(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %d | %.0f | %.0f |",
+                    w.operation(),
+                    store,
+                    m + 1,
+                    w.targetRate(),
+                    w.throughput(),
+                    w.percentileMillis(50),
+                    w.percentileMillis(99),
+                    w.percentileMillis(100),
+                    LoadResult.percentileMillis(w.sortedDispatchLagNanos(), 99),
+                    w.errors(),
+                    CpuMeter.Usage.microsPerRequest(w.cpu().server(), w.throughput()),
+                    resident.get(m + 1)));
+            System.err.println(rows.getLast());
+        }
+        return rows;
     }
 
     /** Deletes a directory the benchmark created, with everything in it, deepest entries first. */
@@ -351,6 +439,7 @@ public final class Benchmark {
                 "half-load-warmup-seconds",
                 "half-load-seconds",
                 "open-loop-connections",
+                "soak-minutes",
                 "prepare-rate",
                 "pg-admin-url");
         Map<String, String> options = new HashMap<>();

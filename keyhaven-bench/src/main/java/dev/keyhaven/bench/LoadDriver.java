@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -13,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 
 /**
@@ -128,14 +131,107 @@ final class LoadDriver {
             Duration measure)
             throws InterruptedException {
         long onDemandBefore = onDemand(requests);
+        List<CpuMeter.Snapshot> cpuAt = new ArrayList<>();
+        Schedule schedule = schedule(
+                baseUrl, requests, expect, rate, connections, warmup, List.of(measure), w -> cpuAt.add(cpu.take()));
+        return schedule.window(
+                0, operation, store, CpuMeter.between(cpuAt.get(0), cpuAt.get(1)), onDemand(requests) - onDemandBefore);
+    }
+
+    /**
+     * A soak: one open loop at {@code rate} for {@code windows} consecutive windows of {@code window} each, after
+     * {@code warmup}; a result per window, so that a latency or a memory that creeps up shows as a trend.
+     * {@code atBoundary} runs at the start of the first window and at the end of each (for example to read the
+     * server's resident memory).
+     */
+    List<LoadResult> soak(
+            String baseUrl,
+            String operation,
+            String store,
+            IntFunction<byte[]> requests,
+            byte[] expect,
+            double rate,
+            int connections,
+            Duration warmup,
+            Duration window,
+            int windows,
+            Runnable atBoundary)
+            throws InterruptedException {
+        List<CpuMeter.Snapshot> cpuAt = new ArrayList<>();
+        Schedule schedule = schedule(
+                baseUrl, requests, expect, rate, connections, warmup, Collections.nCopies(windows, window), w -> {
+                    cpuAt.add(cpu.take());
+                    atBoundary.run();
+                });
+        List<LoadResult> results = new ArrayList<>();
+        for (int w = 0; w < windows; w++) {
+            results.add(schedule.window(w, operation, store, CpuMeter.between(cpuAt.get(w), cpuAt.get(w + 1)), 0));
+        }
+        return results;
+    }
+
+    /**
+     * What an open loop recorded, by slot (the request's place in the schedule) from the first measured one:
+     * latency (-1 for an error) and how late the request left the driver.
+     */
+    private record Schedule(
+            double rate,
+            int connections,
+            List<Duration> windows,
+            long[] windowStartSlots,
+            long[] latencies,
+            long[] lags) {
+
+        LoadResult window(int w, String operation, String store, CpuMeter.Usage usage, long madeOnDemand) {
+            int from = (int) (windowStartSlots[w] - windowStartSlots[0]);
+            int to = (int) (windowStartSlots[w + 1] - windowStartSlots[0]);
+            long[] slice = Arrays.copyOfRange(latencies, from, to);
+            long[] ok = Arrays.stream(slice).filter(l -> l >= 0).toArray();
+            // Every due request was sent (late ones too); the rate achieved is the answered ones over the window.
+            return LoadResult.open(
+                    operation,
+                    store,
+                    connections,
+                    rate,
+                    ok,
+                    Arrays.copyOfRange(lags, from, to),
+                    slice.length - ok.length,
+                    windows.get(w).toNanos() / 1e9,
+                    usage,
+                    madeOnDemand);
+        }
+    }
+
+    /**
+     * Runs the open loop: {@code warmup}, then the measured windows back to back; {@code atBoundary} is called with
+     * 0 as the first window starts and with {@code w + 1} as window {@code w} ends.
+     */
+    private static Schedule schedule(
+            String baseUrl,
+            IntFunction<byte[]> requests,
+            byte[] expect,
+            double rate,
+            int connections,
+            Duration warmup,
+            List<Duration> windows,
+            IntConsumer atBoundary)
+            throws InterruptedException {
         double interval = 1e9 / rate;
-        long firstMeasured = (long) Math.ceil(warmup.toNanos() / interval);
-        long endSlot = (long) Math.ceil((warmup.toNanos() + measure.toNanos()) / interval);
+        long[] boundaryNanos = new long[windows.size() + 1];
+        boundaryNanos[0] = warmup.toNanos();
+        for (int w = 0; w < windows.size(); w++) {
+            boundaryNanos[w + 1] = boundaryNanos[w] + windows.get(w).toNanos();
+        }
+        long[] windowStartSlots = new long[boundaryNanos.length];
+        for (int b = 0; b < boundaryNanos.length; b++) {
+            windowStartSlots[b] = (long) Math.ceil(boundaryNanos[b] / interval);
+        }
+        long firstMeasured = windowStartSlots[0];
+        long endSlot = windowStartSlots[windows.size()];
         int measured = Math.toIntExact(endSlot - firstMeasured);
         long[] latencies = new long[measured];
         long[] lags = new long[measured];
         AtomicLong nextSlot = new AtomicLong();
-        AtomicLong errors = new AtomicLong();
         long start = System.nanoTime() + 100_000_000L;
         List<Thread> workers = new ArrayList<>();
         for (int c = 0; c < connections; c++) {
@@ -156,9 +252,6 @@ final class LoadDriver {
                         int i = (int) (slot - firstMeasured);
                         latencies[i] = ok ? answered - due : -1;
                         lags[i] = sent - due;
-                        if (!ok) {
-                            errors.incrementAndGet();
-                        }
                     }
                 }
                 connection.close();
@@ -166,26 +259,14 @@ final class LoadDriver {
             workers.add(worker);
             worker.start();
         }
-        sleepUntil(start + warmup.toNanos());
-        CpuMeter.Snapshot cpuFrom = cpu.take();
-        sleepUntil(start + warmup.toNanos() + measure.toNanos());
-        CpuMeter.Snapshot cpuTo = cpu.take();
+        for (int b = 0; b < boundaryNanos.length; b++) {
+            sleepUntil(start + boundaryNanos[b]);
+            atBoundary.accept(b);
+        }
         for (Thread worker : workers) {
             worker.join();
         }
-        long[] ok = java.util.Arrays.stream(latencies).filter(l -> l >= 0).toArray();
-        // Every due request was sent (late ones too); the rate achieved is the answered ones over the window.
-        return LoadResult.open(
-                operation,
-                store,
-                connections,
-                rate,
-                ok,
-                lags,
-                errors.get(),
-                measure.toNanos() / 1e9,
-                CpuMeter.between(cpuFrom, cpuTo),
-                onDemand(requests) - onDemandBefore);
+        return new Schedule(rate, connections, windows, windowStartSlots, latencies, lags);
     }
 
     private static void sleepUntil(long nanoTime) throws InterruptedException {

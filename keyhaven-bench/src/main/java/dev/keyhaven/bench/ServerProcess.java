@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,6 +78,21 @@ final class ServerProcess implements AutoCloseable {
 
     long pid() {
         return process.pid();
+    }
+
+    /** The server's resident memory in MiB (VmRSS in {@code /proc/PID/status}), or NaN off Linux or when it is gone. */
+    double residentMebibytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid() + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    // "VmRSS:     123456 kB"
+                    return Long.parseLong(line.substring(6).trim().split("\\s+")[0]) / 1024.0;
+                }
+            }
+        } catch (IOException | RuntimeException gone) {
+            // NaN below
+        }
+        return Double.NaN;
     }
 
     String url() {

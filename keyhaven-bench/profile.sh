@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# A CPU profile of the server under one read scenario (issue 24): runs the load driver against JAR, and once the
-# closed loop is past its warm-up attaches async-profiler (CPU samples every 1 ms, Java, native and kernel frames) to
-# the server for the measured window; writes OUT.collapsed (one "frame;frame;… count" line per stack, the input of
-# flame-graph tools) and OUT.bench (the driver's output).
+# A profile of the server under one scenario (issue 24): runs the load driver against JAR, and once the closed loop is
+# past its warm-up attaches async-profiler (samples every 1 ms, Java, native and kernel frames) to the server for the
+# measured window; writes OUT.collapsed (one "frame;frame;… count" line per stack, the input of flame-graph tools) and
+# OUT.bench (the driver's output).
 #
-#   keyhaven-bench/profile-reads.sh JAR sqlite|postgres whoami|list_wallet_accounts OUT [warm-up s] [measured s]
+#   [CLIENTS=16] [EVENT=cpu] keyhaven-bench/profile.sh JAR sqlite|postgres SCENARIO OUT [warm-up s] [measured s]
+#
+# EVENT=wall samples every thread whether it runs or waits, each stack under its thread's name (for example
+# "[keyhaven-group-commit tid=…]", the SQLite writer): where a serial thread spends its time, not only its CPU.
 #
 # async-profiler comes from Maven Central (tools.profiler:async-profiler:4.1, the native library inside the jar):
 #   ./mvnw -q dependency:get -Dartifact=tools.profiler:async-profiler:4.1
@@ -22,7 +25,7 @@ unzip -p "$PROFILER_JAR" linux-x64/libasyncProfiler.so > "$LIB"
 export KEYHAVEN_AUTH_PROXY_PORT=0
 
 "$JDK/bin/java" -jar keyhaven-bench/target/keyhaven-bench.jar --jar "$JAR" --stores "$STORE" --scenarios "$SCENARIO" \
-    --concurrency 16 --warmup-seconds "$WARMUP" --seconds "$MEASURED" --half-load-seconds 0 > "$OUT.bench" 2>&1 &
+    --concurrency "${CLIENTS:-16}" --warmup-seconds "$WARMUP" --seconds "$MEASURED" --half-load-seconds 0 > "$OUT.bench" 2>&1 &
 BENCH=$!
 PID=""
 until [ -n "$PID" ]; do
@@ -33,7 +36,10 @@ done
 until grep -q "closed loop" "$OUT.bench"; do sleep 0.5; done
 sleep $((WARMUP + 1))
 # jcmd takes the agent's options as one quoted argument (its own parser would split them at '=').
-"$JDK/bin/jcmd" "$PID" JVMTI.agent_load "$LIB" '"start,event=cpu,interval=1ms,cstack=vm"' > /dev/null
+EVENT=${EVENT:-cpu}
+THREADS=""
+[ "$EVENT" = wall ] && THREADS=",threads"
+"$JDK/bin/jcmd" "$PID" JVMTI.agent_load "$LIB" "\"start,event=$EVENT,interval=1ms,cstack=vm$THREADS\"" > /dev/null
 sleep $((MEASURED - 3))
 "$JDK/bin/jcmd" "$PID" JVMTI.agent_load "$LIB" "\"stop,file=$(realpath -m "$OUT").collapsed,collapsed\"" > /dev/null
 wait $BENCH
