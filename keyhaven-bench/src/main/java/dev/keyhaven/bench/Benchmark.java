@@ -154,15 +154,7 @@ public final class Benchmark {
                     System.err.printf(
                             Locale.ROOT, "%s on %s: open loop at %,.0f/s%n", scenario.operation(), store, rate);
                     LoadResult half = driver.open(
-                            server.url(),
-                            scenario.operation(),
-                            store,
-                            scenario.requests(),
-                            scenario.expect(),
-                            rate,
-                            openConnections,
-                            halfWarmup,
-                            halfMeasure);
+                            openLoop(server, scenario, store, rate, openConnections, halfWarmup), halfMeasure);
                     halfLoad.add(new LoadResult[] {peak, half});
                     System.err.println(halfLoadRow(peak, half));
                 }
@@ -225,14 +217,7 @@ public final class Benchmark {
                 Locale.ROOT, "%s on %s: soak at %,.0f/s for %d min%n", scenario.operation(), store, rate, minutes);
         List<Double> resident = new ArrayList<>();
         List<LoadResult> windows = driver.soak(
-                server.url(),
-                scenario.operation(),
-                store,
-                scenario.requests(),
-                scenario.expect(),
-                rate,
-                connections,
-                warmup,
+                openLoop(server, scenario, store, rate, connections, warmup),
                 minute,
                 minutes,
                 () -> resident.add(server.residentMebibytes()));
@@ -263,6 +248,19 @@ public final class Benchmark {
             System.err.println(rows.getLast());
         }
         return rows;
+    }
+
+    private static LoadDriver.OpenLoop openLoop(
+            ServerProcess server, Scenario scenario, String store, double rate, int connections, Duration warmup) {
+        return new LoadDriver.OpenLoop(
+                server.url(),
+                scenario.operation(),
+                store,
+                scenario.requests(),
+                scenario.expect(),
+                rate,
+                connections,
+                warmup);
     }
 
     /** Deletes a directory the benchmark created, with everything in it, deepest entries first. */

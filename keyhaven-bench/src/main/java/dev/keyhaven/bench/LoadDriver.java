@@ -114,58 +114,49 @@ final class LoadDriver {
     }
 
     /**
+     * What an open loop sends and how fast: {@code rate} requests per second from {@code requests} to
+     * {@code baseUrl} on {@code connections} connections, the first {@code warmup} not counted; an answer other than
+     * 200 (or without {@code expect} in its body, when given) is an error.
+     */
+    record OpenLoop(
+            String baseUrl,
+            String operation,
+            String store,
+            IntFunction<byte[]> requests,
+            byte[] expect,
+            double rate,
+            int connections,
+            Duration warmup) {}
+
+    /**
      * An open loop at {@code rate} requests per second. Request {@code i} is due at {@code start + i / rate}; the
      * first free one of {@code connections} connections (each on its own platform thread, so timing does not wait
      * for a virtual-thread carrier) takes the next due request, waits for its time, and sends it. Latency is
      * answer time minus due time; only requests due within the measurement window count.
      */
-    LoadResult open(
-            String baseUrl,
-            String operation,
-            String store,
-            IntFunction<byte[]> requests,
-            byte[] expect,
-            double rate,
-            int connections,
-            Duration warmup,
-            Duration measure)
-            throws InterruptedException {
-        long onDemandBefore = onDemand(requests);
+    LoadResult open(OpenLoop loop, Duration measure) throws InterruptedException {
+        long onDemandBefore = onDemand(loop.requests());
         List<CpuMeter.Snapshot> cpuAt = new ArrayList<>();
-        Schedule schedule = schedule(
-                baseUrl, requests, expect, rate, connections, warmup, List.of(measure), w -> cpuAt.add(cpu.take()));
+        Schedule schedule = schedule(loop, List.of(measure), w -> cpuAt.add(cpu.take()));
         return schedule.window(
-                0, operation, store, CpuMeter.between(cpuAt.get(0), cpuAt.get(1)), onDemand(requests) - onDemandBefore);
+                0, loop, CpuMeter.between(cpuAt.get(0), cpuAt.get(1)), onDemand(loop.requests()) - onDemandBefore);
     }
 
     /**
-     * A soak: one open loop at {@code rate} for {@code windows} consecutive windows of {@code window} each, after
-     * {@code warmup}; a result per window, so that a latency or a memory that creeps up shows as a trend.
-     * {@code atBoundary} runs at the start of the first window and at the end of each (for example to read the
-     * server's resident memory).
+     * A soak: one open loop for {@code windows} consecutive windows of {@code window} each, after the loop's warm-up;
+     * a result per window, so that a latency or a memory that creeps up shows as a trend. {@code atBoundary} runs at
+     * the start of the first window and at the end of each (for example to read the server's resident memory).
      */
-    List<LoadResult> soak(
-            String baseUrl,
-            String operation,
-            String store,
-            IntFunction<byte[]> requests,
-            byte[] expect,
-            double rate,
-            int connections,
-            Duration warmup,
-            Duration window,
-            int windows,
-            Runnable atBoundary)
+    List<LoadResult> soak(OpenLoop loop, Duration window, int windows, Runnable atBoundary)
             throws InterruptedException {
         List<CpuMeter.Snapshot> cpuAt = new ArrayList<>();
-        Schedule schedule = schedule(
-                baseUrl, requests, expect, rate, connections, warmup, Collections.nCopies(windows, window), w -> {
-                    cpuAt.add(cpu.take());
-                    atBoundary.run();
-                });
+        Schedule schedule = schedule(loop, Collections.nCopies(windows, window), w -> {
+            cpuAt.add(cpu.take());
+            atBoundary.run();
+        });
         List<LoadResult> results = new ArrayList<>();
         for (int w = 0; w < windows; w++) {
-            results.add(schedule.window(w, operation, store, CpuMeter.between(cpuAt.get(w), cpuAt.get(w + 1)), 0));
+            results.add(schedule.window(w, loop, CpuMeter.between(cpuAt.get(w), cpuAt.get(w + 1)), 0));
         }
         return results;
     }
@@ -174,25 +165,19 @@ final class LoadDriver {
      * What an open loop recorded, by slot (the request's place in the schedule) from the first measured one:
      * latency (-1 for an error) and how late the request left the driver.
      */
-    private record Schedule(
-            double rate,
-            int connections,
-            List<Duration> windows,
-            long[] windowStartSlots,
-            long[] latencies,
-            long[] lags) {
+    private record Schedule(List<Duration> windows, long[] windowStartSlots, long[] latencies, long[] lags) {
 
-        LoadResult window(int w, String operation, String store, CpuMeter.Usage usage, long madeOnDemand) {
+        LoadResult window(int w, OpenLoop loop, CpuMeter.Usage usage, long madeOnDemand) {
             int from = (int) (windowStartSlots[w] - windowStartSlots[0]);
             int to = (int) (windowStartSlots[w + 1] - windowStartSlots[0]);
             long[] slice = Arrays.copyOfRange(latencies, from, to);
             long[] ok = Arrays.stream(slice).filter(l -> l >= 0).toArray();
             // Every due request was sent (late ones too); the rate achieved is the answered ones over the window.
             return LoadResult.open(
-                    operation,
-                    store,
-                    connections,
-                    rate,
+                    loop.operation(),
+                    loop.store(),
+                    loop.connections(),
+                    loop.rate(),
                     ok,
                     Arrays.copyOfRange(lags, from, to),
                     slice.length - ok.length,
@@ -206,19 +191,11 @@ final class LoadDriver {
      * Runs the open loop: {@code warmup}, then the measured windows back to back; {@code atBoundary} is called with
      * 0 as the first window starts and with {@code w + 1} as window {@code w} ends.
      */
-    private static Schedule schedule(
-            String baseUrl,
-            IntFunction<byte[]> requests,
-            byte[] expect,
-            double rate,
-            int connections,
-            Duration warmup,
-            List<Duration> windows,
-            IntConsumer atBoundary)
+    private static Schedule schedule(OpenLoop loop, List<Duration> windows, IntConsumer atBoundary)
             throws InterruptedException {
-        double interval = 1e9 / rate;
+        double interval = 1e9 / loop.rate();
         long[] boundaryNanos = new long[windows.size() + 1];
-        boundaryNanos[0] = warmup.toNanos();
+        boundaryNanos[0] = loop.warmup().toNanos();
         for (int w = 0; w < windows.size(); w++) {
             boundaryNanos[w + 1] = boundaryNanos[w] + windows.get(w).toNanos();
         }
@@ -234,19 +211,19 @@ final class LoadDriver {
         AtomicLong nextSlot = new AtomicLong();
         long start = System.nanoTime() + 100_000_000L;
         List<Thread> workers = new ArrayList<>();
-        for (int c = 0; c < connections; c++) {
+        for (int c = 0; c < loop.connections(); c++) {
             Thread worker = Thread.ofPlatform().daemon().name("open-loop-" + c).unstarted(() -> {
-                KeepAliveConnection connection = new KeepAliveConnection(URI.create(baseUrl));
+                KeepAliveConnection connection = new KeepAliveConnection(URI.create(loop.baseUrl()));
                 long slot;
                 while ((slot = nextSlot.getAndIncrement()) < endSlot) {
-                    byte[] request = requests.apply((int) slot);
+                    byte[] request = loop.requests().apply((int) slot);
                     long due = start + (long) (slot * interval);
                     long wait;
                     while ((wait = due - System.nanoTime()) > 0) {
                         LockSupport.parkNanos(wait);
                     }
                     long sent = System.nanoTime();
-                    boolean ok = send(connection, request, expect);
+                    boolean ok = send(connection, request, loop.expect());
                     long answered = System.nanoTime();
                     if (slot >= firstMeasured) {
                         int i = (int) (slot - firstMeasured);
@@ -266,7 +243,7 @@ final class LoadDriver {
         for (Thread worker : workers) {
             worker.join();
         }
-        return new Schedule(rate, connections, windows, windowStartSlots, latencies, lags);
+        return new Schedule(windows, windowStartSlots, latencies, lags);
     }
 
     private static void sleepUntil(long nanoTime) throws InterruptedException {

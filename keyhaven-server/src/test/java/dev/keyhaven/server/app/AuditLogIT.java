@@ -5,20 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.keyhaven.client.Activity;
-import dev.keyhaven.client.ApiKeyStamper;
 import dev.keyhaven.client.AuditChain;
 import dev.keyhaven.client.AuditLogVerifier;
 import dev.keyhaven.client.AuditLogVerifier.BrokenChainException;
-import dev.keyhaven.client.KeyhavenClient;
-import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
-import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.client.Requests.WalletAccountParams;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.NonRootUser;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.StoreKind;
-import dev.keyhaven.server.testing.TestServer;
+import dev.keyhaven.server.testing.SubOrganization;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -188,20 +184,14 @@ class AuditLogIT extends OnBothStores {
      */
     @Test
     void aSubOrganizationThatDeletesItselfEndsItsChainWithTheDeletionsOutcome() throws Exception {
-        ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String subId = root.createSubOrganization(
-                        "audited-sub-" + System.nanoTime(),
-                        List.of(RootUserParams.withApiKeys("sub root", List.of(ApiKeyParams.of("k", key)))),
-                        1)
-                .result()
-                .path("subOrganizationId")
-                .asString();
-        KeyhavenClient sub = root.withStamper(key).forOrganization(subId);
-        Activity deleted = sub.submit(
-                "delete_sub_organization",
-                "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION",
-                Map.of(),
-                "deleteSubOrganizationResult");
+        SubOrganization sub = SubOrganization.create(root, "audited-sub-" + System.nanoTime());
+        String subId = sub.id();
+        Activity deleted = sub.client()
+                .submit(
+                        "delete_sub_organization",
+                        "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION",
+                        Map.of(),
+                        "deleteSubOrganizationResult");
         assertThat(deleted.status()).isEqualTo("ACTIVITY_STATUS_COMPLETED");
         try (Connection db = db()) {
             assertThat(kinds(db, deleted.id())).containsExactly("ACTIVITY_CREATED", "VOTE", "ACTIVITY_OUTCOME");

@@ -3,17 +3,14 @@ package dev.keyhaven.server.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.keyhaven.client.ApiKeyStamper;
-import dev.keyhaven.client.Requests.ApiKeyParams;
 import dev.keyhaven.client.Requests.PrivateKeyParams;
-import dev.keyhaven.client.Requests.RootUserParams;
 import dev.keyhaven.server.custody.CustodyException;
 import dev.keyhaven.server.custody.KekLocator;
 import dev.keyhaven.server.custody.Pkcs11Kek;
 import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.SoftHsm;
 import dev.keyhaven.server.testing.StoreKind;
-import dev.keyhaven.server.testing.TestServer;
+import dev.keyhaven.server.testing.SubOrganization;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -191,18 +188,9 @@ class KekRotationIT extends OnBothStores {
     }
 
     private String newSubOrganization() {
-        ApiKeyStamper key = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String subId = root.createSubOrganization(
-                        "rotated-" + UUID.randomUUID(),
-                        List.of(RootUserParams.withApiKeys("r", List.of(ApiKeyParams.of("k", key)))),
-                        1)
-                .result()
-                .path("subOrganizationId")
-                .asString();
-        root.withStamper(key)
-                .forOrganization(subId)
-                .createPrivateKeys(List.of(new PrivateKeyParams("k", "CURVE_ED25519", List.of(), List.of())));
-        return subId;
+        SubOrganization sub = SubOrganization.create(root, "rotated-" + UUID.randomUUID());
+        sub.client().createPrivateKeys(List.of(new PrivateKeyParams("k", "CURVE_ED25519", List.of(), List.of())));
+        return sub.id();
     }
 
     private long generationOf(String owner) throws Exception {
