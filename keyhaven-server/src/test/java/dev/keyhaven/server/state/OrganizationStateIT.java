@@ -47,18 +47,27 @@ class OrganizationStateIT extends OnBothStores {
         }
     }
 
-    @Test
-    void anApiKeyDeletedThroughAnotherServerNoLongerSubmitsActivities() {
-        String key = privateKey("second-api-key");
+    /** A second API key of the root user, and a client stamping with it. */
+    private record SecondKey(String apiKeyId, KeyhavenClient client) {}
+
+    private SecondKey secondApiKey(String name) {
         ApiKeyStamper second = TestServer.newKey(ApiKeyStamper.Curve.P256);
         String apiKeyId = root.createApiKeys(
                         server.rootUserId(),
-                        List.of(new ApiKeyParams("second", second.publicKey(), "API_KEY_CURVE_P256", null)))
+                        List.of(new ApiKeyParams(name, second.publicKey(), "API_KEY_CURVE_P256", null)))
                 .result()
                 .path("apiKeyIds")
                 .get(0)
                 .asString();
-        KeyhavenClient viaSecondKey = root.withStamper(second);
+        return new SecondKey(apiKeyId, root.withStamper(second));
+    }
+
+    @Test
+    void anApiKeyDeletedThroughAnotherServerNoLongerSubmitsActivities() {
+        String key = privateKey("second-api-key");
+        SecondKey secondKey = secondApiKey("second");
+        String apiKeyId = secondKey.apiKeyId();
+        KeyhavenClient viaSecondKey = secondKey.client();
         try (TestServer peer = server.peer()) {
             assertThat(sign(viaSecondKey, key).isCompleted()).isTrue();
             peer.rootClient().deleteApiKeys(server.rootUserId(), List.of(apiKeyId));
@@ -166,15 +175,9 @@ class OrganizationStateIT extends OnBothStores {
 
     @Test
     void anApiKeyDeletedThroughAnotherServerNoLongerAnswersWhoami() {
-        ApiKeyStamper second = TestServer.newKey(ApiKeyStamper.Curve.P256);
-        String apiKeyId = root.createApiKeys(
-                        server.rootUserId(),
-                        List.of(new ApiKeyParams("second-whoami", second.publicKey(), "API_KEY_CURVE_P256", null)))
-                .result()
-                .path("apiKeyIds")
-                .get(0)
-                .asString();
-        KeyhavenClient viaSecondKey = root.withStamper(second);
+        SecondKey secondKey = secondApiKey("second-whoami");
+        String apiKeyId = secondKey.apiKeyId();
+        KeyhavenClient viaSecondKey = secondKey.client();
         try (TestServer peer = server.peer()) {
             assertThat(viaSecondKey.whoami().userId()).isEqualTo(server.rootUserId());
             peer.rootClient().deleteApiKeys(server.rootUserId(), List.of(apiKeyId));

@@ -9,6 +9,7 @@ import dev.keyhaven.client.AuditLogVerifier.Entry;
 import dev.keyhaven.server.audit.AuditChange;
 import dev.keyhaven.server.audit.AuditKind;
 import dev.keyhaven.server.audit.AuditLogRepository.Head;
+import dev.keyhaven.server.testing.FreshDatabase;
 import dev.keyhaven.server.testing.StoreKind;
 import dev.keyhaven.server.tx.Transactor;
 import java.nio.file.Path;
@@ -46,8 +47,8 @@ class AuditAppendIT {
     @ParameterizedTest
     @EnumSource(StoreKind.class)
     void aBatchAppendsExactlyItsCommittedUnitsChangesAsOneChain(StoreKind store) throws Exception {
-        String url = store.freshDatabase(directory);
-        try (Database database = Database.open(url, 4, null)) {
+        try (FreshDatabase fresh = FreshDatabase.open(store, directory)) {
+            Database database = fresh.database();
             insertOrganization(database, ORG);
             JdbcAuditLog log = new JdbcAuditLog();
             Blocking observer = new Blocking();
@@ -102,8 +103,6 @@ class AuditAppendIT {
             Optional<Head> head = database.transactor().read(tx -> log.head(tx, ORG));
             assertThat(head)
                     .contains(new Head(ORG, 12, Optional.of(chain.getLast().hash())));
-        } finally {
-            store.drop(url);
         }
     }
 
@@ -115,8 +114,8 @@ class AuditAppendIT {
     @ParameterizedTest
     @EnumSource(StoreKind.class)
     void changesOfAnOrganizationDeletedInTheTransactionAreAppendedBeforeItsRowGoes(StoreKind store) throws Exception {
-        String url = store.freshDatabase(directory);
-        try (Database database = Database.open(url, 4, null)) {
+        try (FreshDatabase fresh = FreshDatabase.open(store, directory)) {
+            Database database = fresh.database();
             insertOrganization(database, ORG);
             insertOrganization(database, OTHER_ORG);
             JdbcAuditLog log = new JdbcAuditLog();
@@ -144,8 +143,6 @@ class AuditAppendIT {
             assertThat(otherHead)
                     .contains(
                             new Head(OTHER_ORG, 1, Optional.of(other.getFirst().hash())));
-        } finally {
-            store.drop(url);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.keyhaven.server.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.keyhaven.server.testing.FreshDatabase;
 import dev.keyhaven.server.testing.StoreKind;
 import dev.keyhaven.server.tx.Transactor;
 import java.nio.file.Path;
@@ -33,8 +34,8 @@ class GroupCommitWriterIT {
     @ParameterizedTest
     @EnumSource(StoreKind.class)
     void eachUnitOfABatchCommitsOrRollsBackOnItsOwn(StoreKind store) throws Exception {
-        String url = store.freshDatabase(directory);
-        try (Database database = Database.open(url, 4, null)) {
+        try (FreshDatabase fresh = FreshDatabase.open(store, directory)) {
+            Database database = fresh.database();
             Transactor transactor = database.transactor();
             transactor.write(tx -> Sql.update(tx, "CREATE TABLE scratch (n INTEGER PRIMARY KEY)"));
             int units = 64;
@@ -77,8 +78,6 @@ class GroupCommitWriterIT {
             List<Long> committed =
                     transactor.read(tx -> Sql.list(tx, "SELECT n FROM scratch ORDER BY n", rs -> rs.getLong(1)));
             assertThat(committed).hasSize(21).allSatisfy(n -> assertThat(n % 3).isEqualTo(2));
-        } finally {
-            store.drop(url);
         }
     }
 
@@ -90,8 +89,8 @@ class GroupCommitWriterIT {
     @ParameterizedTest
     @EnumSource(StoreKind.class)
     void unitsQueuedWhileTheWriterIsBusyShareOneCommit(StoreKind store) throws Exception {
-        String url = store.freshDatabase(directory);
-        try (Database database = Database.open(url, 4, null)) {
+        try (FreshDatabase fresh = FreshDatabase.open(store, directory)) {
+            Database database = fresh.database();
             database.transactor().write(tx -> Sql.update(tx, "CREATE TABLE log (n INTEGER NOT NULL)"));
             RecordingObserver observer = new RecordingObserver();
             int units = 20;
@@ -125,8 +124,6 @@ class GroupCommitWriterIT {
             assertThat(loggedUnits(database))
                     .containsExactlyElementsOf(
                             java.util.stream.LongStream.range(0, units).boxed().toList());
-        } finally {
-            store.drop(url);
         }
     }
 
@@ -139,8 +136,8 @@ class GroupCommitWriterIT {
     @ParameterizedTest
     @EnumSource(StoreKind.class)
     void aUnitFailingInABatchFailsOnlyItsCallerAndTheOthersCommitOnce(StoreKind store) throws Exception {
-        String url = store.freshDatabase(directory);
-        try (Database database = Database.open(url, 4, null)) {
+        try (FreshDatabase fresh = FreshDatabase.open(store, directory)) {
+            Database database = fresh.database();
             database.transactor().write(tx -> {
                 Sql.update(tx, "CREATE TABLE log (n INTEGER NOT NULL)");
                 Sql.update(tx, "CREATE TABLE taken (n INTEGER PRIMARY KEY)");
@@ -196,8 +193,6 @@ class GroupCommitWriterIT {
             }
             // Each other unit's row exactly once: none was lost with the rolled-back batch, none committed twice.
             assertThat(loggedUnits(database)).containsExactly(0L, 1L, 3L, 4L);
-        } finally {
-            store.drop(url);
         }
     }
 
