@@ -35,14 +35,15 @@ import tools.jackson.databind.JsonNode;
  * Markdown tables. For each scenario: a closed loop of {@code --concurrency} clients finds the peak throughput, then
  * (unless {@code --half-load-seconds 0}) an open loop scheduled at {@code --half-load-fraction} of that peak measures
  * latency at that load. With {@code --soak-minutes N} an open loop at the same fraction of the peak runs for N
- * minutes before that, reported minute by minute with the server's resident memory.
+ * minutes before that, reported window by window ({@code --soak-window-seconds}, a minute by default: a second shows a
+ * stall) with the server's resident memory.
  *
  * <pre>
  * java -jar keyhaven-bench/target/keyhaven-bench.jar [--jar keyhaven-server/target/keyhaven.jar]
  *     [--stores sqlite,postgres] [--scenarios whoami,create_users,create_users_orgs,sign_raw_payload,list_wallet_accounts]
  *     [--concurrency 16] [--warmup-seconds 10] [--seconds 20]
  *     [--half-load-fraction 0.5] [--half-load-warmup-seconds 5] [--half-load-seconds 20] [--open-loop-connections 64]
- *     [--soak-minutes 0] [--prepare-rate 5000] [--pg-admin-url jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
+ *     [--soak-minutes 0] [--soak-window-seconds 60] [--prepare-rate 5000] [--pg-admin-url jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
  * </pre>
  *
  * <p>Scenarios:
@@ -89,6 +90,12 @@ public final class Benchmark {
                 Long.parseLong(options.getOrDefault("half-load-seconds", Long.toString(measure.toSeconds()))));
         int openConnections = Integer.parseInt(options.getOrDefault("open-loop-connections", "64"));
         int soakMinutes = Integer.parseInt(options.getOrDefault("soak-minutes", "0"));
+        Duration soakWindow = Duration.ofSeconds(Long.parseLong(options.getOrDefault("soak-window-seconds", "60")));
+        if (soakWindow.isZero()
+                || soakWindow.isNegative()
+                || Duration.ofMinutes(1).toSeconds() % soakWindow.toSeconds() != 0) {
+            throw new IOException("--soak-window-seconds must divide a minute, got " + soakWindow.toSeconds());
+        }
         int prepareRate = Integer.parseInt(options.getOrDefault("prepare-rate", "5000"));
         String pgAdmin =
                 options.getOrDefault("pg-admin-url", "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
@@ -142,7 +149,8 @@ public final class Benchmark {
                                 peak.throughput() * halfFraction,
                                 openConnections,
                                 halfWarmup,
-                                soakMinutes));
+                                soakMinutes,
+                                soakWindow));
                     }
                     if (halfMeasure.isZero() || peak.requests() == 0) {
                         continue;
@@ -177,8 +185,8 @@ public final class Benchmark {
         if (!soakRows.isEmpty()) {
             System.out.printf(
                     Locale.ROOT,
-                    "%nSoak at %.0f %% of the peak, a row per minute (RSS: the server's resident memory at the end of "
-                            + "the minute):%n%n",
+                    "%nSoak at %.0f %% of the peak, a row per window (ends at: seconds into the soak; RSS: the "
+                            + "server's resident memory at the end of the window):%n%n",
                     halfFraction * 100);
             System.out.println(SOAK_HEADER);
             soakRows.forEach(System.out::println);
@@ -193,13 +201,14 @@ public final class Benchmark {
     }
 
     private static final String SOAK_HEADER =
-            "| operation | store | minute | scheduled req/s | answered req/s | p50 ms | p99 ms | max ms "
+            "| operation | store | ends at s | scheduled req/s | answered req/s | p50 ms | p99 ms | max ms "
                     + "| p99 send lag ms | errors | server µs/req | server RSS MiB |\n"
                     + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
     /**
-     * An open loop at {@code rate} for {@code minutes}, one row per minute: a latency or a resident memory that
-     * creeps up shows as a trend down the rows. The RSS before the first minute is the first row's baseline.
+     * An open loop at {@code rate} for {@code minutes}, one row per {@code window}: a latency or a resident memory
+     * that creeps up shows as a trend down the rows, and with windows of a second a periodic stall shows as its
+     * period. The RSS before the first window is the first row's baseline.
      */
     private static List<String> soak(
             LoadDriver driver,
@@ -209,17 +218,17 @@ public final class Benchmark {
             double rate,
             int connections,
             Duration warmup,
-            int minutes)
+            int minutes,
+            Duration window)
             throws InterruptedException {
-        Duration minute = Duration.ofMinutes(1);
         scenario.requests().prepare((int) Math.ceil(rate * (warmup.toSeconds() + minutes * 60L) * 1.05) + connections);
         System.err.printf(
                 Locale.ROOT, "%s on %s: soak at %,.0f/s for %d min%n", scenario.operation(), store, rate, minutes);
         List<Double> resident = new ArrayList<>();
         List<LoadResult> windows = driver.soak(
                 openLoop(server, scenario, store, rate, connections, warmup),
-                minute,
-                minutes,
+                window,
+                (int) (Duration.ofMinutes(minutes).toSeconds() / window.toSeconds()),
                 () -> resident.add(server.residentMebibytes()));
         List<String> rows = new ArrayList<>();
         rows.add(String.format(
@@ -235,7 +244,7 @@ public final class Benchmark {
                     "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %d | %.0f | %.0f |",
                     w.operation(),
                     store,
-                    m + 1,
+                    (m + 1) * window.toSeconds(),
                     w.targetRate(),
                     w.throughput(),
                     w.percentileMillis(50),
@@ -438,6 +447,7 @@ public final class Benchmark {
                 "half-load-seconds",
                 "open-loop-connections",
                 "soak-minutes",
+                "soak-window-seconds",
                 "prepare-rate",
                 "pg-admin-url");
         Map<String, String> options = new HashMap<>();
