@@ -51,6 +51,15 @@ public final class Database implements AutoCloseable {
      * is a row lock held through an SMTP send of at most 10 s); migrations do not have it.
      */
     static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * The settings of Keyhaven's PostgreSQL sessions, sent at login (a URL with its own {@code options} replaces
+     * them). {@code backend_flush_after} makes a session that has written 256 kB of data pages ask the kernel to
+     * write them out now. Without it (PostgreSQL's default, 0) the data pages that activities, votes and audit
+     * entries fill pile up in the page cache until the kernel writes out each file's in one burst, every 30 s; on
+     * a disk shared with the WAL every commit then waits behind that burst, for 50 to 170 ms (BENCHMARKS.md, "The
+     * tail of signing on PostgreSQL").
+     */
+    static final String SESSION_OPTIONS = "-c backend_flush_after=256kB";
 
     private static final String SQLITE_PREFIX = "jdbc:sqlite:";
 
@@ -105,6 +114,7 @@ public final class Database implements AutoCloseable {
                 config.setMaximumPoolSize(poolSize > 0 ? poolSize : 16);
                 connectTimeouts().forEach((name, value) -> config.addDataSourceProperty((String) name, value));
                 config.addDataSourceProperty("socketTimeout", Long.toString(SOCKET_TIMEOUT.toSeconds()));
+                config.addDataSourceProperty("options", SESSION_OPTIONS);
                 config.setExceptionOverride(new StandbyEviction());
             }
         }
