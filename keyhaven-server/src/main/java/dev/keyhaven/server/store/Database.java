@@ -55,9 +55,9 @@ public final class Database implements AutoCloseable {
      * The settings of Keyhaven's PostgreSQL sessions, sent at login (a URL with its own {@code options} replaces
      * them). {@code backend_flush_after} makes a session that has written 256 kB of data pages ask the kernel to
      * write them out now. Without it (PostgreSQL's default, 0) the data pages that activities, votes and audit
-     * entries fill pile up in the page cache until the kernel writes out each file's in one burst, every 30 s; on
-     * a disk shared with the WAL every commit then waits behind that burst, for 50 to 170 ms (BENCHMARKS.md, "The
-     * tail of signing on PostgreSQL").
+     * entries fill pile up in the page cache until the kernel writes each file's out in one burst, every 30 s; on a
+     * disk shared with the WAL every commit then waits behind that burst, for up to 170 ms (BENCHMARKS.md, "The
+     * tail of signing on PostgreSQL"). A pooler must pass {@code options} on or ignore it (docs/postgresql.md).
      */
     static final String SESSION_OPTIONS = "-c backend_flush_after=256kB";
 
