@@ -237,14 +237,14 @@ public final class Benchmark {
                 scenario.operation(),
                 store,
                 resident.getFirst()));
-        for (int m = 0; m < windows.size(); m++) {
-            LoadResult w = windows.get(m);
+        for (int i = 0; i < windows.size(); i++) {
+            LoadResult w = windows.get(i);
             rows.add(String.format(
                     Locale.ROOT,
                     "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %d | %.0f | %.0f |",
                     w.operation(),
                     store,
-                    (m + 1) * window.toSeconds(),
+                    (i + 1) * window.toSeconds(),
                     w.targetRate(),
                     w.throughput(),
                     w.percentileMillis(50),
@@ -253,7 +253,7 @@ public final class Benchmark {
                     LoadResult.percentileMillis(w.sortedDispatchLagNanos(), 99),
                     w.errors(),
                     CpuMeter.Usage.microsPerRequest(w.cpu().server(), w.throughput()),
-                    resident.get(m + 1)));
+                    resident.get(i + 1)));
             System.err.println(rows.getLast());
         }
         return rows;
