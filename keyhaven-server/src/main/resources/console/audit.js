@@ -3,7 +3,7 @@
 // the hashes; docs/operating.md#audit-log) over the entries get_audit_log pages out.
 //
 // An entry's hash is SHA-256 over the UTF-8 lines keyhaven-audit-entry-v1, organizationId, seq, kind, activityId,
-// recordId, SHA-256(content) and prevHash joined by "\n"; the first entry's prevHash is 64 zeros. A signed head is
+// recordId, contentHash = SHA-256(content) and prevHash joined by "\n"; the first entry's prevHash is 64 zeros. A signed head is
 // the identity key's ECDSA P-256 / SHA-256 signature (raw r ‖ s, hex) over the lines keyhaven-audit-head-v1,
 // organizationId, seq and the head's hash.
 import { query } from './api.js';
@@ -21,11 +21,11 @@ async function sha256Hex(text) {
   return bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
 }
 
-/** The hash of one entry as AuditChain.entryHash defines it. */
-export async function entryHash(organizationId, entry) {
+/** The hash of one entry as AuditChain.linkHash defines it, from the hash of its content. */
+export async function entryHash(organizationId, entry, contentHash) {
   return sha256Hex([
     'keyhaven-audit-entry-v1', organizationId, String(entry.seq), entry.kind, entry.activityId, entry.recordId,
-    await sha256Hex(entry.content), entry.prevHash,
+    contentHash, entry.prevHash,
   ].join('\n'));
 }
 
@@ -81,8 +81,17 @@ export async function verifyAuditLog(session, identity, progress = () => {}) {
         throw new BrokenLog(`${where}: its prevHash is not the hash of entry ${expected - 1} (an entry was altered, `
           + 'deleted, inserted or reordered)');
       }
-      if (await entryHash(organizationId, entry) !== entry.hash) {
+      // The hash covers contentHash; content is the record it describes (for a vote or a final activity, the row as
+      // it is now, absent when the row is gone), which must hash to it.
+      if (await entryHash(organizationId, entry, entry.contentHash) !== entry.hash) {
         throw new BrokenLog(`${where}: its hash does not match its fields (the entry was altered)`);
+      }
+      const record = `${entry.kind === 'VOTE' ? 'vote' : 'activity'} ${entry.recordId}`;
+      if (typeof entry.content !== 'string') {
+        throw new BrokenLog(`${where}: ${record} is missing (the row was deleted)`);
+      }
+      if (await sha256Hex(entry.content) !== entry.contentHash) {
+        throw new BrokenLog(`${where}: ${record} does not match the hash its entry keeps (the row was edited)`);
       }
       hashes.push(entry.hash);
       prevHash = entry.hash;

@@ -27,11 +27,16 @@ public final class AuditExport {
     /** What an export wrote. */
     public record Written(int entries, int signedHeads) {}
 
-    /** Writes the organization's chain to {@code out} (replacing it); an organization without entries writes none. */
+    /**
+     * Writes the organization's chain to {@code out} (replacing it); an organization without entries writes none.
+     *
+     * @throws dev.keyhaven.client.AuditLogVerifier.BrokenChainException before writing anything, when the row of an
+     *         entry that keeps only its content's hash is gone or was edited: there is no content to export for it
+     */
     public Written write(String organizationId, Path out) {
         record Chain(List<Entry> entries, List<SignedHead> heads) {}
-        Chain chain =
-                transactor.read(tx -> new Chain(log.entries(tx, organizationId), log.signedHeads(tx, organizationId)));
+        Chain chain = transactor.read(tx -> new Chain(
+                AuditEntries.withContent(log.entries(tx, organizationId)), log.signedHeads(tx, organizationId)));
         try (BufferedWriter writer = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
             for (Entry entry : chain.entries()) {
                 writer.write(entry.toJsonLine());

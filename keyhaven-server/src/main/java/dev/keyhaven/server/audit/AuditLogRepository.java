@@ -1,6 +1,5 @@
 package dev.keyhaven.server.audit;
 
-import dev.keyhaven.client.AuditLogVerifier.Entry;
 import dev.keyhaven.client.AuditLogVerifier.SignedHead;
 import dev.keyhaven.server.tx.Tx;
 import java.time.Instant;
@@ -26,11 +25,28 @@ public interface AuditLogRepository {
 
     Optional<Head> head(Tx tx, String organizationId);
 
+    /**
+     * An entry as stored. {@code content} is empty for an entry whose row is final ({@link AuditChange#rowIsFinal}),
+     * which keeps only {@code contentHash}; {@code row} is then that row's canonical JSON as it is now (empty when the
+     * row is gone), which {@link AuditEntries} checks against the hash. {@code contentHash} is given for every entry.
+     */
+    record StoredEntry(
+            String organizationId,
+            long seq,
+            String kind,
+            String activityId,
+            String recordId,
+            Optional<String> content,
+            String contentHash,
+            Optional<String> row,
+            String prevHash,
+            String hash) {}
+
     /** The organization's entries in {@code seq} order. */
-    List<Entry> entries(Tx tx, String organizationId);
+    List<StoredEntry> entries(Tx tx, String organizationId);
 
     /** Up to {@code limit} of the organization's entries after {@code afterSeq}, in order, of one activity or all. */
-    List<Entry> entriesAfter(Tx tx, String organizationId, Optional<String> activityId, long afterSeq, int limit);
+    List<StoredEntry> entriesAfter(Tx tx, String organizationId, Optional<String> activityId, long afterSeq, int limit);
 
     List<SignedHead> signedHeads(Tx tx, String organizationId);
 

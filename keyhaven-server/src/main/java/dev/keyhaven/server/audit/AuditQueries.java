@@ -1,10 +1,10 @@
 package dev.keyhaven.server.audit;
 
-import dev.keyhaven.client.AuditLogVerifier.Entry;
 import dev.keyhaven.client.AuditLogVerifier.SignedHead;
 import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.Caller;
 import dev.keyhaven.server.api.Params;
+import dev.keyhaven.server.audit.AuditLogRepository.StoredEntry;
 import dev.keyhaven.server.tx.Transactor;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +45,7 @@ public final class AuditQueries {
         String organizationId = caller.organizationId();
         return transactor.read(tx -> {
             Map<String, Object> answer = new LinkedHashMap<>();
-            List<Entry> entries = log.entriesAfter(tx, organizationId, activityId, afterSeq, limit);
+            List<StoredEntry> entries = log.entriesAfter(tx, organizationId, activityId, afterSeq, limit);
             answer.put("entries", entries.stream().map(AuditQueries::entry).toList());
             AuditLogRepository.Head head = log.head(tx, organizationId).orElseThrow();
             Map<String, Object> headView = new LinkedHashMap<>();
@@ -58,13 +58,19 @@ public final class AuditQueries {
         });
     }
 
-    private static Map<String, Object> entry(Entry e) {
+    /**
+     * An entry as a reader checks it: {@code contentHash} is what the entry's hash covers, and {@code content} hashes
+     * to it unless its record was edited; for an entry that keeps only the hash, {@code content} is the record's row
+     * as it is now, absent when the row is gone.
+     */
+    private static Map<String, Object> entry(StoredEntry e) {
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("seq", e.seq());
         view.put("kind", e.kind());
         view.put("activityId", e.activityId());
         view.put("recordId", e.recordId());
-        view.put("content", e.content());
+        AuditEntries.shown(e).ifPresent(content -> view.put("content", content));
+        view.put("contentHash", e.contentHash());
         view.put("prevHash", e.prevHash());
         view.put("hash", e.hash());
         return view;

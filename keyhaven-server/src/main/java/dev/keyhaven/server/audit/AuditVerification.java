@@ -24,7 +24,8 @@ import tools.jackson.databind.ObjectMapper;
  * What {@code audit verify} checks, organization by organization, in one read transaction: each chain with
  * {@link AuditLogVerifier} (order, links, hashes), that it ends at the head its organization's row records, every
  * signed head against the identity key, and that every activity and vote row says what its last entry says (so a
- * row edited, deleted or inserted behind the log's back is found too).
+ * row edited, deleted or inserted behind the log's back is found too). The rows of entries that keep only their
+ * content's hash are checked first, as their content is read ({@link AuditEntries}).
  */
 public final class AuditVerification {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -54,7 +55,7 @@ public final class AuditVerification {
             int heads = 0;
             List<String> organizations = log.organizations(tx);
             for (String organizationId : organizations) {
-                List<Entry> chain = log.entries(tx, organizationId);
+                List<Entry> chain = AuditEntries.withContent(log.entries(tx, organizationId));
                 AuditLogVerifier.verifyChain(chain);
                 checkHead(organizationId, chain, log.head(tx, organizationId));
                 List<SignedHead> signed = log.signedHeads(tx, organizationId);

@@ -70,15 +70,20 @@ public final class JdbcActivityRepository implements ActivityRepository {
         audit.append(tx, a.organizationId(), List.of(created(a, values)));
     }
 
-    /** The log's record of a new activity: every column as inserted (app proofs NULL when it has none). */
+    /**
+     * The log's record of a new activity: every column as inserted (app proofs NULL when it has none). Nothing changes
+     * an activity recorded in a final status (a signature, a refusal), so its entry keeps only the content's hash.
+     */
     private static AuditChange created(Activity a, List<Object> values) {
         SortedMap<String, Object> columns = columns(COLUMNS, values);
         columns.putIfAbsent("app_proofs", null);
-        return new AuditChange(AuditKind.ACTIVITY_CREATED, a.id(), a.id(), columns);
+        return new AuditChange(
+                AuditKind.ACTIVITY_CREATED, a.id(), a.id(), columns, a.status().isTerminal());
     }
 
+    /** The log's record of a vote: every column. A vote is never changed, so its entry keeps the content's hash. */
     private static AuditChange voted(Vote v, List<Object> values) {
-        return new AuditChange(AuditKind.VOTE, v.activityId(), v.id(), columns(VOTE_COLUMNS, values));
+        return new AuditChange(AuditKind.VOTE, v.activityId(), v.id(), columns(VOTE_COLUMNS, values), true);
     }
 
     /** The columns named in {@code names} (the insert's column list, then {@code app_proofs}) with their values. */

@@ -1,7 +1,6 @@
 package dev.keyhaven.server.store;
 
 import dev.keyhaven.client.AuditChain;
-import dev.keyhaven.client.AuditLogVerifier.Entry;
 import dev.keyhaven.client.AuditLogVerifier.SignedHead;
 import dev.keyhaven.server.audit.AuditChange;
 import dev.keyhaven.server.audit.AuditLogRepository;
@@ -19,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -35,7 +35,55 @@ public final class JdbcAuditLog implements AuditLogRepository {
     private static final ObjectMapper CANONICAL = new ObjectMapper();
 
     private static final String ENTRY_COLUMNS =
-            "organization_id, seq, kind, activity_id, record_id, content, prev_hash, hash";
+            "organization_id, seq, kind, activity_id, record_id, content, content_hash, prev_hash, hash";
+
+    /** An activity's columns as the log describes them: text, then the flag and the two times. */
+    private static final List<String> ACTIVITY_TEXT = List.of(
+            "id",
+            "organization_id",
+            "type",
+            "status",
+            "intent",
+            "result",
+            "failure_code",
+            "failure_message",
+            "fingerprint",
+            "app_proofs");
+
+    private static final List<String> VOTE_TEXT = List.of(
+            "id",
+            "activity_id",
+            "organization_id",
+            "user_id",
+            "user_snapshot",
+            "selection",
+            "message",
+            "public_key",
+            "signature",
+            "scheme",
+            "evaluation_id",
+            "evaluation");
+
+    /** What {@link #activityColumns} reads, from {@code activities a}. */
+    private static final String ACTIVITY_SELECT =
+            select("a", ACTIVITY_TEXT) + ", a.failure_reported_as_error, a.created_at, a.updated_at";
+
+    /** What {@link #voteColumns} reads, from {@code votes v}. */
+    private static final String VOTE_SELECT = select("v", VOTE_TEXT) + ", v.created_at";
+
+    /**
+     * Entries, each with the row it describes as it is now when the entry keeps only its content's hash (NULL columns
+     * when that row is gone): one statement, so that a reader has the content of every entry however it is kept.
+     */
+    private static final String ENTRIES_WITH_ROWS = "SELECT " + select("e", List.of(ENTRY_COLUMNS.split(", ")))
+            + ", " + ACTIVITY_SELECT + ", " + VOTE_SELECT + " FROM audit_entries e"
+            + " LEFT JOIN activities a ON e.content IS NULL AND e.kind <> 'VOTE' AND a.id = e.record_id"
+            + " LEFT JOIN votes v ON e.content IS NULL AND e.kind = 'VOTE' AND v.id = e.record_id"
+            + " WHERE e.organization_id = ?";
+
+    private static String select(String alias, List<String> columns) {
+        return columns.stream().map(column -> alias + "." + column).collect(Collectors.joining(", "));
+    }
 
     /** The canonical JSON of a change's columns (sorted by name; {@code Instant}s as stored, in microseconds). */
     static String canonical(SortedMap<String, Object> columns) {
@@ -151,7 +199,7 @@ public final class JdbcAuditLog implements AuditLogRepository {
         String organizationId = before.organizationId();
         long seq = before.seq();
         String prevHash = before.hash().orElse(AuditChain.GENESIS);
-        List<Object> values = new ArrayList<>(records.size() * 26 + changes.size() * 8 + 2);
+        List<Object> values = new ArrayList<>(records.size() * 26 + changes.size() * 9 + 2);
         StringBuilder sql = new StringBuilder();
         if (!records.isEmpty()) {
             if (tx.dialect() != Dialect.POSTGRESQL) {
@@ -181,13 +229,14 @@ public final class JdbcAuditLog implements AuditLogRepository {
                     change.kind(),
                     change.activityId(),
                     change.recordId(),
-                    new Sql.Checked(change.content()),
+                    change.stored().map(Sql.Checked::new),
+                    change.stored().isPresent() ? Optional.empty() : Optional.of(change.contentHash()),
                     prevHash,
                     hash));
             prevHash = hash;
         }
         String insert = "INSERT INTO audit_entries (" + ENTRY_COLUMNS + ") VALUES "
-                + String.join(", ", Collections.nCopies(changes.size(), "(" + Sql.placeholders(8) + ")"));
+                + String.join(", ", Collections.nCopies(changes.size(), "(" + Sql.placeholders(9) + ")"));
         if (tx.dialect() == Dialect.POSTGRESQL) {
             sql.append(records.isEmpty() ? "WITH " : "")
                     .append("entries AS (")
@@ -248,42 +297,41 @@ public final class JdbcAuditLog implements AuditLogRepository {
     }
 
     @Override
-    public List<Entry> entries(Tx tx, String organizationId) {
-        return Sql.list(
-                tx,
-                "SELECT " + ENTRY_COLUMNS + " FROM audit_entries WHERE organization_id = ? ORDER BY seq",
-                rs -> new Entry(
-                        rs.getString(1),
-                        rs.getLong(2),
-                        rs.getString(3),
-                        rs.getString(4),
-                        rs.getString(5),
-                        rs.getString(6),
-                        rs.getString(7),
-                        rs.getString(8)),
-                organizationId);
+    public List<StoredEntry> entries(Tx tx, String organizationId) {
+        return Sql.list(tx, ENTRIES_WITH_ROWS + " ORDER BY e.seq", JdbcAuditLog::storedEntry, organizationId);
     }
 
     @Override
-    public List<Entry> entriesAfter(
+    public List<StoredEntry> entriesAfter(
             Tx tx, String organizationId, Optional<String> activityId, long afterSeq, int limit) {
-        String sql = "SELECT " + ENTRY_COLUMNS + " FROM audit_entries WHERE organization_id = ? AND seq > ?"
-                + (activityId.isPresent() ? " AND activity_id = ?" : "") + " ORDER BY seq LIMIT " + limit;
+        String sql = ENTRIES_WITH_ROWS + " AND e.seq > ?" + (activityId.isPresent() ? " AND e.activity_id = ?" : "")
+                + " ORDER BY e.seq LIMIT " + limit;
         List<Object> args = new ArrayList<>(List.of(organizationId, afterSeq));
         activityId.ifPresent(args::add);
-        return Sql.list(tx, sql, JdbcAuditLog::entry, args.toArray());
+        return Sql.list(tx, sql, JdbcAuditLog::storedEntry, args.toArray());
     }
 
-    private static Entry entry(ResultSet rs) throws SQLException {
-        return new Entry(
+    private static StoredEntry storedEntry(ResultSet rs) throws SQLException {
+        Optional<String> content = Optional.ofNullable(rs.getString(6));
+        int activity = 10;
+        int vote = activity + ACTIVITY_TEXT.size() + 3;
+        Optional<String> row = Optional.empty();
+        if (content.isEmpty() && rs.getString(activity) != null) {
+            row = Optional.of(activityColumns(rs, activity));
+        } else if (content.isEmpty() && rs.getString(vote) != null) {
+            row = Optional.of(voteColumns(rs, vote));
+        }
+        return new StoredEntry(
                 rs.getString(1),
                 rs.getLong(2),
                 rs.getString(3),
                 rs.getString(4),
                 rs.getString(5),
-                rs.getString(6),
-                rs.getString(7),
-                rs.getString(8));
+                content,
+                content.isPresent() ? AuditChain.sha256Hex(content.get()) : rs.getString(7),
+                row,
+                rs.getString(8),
+                rs.getString(9));
     }
 
     @Override
@@ -325,34 +373,25 @@ public final class JdbcAuditLog implements AuditLogRepository {
         Map<String, Row> rows = new LinkedHashMap<>();
         Sql.list(
                         tx,
-                        "SELECT " + JdbcActivityRepository.COLUMNS + ", app_proofs FROM activities "
-                                + "WHERE organization_id = ? ORDER BY id",
-                        JdbcAuditLog::activityRow,
+                        "SELECT " + ACTIVITY_SELECT + " FROM activities a WHERE a.organization_id = ? ORDER BY a.id",
+                        rs -> new Row(rs.getString(1), activityColumns(rs, 1)),
                         organizationId)
                 .forEach(row -> rows.put(row.activityId(), row));
         return rows;
     }
 
-    private static Row activityRow(ResultSet rs) throws SQLException {
+    /** The canonical JSON of the activity whose {@link #ACTIVITY_SELECT} columns start at {@code first}. */
+    private static String activityColumns(ResultSet rs, int first) throws SQLException {
         SortedMap<String, Object> columns = new TreeMap<>();
-        for (String text : List.of(
-                "id",
-                "organization_id",
-                "type",
-                "status",
-                "intent",
-                "result",
-                "failure_code",
-                "failure_message",
-                "fingerprint",
-                "app_proofs")) {
-            columns.put(text, rs.getString(text));
+        int column = first;
+        for (String text : ACTIVITY_TEXT) {
+            columns.put(text, rs.getString(column++));
         }
-        boolean reported = rs.getBoolean("failure_reported_as_error");
+        boolean reported = rs.getBoolean(column++);
         columns.put("failure_reported_as_error", rs.wasNull() ? null : reported);
-        columns.put("created_at", rs.getLong("created_at"));
-        columns.put("updated_at", rs.getLong("updated_at"));
-        return new Row(rs.getString("id"), canonical(columns));
+        columns.put("created_at", rs.getLong(column++));
+        columns.put("updated_at", rs.getLong(column));
+        return canonical(columns);
     }
 
     @Override
@@ -360,32 +399,22 @@ public final class JdbcAuditLog implements AuditLogRepository {
         Map<String, Row> rows = new LinkedHashMap<>();
         Sql.list(
                         tx,
-                        "SELECT " + JdbcActivityRepository.VOTE_COLUMNS + " FROM votes WHERE organization_id = ? "
-                                + "ORDER BY id",
-                        rs -> {
-                            SortedMap<String, Object> columns = new TreeMap<>();
-                            for (String text : List.of(
-                                    "id",
-                                    "activity_id",
-                                    "organization_id",
-                                    "user_id",
-                                    "user_snapshot",
-                                    "selection",
-                                    "message",
-                                    "public_key",
-                                    "signature",
-                                    "scheme",
-                                    "evaluation_id",
-                                    "evaluation")) {
-                                columns.put(text, rs.getString(text));
-                            }
-                            columns.put("created_at", rs.getLong("created_at"));
-                            return Map.entry(
-                                    rs.getString("id"), new Row(rs.getString("activity_id"), canonical(columns)));
-                        },
+                        "SELECT " + VOTE_SELECT + " FROM votes v WHERE v.organization_id = ? ORDER BY v.id",
+                        rs -> Map.entry(rs.getString(1), new Row(rs.getString(2), voteColumns(rs, 1))),
                         organizationId)
                 .forEach(entry -> rows.put(entry.getKey(), entry.getValue()));
         return rows;
+    }
+
+    /** The canonical JSON of the vote whose {@link #VOTE_SELECT} columns start at {@code first}. */
+    private static String voteColumns(ResultSet rs, int first) throws SQLException {
+        SortedMap<String, Object> columns = new TreeMap<>();
+        int column = first;
+        for (String text : VOTE_TEXT) {
+            columns.put(text, rs.getString(column++));
+        }
+        columns.put("created_at", rs.getLong(column));
+        return canonical(columns);
     }
 
     @Override

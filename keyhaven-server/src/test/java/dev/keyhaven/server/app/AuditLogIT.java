@@ -120,6 +120,36 @@ class AuditLogIT extends OnBothStores {
         return kinds;
     }
 
+    /** For each entry of the activity, in order: whether it keeps its "content" or only its content's "hash". */
+    private List<String> kept(Connection db, String activityId) throws SQLException {
+        List<String> kept = new ArrayList<>();
+        try (PreparedStatement query = db.prepareStatement(
+                "SELECT content, content_hash FROM audit_entries WHERE activity_id = ? ORDER BY seq")) {
+            query.setString(1, activityId);
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    String content = rs.getString(1);
+                    String hash = rs.getString(2);
+                    assertThat(content == null).isNotEqualTo(hash == null);
+                    kept.add(content != null ? "content" : "hash");
+                }
+            }
+        }
+        return kept;
+    }
+
+    private static String text(Connection db, String sql, Object... args) throws SQLException {
+        try (PreparedStatement query = db.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                query.setObject(i + 1, args[i]);
+            }
+            try (ResultSet rs = query.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return rs.getString(1);
+            }
+        }
+    }
+
     private Run brokenBy(String expected) {
         Run run = audit("audit", "verify");
         assertThat(run.err()).isEqualTo("audit log broken: organization " + server.organizationId() + " " + expected);
@@ -137,6 +167,9 @@ class AuditLogIT extends OnBothStores {
             assertThat(kinds(db, signed)).containsExactly("ACTIVITY_CREATED", "VOTE");
             // The activity engine's transaction: recorded, voted on, then its outcome.
             assertThat(kinds(db, wallet.id())).containsExactly("ACTIVITY_CREATED", "VOTE", "ACTIVITY_OUTCOME");
+            // Rows that never change afterwards (a signature recorded complete; every vote) keep only their hash.
+            assertThat(kept(db, signed)).containsExactly("hash", "hash");
+            assertThat(kept(db, wallet.id())).containsExactly("content", "hash", "content");
         }
         Run run = audit("audit", "verify");
         assertThat(run.err()).isEmpty();
@@ -218,6 +251,9 @@ class AuditLogIT extends OnBothStores {
                         entries.get(1).path("kind").asString()))
                 .containsExactly("ACTIVITY_CREATED", "VOTE");
         for (JsonNode entry : entries) {
+            // Both entries keep only their hash in the store; the answer gives their rows as the content.
+            assertThat(entry.path("contentHash").asString())
+                    .isEqualTo(AuditChain.sha256Hex(entry.path("content").asString()));
             assertThat(entry.path("hash").asString())
                     .isEqualTo(AuditChain.entryHash(
                             org,
@@ -258,26 +294,75 @@ class AuditLogIT extends OnBothStores {
     }
 
     @Test
-    void aResultEditedInPlaceIsDetected() throws Exception {
+    void aSignatureEditedInPlaceNoLongerHashesToItsEntry() throws Exception {
         String signed = signSomething();
         try (Connection db = db()) {
-            long last = count(db, "SELECT MAX(seq) FROM audit_entries WHERE record_id = ? AND kind <> 'VOTE'", signed);
-            String original;
-            try (PreparedStatement query = db.prepareStatement("SELECT result FROM activities WHERE id = ?")) {
-                query.setString(1, signed);
-                try (ResultSet rs = query.executeQuery()) {
-                    rs.next();
-                    original = rs.getString(1);
-                }
-            }
+            long created = count(
+                    db, "SELECT seq FROM audit_entries WHERE record_id = ? AND kind = 'ACTIVITY_CREATED'", signed);
+            String original = text(db, "SELECT result FROM activities WHERE id = ?", signed);
             String forged = original.replaceFirst("\"r\":\"[0-9a-fA-F]{2}", "\"r\":\"00");
             assertThat(forged).isNotEqualTo(original);
             execute(db, "UPDATE activities SET result = ? WHERE id = ?", forged, signed);
             try {
-                brokenBy("entry " + last + ": activity " + signed + " does not match it, its last entry (the row "
-                        + "was edited)");
+                brokenBy("entry " + created + ": activity " + signed
+                        + " does not match the hash its entry keeps (the row was edited)");
             } finally {
                 execute(db, "UPDATE activities SET result = ? WHERE id = ?", original, signed);
+            }
+        }
+        assertThat(audit("audit", "verify").exitCode()).isZero();
+    }
+
+    @Test
+    void aResultEditedInPlaceIsDetected() throws Exception {
+        String created = root.createWallet("edited-" + System.nanoTime(), List.of(WalletAccountParams.ethereum(0)))
+                .id();
+        try (Connection db = db()) {
+            long last = count(db, "SELECT MAX(seq) FROM audit_entries WHERE record_id = ? AND kind <> 'VOTE'", created);
+            String original = text(db, "SELECT result FROM activities WHERE id = ?", created);
+            String forged = original.replaceFirst("\"walletId\":\"", "\"walletId\":\"0");
+            assertThat(forged).isNotEqualTo(original);
+            execute(db, "UPDATE activities SET result = ? WHERE id = ?", forged, created);
+            try {
+                brokenBy("entry " + last + ": activity " + created + " does not match it, its last entry (the row "
+                        + "was edited)");
+            } finally {
+                execute(db, "UPDATE activities SET result = ? WHERE id = ?", original, created);
+            }
+        }
+        assertThat(audit("audit", "verify").exitCode()).isZero();
+    }
+
+    /**
+     * A vote keeps only its hash in the log, so its row is the content: deleted, {@code audit verify} names its entry,
+     * {@code audit export} refuses before writing anything, and {@code get_audit_log} gives the entry without content.
+     */
+    @Test
+    void aDeletedVoteIsDetectedAndCannotBeExported(@TempDir Path directory) throws Exception {
+        String signed = signSomething();
+        String org = server.organizationId();
+        Path file = directory.resolve("audit.jsonl");
+        try (Connection db = db()) {
+            String voteId = text(db, "SELECT id FROM votes WHERE activity_id = ?", signed);
+            long seq = count(db, "SELECT seq FROM audit_entries WHERE record_id = ?", voteId);
+            execute(db, "CREATE TABLE kept_votes AS SELECT * FROM votes WHERE id = ?", voteId);
+            execute(db, "DELETE FROM votes WHERE id = ?", voteId);
+            try {
+                String broken = "entry " + seq + ": vote " + voteId + " is missing (the row was deleted)";
+                brokenBy(broken);
+                Run export = audit("audit", "export", "--organization", org, "--out", file.toString());
+                assertThat(export.err()).isEqualTo("audit log broken: organization " + org + " " + broken);
+                assertThat(export.exitCode()).isEqualTo(AuditCommand.BROKEN);
+                assertThat(file).doesNotExist();
+                JsonNode entry = root.query("get_audit_log", Map.of("organizationId", org, "activityId", signed))
+                        .path("entries")
+                        .get(1);
+                assertThat(entry.path("recordId").asString()).isEqualTo(voteId);
+                assertThat(entry.has("content")).isFalse();
+                assertThat(entry.path("contentHash").asString()).hasSize(64);
+            } finally {
+                execute(db, "INSERT INTO votes SELECT * FROM kept_votes");
+                execute(db, "DROP TABLE kept_votes");
             }
         }
         assertThat(audit("audit", "verify").exitCode()).isZero();

@@ -33,6 +33,8 @@ import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -324,7 +326,7 @@ class ConsoleIT {
     /**
      * On PostgreSQL: the Organization page shows the name, the root quorum by name and a sub-organization, and the
      * browser verifies the audit log (against the server's key, another key, and the pinned identity key). With an
-     * entry altered in the database, the page names that entry.
+     * entry altered in the database, or the row of an entry that keeps only its hash edited, the page names the entry.
      */
     @Test
     void theOrganizationPageShowsTheQuorumASubOrganizationAndTheAuditLogVerifiedOnPostgres() throws Exception {
@@ -360,15 +362,69 @@ class ConsoleIT {
                     log.path("latestSignedHead").path("signedAt").asString());
             runFlow("organization", server, environment);
 
-            try (Connection db = DriverManager.getConnection(server.databaseUrl());
-                    PreparedStatement alter = db.prepareStatement(
-                            "UPDATE audit_entries SET content = content || ' ' WHERE organization_id = ? AND seq = 2")) {
-                alter.setString(1, server.organizationId());
-                assertThat(alter.executeUpdate()).isEqualTo(1);
+            try (Connection db = DriverManager.getConnection(server.databaseUrl())) {
+                // An entry that keeps its content, altered: the chain's own check names it.
+                String org = server.organizationId();
+                String[] kept = firstRow(
+                        db,
+                        "SELECT seq, content FROM audit_entries WHERE organization_id = ? AND content IS NOT NULL "
+                                + "ORDER BY seq LIMIT 1",
+                        org);
+                update(
+                        db,
+                        "UPDATE audit_entries SET content = ? WHERE organization_id = ? AND seq = ?",
+                        kept[1] + " ",
+                        org,
+                        Long.parseLong(kept[0]));
+                runTampered(
+                        server,
+                        operator,
+                        "entry " + kept[0] + ": its hash does not match its fields (the entry was altered)");
+                update(
+                        db,
+                        "UPDATE audit_entries SET content = ? WHERE organization_id = ? AND seq = ?",
+                        kept[1],
+                        org,
+                        Long.parseLong(kept[0]));
+                // A vote's row edited behind the log: its entry keeps only the hash of it.
+                String[] vote = firstRow(
+                        db,
+                        "SELECT seq, record_id FROM audit_entries WHERE organization_id = ? AND content IS NULL "
+                                + "AND kind = 'VOTE' ORDER BY seq LIMIT 1",
+                        org);
+                update(db, "UPDATE votes SET message = message || ' ' WHERE id = ?", vote[1]);
+                runTampered(
+                        server,
+                        operator,
+                        "entry " + vote[0] + ": vote " + vote[1]
+                                + " does not match the hash its entry keeps (the row was edited)");
             }
-            Map<String, String> tampered = new HashMap<>(operator.environment("OPERATOR", "operator"));
-            tampered.put("KEYHAVEN_TAMPERED_ENTRY", "2");
-            runFlow("organization", server, tampered);
+        }
+    }
+
+    /** The organization flow with the audit log tampered with: the page must say {@code broken} and nothing else. */
+    private static void runTampered(TestServer server, Operator operator, String broken) throws Exception {
+        Map<String, String> tampered = new HashMap<>(operator.environment("OPERATOR", "operator"));
+        tampered.put("KEYHAVEN_TAMPERED", broken);
+        runFlow("organization", server, tampered);
+    }
+
+    private static String[] firstRow(Connection db, String sql, String arg) throws SQLException {
+        try (PreparedStatement query = db.prepareStatement(sql)) {
+            query.setString(1, arg);
+            try (ResultSet rs = query.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return new String[] {rs.getString(1), rs.getString(2)};
+            }
+        }
+    }
+
+    private static void update(Connection db, String sql, Object... args) throws SQLException {
+        try (PreparedStatement update = db.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                update.setObject(i + 1, args[i]);
+            }
+            assertThat(update.executeUpdate()).isEqualTo(1);
         }
     }
 

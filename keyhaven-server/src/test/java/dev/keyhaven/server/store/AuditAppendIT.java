@@ -7,12 +7,16 @@ import dev.keyhaven.client.AuditChain;
 import dev.keyhaven.client.AuditLogVerifier;
 import dev.keyhaven.client.AuditLogVerifier.Entry;
 import dev.keyhaven.server.audit.AuditChange;
+import dev.keyhaven.server.audit.AuditEntries;
 import dev.keyhaven.server.audit.AuditKind;
 import dev.keyhaven.server.audit.AuditLogRepository.Head;
 import dev.keyhaven.server.testing.FreshDatabase;
 import dev.keyhaven.server.testing.StoreKind;
 import dev.keyhaven.server.tx.Transactor;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -80,7 +85,7 @@ class AuditAppendIT {
                     }
                 }
             }
-            List<Entry> chain = database.transactor().read(tx -> log.entries(tx, ORG));
+            List<Entry> chain = database.transactor().read(tx -> AuditEntries.withContent(log.entries(tx, ORG)));
             AuditLogVerifier.verifyChain(chain);
             assertThat(chain).extracting(Entry::seq).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L);
             assertThat(chain)
@@ -129,7 +134,7 @@ class AuditAppendIT {
                 log.append(tx, ORG, List.of(change("after-deletion", 3)));
                 return null;
             });
-            List<Entry> deleted = transactor.read(tx -> log.entries(tx, ORG));
+            List<Entry> deleted = transactor.read(tx -> AuditEntries.withContent(log.entries(tx, ORG)));
             AuditLogVerifier.verifyChain(deleted);
             assertThat(deleted)
                     .extracting(Entry::activityId)
@@ -137,12 +142,60 @@ class AuditAppendIT {
             assertThat(deleted).extracting(Entry::seq).containsExactly(1L, 2L, 3L);
             Optional<Head> gone = transactor.read(tx -> log.head(tx, ORG));
             assertThat(gone).isEmpty();
-            List<Entry> other = transactor.read(tx -> log.entries(tx, OTHER_ORG));
+            List<Entry> other = transactor.read(tx -> AuditEntries.withContent(log.entries(tx, OTHER_ORG)));
             assertThat(other).extracting(Entry::activityId).containsExactly("in-other");
             Optional<Head> otherHead = transactor.read(tx -> log.head(tx, OTHER_ORG));
             assertThat(otherHead)
                     .contains(
                             new Head(OTHER_ORG, 1, Optional.of(other.getFirst().hash())));
+        }
+    }
+
+    /**
+     * V17 lets an entry keep only its content's hash: entries written before it keep their content and still verify,
+     * and the table refuses an entry with neither content nor hash, or with both.
+     */
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void entriesWrittenBeforeV17KeepTheirContentAndAnEntryMustKeepExactlyOneOfContentAndHash(StoreKind store)
+            throws Exception {
+        String url = store.freshDatabase(directory);
+        try {
+            Flyway.configure()
+                    .dataSource(url, null, null)
+                    .locations("classpath:db/migration")
+                    .target("16")
+                    .load()
+                    .migrate();
+            String content = "{\"status\":\"ACTIVITY_STATUS_COMPLETED\"}";
+            String hash = AuditChain.entryHash(ORG, 1, "ACTIVITY_OUTCOME", "a-1", "a-1", content, AuditChain.GENESIS);
+            try (Connection db = DriverManager.getConnection(url);
+                    Statement statement = db.createStatement()) {
+                statement.executeUpdate("INSERT INTO organizations (id, name, root_quorum_threshold, created_at, "
+                        + "updated_at, audit_seq, audit_head) VALUES ('" + ORG + "', 'o', 1, 0, 0, 1, '" + hash + "')");
+                statement.executeUpdate("INSERT INTO audit_entries VALUES ('" + ORG + "', 1, 'ACTIVITY_OUTCOME', "
+                        + "'a-1', 'a-1', '" + content + "', '" + AuditChain.GENESIS + "', '" + hash + "')");
+            }
+            try (Database database = Database.open(url, 4, null)) {
+                JdbcAuditLog log = new JdbcAuditLog();
+                List<Entry> chain = database.transactor().read(tx -> AuditEntries.withContent(log.entries(tx, ORG)));
+                AuditLogVerifier.verifyChain(chain);
+                assertThat(chain).extracting(Entry::content).containsExactly(content);
+                for (String values : List.of("NULL, NULL", "'{}', '" + "00".repeat(32) + "'")) {
+                    assertThatThrownBy(() -> database.transactor()
+                                    .write(tx -> Sql.update(
+                                            tx,
+                                            "INSERT INTO audit_entries (organization_id, seq, kind, activity_id, "
+                                                    + "record_id, content, content_hash, prev_hash, hash) VALUES ('"
+                                                    + ORG + "', 2, 'VOTE', 'a-1', 'v-1', " + values + ", 'p', 'h')")))
+                            .as(values)
+                            .isInstanceOf(StoreException.class)
+                            .message()
+                            .containsIgnoringCase("check constraint");
+                }
+            }
+        } finally {
+            store.drop(url);
         }
     }
 

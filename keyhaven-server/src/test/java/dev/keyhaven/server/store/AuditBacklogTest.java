@@ -16,7 +16,7 @@ class AuditBacklogTest {
     private static final Head DELETED = new Head("org-a", 7, Optional.of("ab".repeat(32)));
 
     private static NotedChange change(String activityId) {
-        return new NotedChange("VOTE", activityId, activityId, "{}", "00".repeat(32));
+        return new NotedChange("VOTE", activityId, activityId, Optional.empty(), "00".repeat(32));
     }
 
     @Test
