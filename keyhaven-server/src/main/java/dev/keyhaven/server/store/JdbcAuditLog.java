@@ -313,6 +313,7 @@ public final class JdbcAuditLog implements AuditLogRepository {
 
     private static StoredEntry storedEntry(ResultSet rs) throws SQLException {
         Optional<String> content = Optional.ofNullable(rs.getString(6));
+        // ENTRIES_WITH_ROWS: the entry's nine columns, then the activity's (ten texts and three more), then the vote's.
         int activity = 10;
         int vote = activity + ACTIVITY_TEXT.size() + 3;
         Optional<String> row = Optional.empty();
