@@ -20,7 +20,8 @@ public final class AuditEntries {
      * Every entry with its content, for {@link dev.keyhaven.client.AuditLogVerifier}.
      *
      * @throws BrokenChainException naming the first entry whose row is gone or no longer hashes to the hash the entry
-     *         keeps (an entry that no longer hashes to its own hash is left for the chain's check, which names it)
+     *         keeps (an entry whose own hash is not made from the hash it keeps is left to the chain's check and to
+     *         {@link #requireLinked})
      */
     public static List<Entry> withContent(List<StoredEntry> stored) {
         List<Entry> entries = new ArrayList<>(stored.size());
@@ -38,6 +39,21 @@ public final class AuditEntries {
         return entries;
     }
 
+    /**
+     * Checks, after the chain's check, that every entry that keeps only a hash was linked with that hash. The chain's
+     * check alone would pass an entry whose kept hash was altered while its row still hashes to the original.
+     *
+     * @throws BrokenChainException naming the first such entry
+     */
+    public static void requireLinked(List<StoredEntry> stored) {
+        for (StoredEntry e : stored) {
+            if (e.content().isEmpty() && !linked(e)) {
+                throw new BrokenChainException("organization " + e.organizationId() + " entry " + e.seq()
+                        + ": its hash does not match its fields (the entry was altered)");
+            }
+        }
+    }
+
     /** The content a reader is given: the entry's own, or its row as it is now (empty when the row is gone). */
     static Optional<String> shown(StoredEntry e) {
         return e.content().or(e::row);
@@ -48,7 +64,8 @@ public final class AuditEntries {
             return e.content().get();
         }
         if (!linked(e)) {
-            // The entry itself was altered; whatever stands here, the chain's check finds its hash wrong.
+            // The entry itself was altered: left to the chain's check, which names it in chain order, and to
+            // requireLinked after it.
             return e.row().orElse("");
         }
         String where = "organization " + e.organizationId() + " entry " + e.seq() + ": "

@@ -7,6 +7,7 @@ import dev.keyhaven.client.AuditLogVerifier.SignedHead;
 import dev.keyhaven.crypto.VerifyingKey;
 import dev.keyhaven.server.audit.AuditLogRepository.Head;
 import dev.keyhaven.server.audit.AuditLogRepository.Row;
+import dev.keyhaven.server.audit.AuditLogRepository.StoredEntry;
 import dev.keyhaven.server.tx.Transactor;
 import dev.keyhaven.server.tx.Tx;
 import java.util.HashMap;
@@ -55,8 +56,10 @@ public final class AuditVerification {
             int heads = 0;
             List<String> organizations = log.organizations(tx);
             for (String organizationId : organizations) {
-                List<Entry> chain = AuditEntries.withContent(log.entries(tx, organizationId));
+                List<StoredEntry> stored = log.entries(tx, organizationId);
+                List<Entry> chain = AuditEntries.withContent(stored);
                 AuditLogVerifier.verifyChain(chain);
+                AuditEntries.requireLinked(stored);
                 checkHead(organizationId, chain, log.head(tx, organizationId));
                 List<SignedHead> signed = log.signedHeads(tx, organizationId);
                 for (SignedHead head : signed) {

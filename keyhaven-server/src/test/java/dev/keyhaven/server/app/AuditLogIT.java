@@ -313,6 +313,24 @@ class AuditLogIT extends OnBothStores {
         assertThat(audit("audit", "verify").exitCode()).isZero();
     }
 
+    /** The hash a vote's entry keeps, altered while the row still matches the original: the entry was altered. */
+    @Test
+    void anAlteredKeptHashIsDetectedThoughItsRowIsIntact() throws Exception {
+        String signed = signSomething();
+        try (Connection db = db()) {
+            String voteId = text(db, "SELECT id FROM votes WHERE activity_id = ?", signed);
+            long seq = count(db, "SELECT seq FROM audit_entries WHERE record_id = ?", voteId);
+            String original = text(db, "SELECT content_hash FROM audit_entries WHERE record_id = ?", voteId);
+            execute(db, "UPDATE audit_entries SET content_hash = ? WHERE record_id = ?", "00".repeat(32), voteId);
+            try {
+                brokenBy("entry " + seq + ": its hash does not match its fields (the entry was altered)");
+            } finally {
+                execute(db, "UPDATE audit_entries SET content_hash = ? WHERE record_id = ?", original, voteId);
+            }
+        }
+        assertThat(audit("audit", "verify").exitCode()).isZero();
+    }
+
     @Test
     void aResultEditedInPlaceIsDetected() throws Exception {
         String created = root.createWallet("edited-" + System.nanoTime(), List.of(WalletAccountParams.ethereum(0)))
