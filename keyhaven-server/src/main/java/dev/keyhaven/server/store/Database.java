@@ -25,7 +25,7 @@ import org.flywaydb.core.Flyway;
  *
  * <p>An unreachable PostgreSQL costs a request a few seconds at most, never a hang: the pool gives up on a connection
  * after {@link #CONNECTION_TIMEOUT}, a connection attempt after {@link #CONNECT_TIMEOUT}, and a statement whose
- * server went silent (a network partition, not a stopped server, which refuses at once) after {@link #SOCKET_TIMEOUT}.
+ * server went silent (a network partition, not a stopped server, which refuses at once) after {@link #SILENCE_LIMIT}.
  * The store then answers 503 with {@code Retry-After}, and the pool reconnects by itself once the server is back.
  *
  * <p>Fail-over: with a multi-host URL ({@code jdbc:postgresql://A:5432,B:5432/keyhaven?targetServerType=primary})
@@ -47,10 +47,11 @@ public final class Database implements AutoCloseable {
     /** How long a connection, including its login, may take to open. */
     static final Duration LOGIN_TIMEOUT = Duration.ofSeconds(5);
     /**
-     * How long PostgreSQL may stay silent during a statement. Far above any statement Keyhaven runs (the longest wait
-     * is a row lock held through an SMTP send of at most 10 s); migrations do not have it.
+     * How long PostgreSQL may stay silent while a statement waits for its answer ({@link SilenceWatchingSocketFactory}).
+     * Far above any statement Keyhaven runs (the longest wait is a row lock held through an SMTP send of at most
+     * 10 s); migrations do not have it.
      */
-    static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration SILENCE_LIMIT = Duration.ofSeconds(30);
     /**
      * The settings of Keyhaven's PostgreSQL sessions, sent at login (a URL with its own {@code options} replaces
      * them). {@code backend_flush_after} makes a session that has written 256 kB of data pages ask the kernel to
@@ -93,6 +94,11 @@ public final class Database implements AutoCloseable {
      * @throws DatabaseOpenException when the database cannot be reached or logged in to
      */
     public static Database open(String jdbcUrl, int poolSize, MeterRegistry metrics) {
+        return open(jdbcUrl, poolSize, metrics, SILENCE_LIMIT);
+    }
+
+    /** {@link #open(String, int, MeterRegistry)} with another bound for a silent PostgreSQL (for tests). */
+    static Database open(String jdbcUrl, int poolSize, MeterRegistry metrics, Duration silenceLimit) {
         Dialect dialect = Dialect.of(jdbcUrl);
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
@@ -113,7 +119,9 @@ public final class Database implements AutoCloseable {
                 config.setValidationTimeout(Duration.ofSeconds(1).toMillis());
                 config.setMaximumPoolSize(poolSize > 0 ? poolSize : 16);
                 connectTimeouts().forEach((name, value) -> config.addDataSourceProperty((String) name, value));
-                config.addDataSourceProperty("socketTimeout", Long.toString(SOCKET_TIMEOUT.toSeconds()));
+                // Not pgjdbc's socketTimeout, a timer per read (see the factory).
+                config.addDataSourceProperty("socketFactory", SilenceWatchingSocketFactory.class.getName());
+                config.addDataSourceProperty("socketFactoryArg", Long.toString(silenceLimit.toMillis()));
                 config.addDataSourceProperty("options", SESSION_OPTIONS);
                 config.setExceptionOverride(new StandbyEviction());
             }
@@ -149,7 +157,7 @@ public final class Database implements AutoCloseable {
 
     /**
      * Connections for the migrations, without the statement bound: a migration may run longer than
-     * {@link #SOCKET_TIMEOUT}. (SQLite migrates on the pool, whose connections carry its pragmas.)
+     * {@link #SILENCE_LIMIT}. (SQLite migrates on the pool, whose connections carry its pragmas.)
      */
     private static HikariConfig migrationPool(String jdbcUrl) {
         HikariConfig migrating = new HikariConfig();
