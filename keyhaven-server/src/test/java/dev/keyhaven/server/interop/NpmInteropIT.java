@@ -41,6 +41,7 @@ class NpmInteropIT {
     private static final NodeTools NODE = new NodeTools("the npm interop tests");
     // The suite takes 35-50 s on a shared 2-core machine since the chain signing files came; room for a slow store.
     private static final Duration NODE_TESTS = Duration.ofMinutes(3);
+    private static final int FAILURE_LINES = 120;
     private static final Pattern SERVING = Pattern.compile("Keyhaven is serving on (http://\\S+)");
     private static final Pattern ORGANIZATION = Pattern.compile("organization id:\\s+([0-9a-fA-F-]{36})");
     private static final Pattern AUTH_PROXY = Pattern.compile("auth proxy:\\s+(http://\\S+)");
@@ -225,13 +226,35 @@ class NpmInteropIT {
 
         int exitCode = NodeTools.run(builder, work.resolve("node.log"), "[node] ", NODE_TESTS);
 
+        String tap = Files.exists(tapReport) ? Files.readString(tapReport, StandardCharsets.UTF_8) : "";
+        // The failures themselves in the assertion's message: a CI summary shows the message, not the whole log.
         assertThat(exitCode)
-                .as("exit code of node --test (its output is above)")
+                .as("exit code of node --test (its output is above); what failed:%n%s", failures(tap))
                 .isZero();
-        String tap = Files.readString(tapReport, StandardCharsets.UTF_8);
         int total = tapCount(tap, "tests");
         assertThat(total).as("tests node ran").isPositive();
         assertThat(tapCount(tap, "pass")).as("tests that passed, of " + total).isEqualTo(total);
+    }
+
+    /**
+     * The TAP report's failed tests, each with its diagnostics (the error, the expected and actual values, the stack),
+     * at most {@value #FAILURE_LINES} lines.
+     */
+    static String failures(String tap) {
+        List<String> kept = new ArrayList<>();
+        boolean inFailure = false;
+        for (String line : tap.split("\n", -1)) {
+            if (line.stripLeading().startsWith("not ok ")) {
+                inFailure = true;
+            }
+            if (inFailure && kept.size() < FAILURE_LINES) {
+                kept.add(line);
+            }
+            if (inFailure && line.strip().equals("...")) {
+                inFailure = false;
+            }
+        }
+        return kept.isEmpty() ? "(no failed test in the TAP report)" : String.join(System.lineSeparator(), kept);
     }
 
     private static int tapCount(String tap, String name) {
