@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Properties;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.postgresql.Driver;
 
 /**
  * An open, migrated database: a connection pool, the dialect and the transactor. The embedded default is SQLite in
@@ -119,9 +120,14 @@ public final class Database implements AutoCloseable {
                 config.setValidationTimeout(Duration.ofSeconds(1).toMillis());
                 config.setMaximumPoolSize(poolSize > 0 ? poolSize : 16);
                 connectTimeouts().forEach((name, value) -> config.addDataSourceProperty((String) name, value));
-                // Not pgjdbc's socketTimeout, a timer per read (see the factory).
-                config.addDataSourceProperty("socketFactory", SilenceWatchingSocketFactory.class.getName());
-                config.addDataSourceProperty("socketFactoryArg", Long.toString(silenceLimit.toMillis()));
+                if (ownSocketFactory(jdbcUrl)) {
+                    // The operator's sockets (a cloud proxy's, say) cannot be watched: pgjdbc's timer per read.
+                    config.addDataSourceProperty("socketTimeout", Long.toString(Math.max(1, silenceLimit.toSeconds())));
+                } else {
+                    // Not pgjdbc's socketTimeout, a timer per read (see the factory).
+                    config.addDataSourceProperty("socketFactory", SilenceWatchingSocketFactory.class.getName());
+                    config.addDataSourceProperty("socketFactoryArg", Long.toString(silenceLimit.toMillis()));
+                }
                 config.addDataSourceProperty("options", SESSION_OPTIONS);
                 config.setExceptionOverride(new StandbyEviction());
             }
@@ -144,6 +150,12 @@ public final class Database implements AutoCloseable {
             throw e;
         }
         return new Database(dataSource, dialect);
+    }
+
+    /** Whether a PostgreSQL URL names a socket factory of its own, which wins over Keyhaven's. */
+    private static boolean ownSocketFactory(String jdbcUrl) {
+        Properties parsed = Driver.parseURL(jdbcUrl, null);
+        return parsed != null && parsed.getProperty("socketFactory") != null;
     }
 
     /** PostgreSQL's connection timeouts, in the driver's unit (seconds); the URL's own settings win over them. */

@@ -7,10 +7,14 @@ import dev.keyhaven.server.api.ApiException;
 import dev.keyhaven.server.api.ErrorCode;
 import dev.keyhaven.server.testing.StoreKind;
 import dev.keyhaven.server.tx.Tx;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Optional;
+import javax.net.SocketFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (a 503 for the request), after the silence limit of {@link SilenceWatchingSocketFactory}, with no timer per read:
  * pgjdbc's own socket timeout is off. A statement that answers within the limit is not cut however long it runs
  * overall, and the pool serves again at once. The server's silence is a {@code pg_sleep} longer than the limit, which
- * from the client's side is what a partition looks like: a connection that is open and says nothing.
+ * from the client's side is what a partition looks like: a connection that is open and says nothing. A URL that names
+ * its own socket factory keeps the bound as pgjdbc's socket timeout.
  */
 class SilentPostgresIT {
     private static final Duration LIMIT = Duration.ofSeconds(1);
@@ -75,6 +80,48 @@ class SilentPostgresIT {
             }
         }
         assertThat(SilenceWatchingSocketFactory.socketsWatched()).isEqualTo(before);
+    }
+
+    @Test
+    void aUrlWithASocketFactoryOfItsOwnKeepsTheBoundAsPgjdbcsTimeout() throws Exception {
+        String own = url + (url.contains("?") ? "&" : "?") + "socketFactory=" + PlainSockets.class.getName();
+        int before = SilenceWatchingSocketFactory.socketsWatched();
+        try (Database database = Database.open(own, 2, null);
+                Connection connection = database.dataSource().getConnection()) {
+            assertThat(connection.getNetworkTimeout()).isEqualTo(30_000);
+            assertThat(SilenceWatchingSocketFactory.socketsWatched()).isEqualTo(before);
+        }
+    }
+
+    /** An operator's socket factory (pgjdbc makes it from its class name): the JDK's plain sockets. */
+    public static final class PlainSockets extends SocketFactory {
+        private final SocketFactory plain = SocketFactory.getDefault();
+
+        @Override
+        public Socket createSocket() throws IOException {
+            return plain.createSocket();
+        }
+
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            return plain.createSocket(host, port);
+        }
+
+        @Override
+        public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
+            return plain.createSocket(host, port, localHost, localPort);
+        }
+
+        @Override
+        public Socket createSocket(InetAddress host, int port) throws IOException {
+            return plain.createSocket(host, port);
+        }
+
+        @Override
+        public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
+                throws IOException {
+            return plain.createSocket(address, port, localAddress, localPort);
+        }
     }
 
     @Test
