@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class SilenceWatchingSocketFactory extends SocketFactory {
     private static final Logger LOG = LoggerFactory.getLogger(SilenceWatchingSocketFactory.class);
     /** How often the reads in progress are looked at: a silent server is noticed at most this late. */
-    static final Duration LOOK_EVERY = Duration.ofMillis(250);
+    private static final Duration LOOK_EVERY = Duration.ofMillis(250);
 
     private static final Watch WATCH = new Watch();
 
