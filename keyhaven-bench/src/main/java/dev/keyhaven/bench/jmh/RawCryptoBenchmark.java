@@ -45,14 +45,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * new {@code Cipher} per call (the same JDK calls as the server's {@code KeySealer.open}, copied here because the
  * bench does not depend on the server module).</li>
  * <li>Keccak-256 of the payload ({@link Digests#keccak256}).</li>
- * <li>secp256k1 ECDSA with RFC 6979, low-s and the recovery id ({@link PayloadSigner#signDigest}).</li>
+ * <li>secp256k1 ECDSA with RFC 6979, low-s and the recovery id ({@link PayloadSigner#signDigest}): by
+ * libsecp256k1 when installed, as in the server; {@code KEYHAVEN_SECP256K1_LIBRARY=none} measures BouncyCastle.</li>
  * </ol>
  *
  * <p>{@link #signRequest} does all four; the other methods measure each step alone to attribute the cost. Run one
  * thread and two (this machine has two cores), with nothing else running:
  * <pre>
- * java -cp keyhaven-bench/target/keyhaven-bench.jar org.openjdk.jmh.Main RawCryptoBenchmark -t 1 -rf json
- * java -cp keyhaven-bench/target/keyhaven-bench.jar org.openjdk.jmh.Main RawCryptoBenchmark -t 2 -rf json
+ * java --enable-native-access=ALL-UNNAMED -cp keyhaven-bench/target/keyhaven-bench.jar org.openjdk.jmh.Main RawCryptoBenchmark -t 1 -rf json
+ * java --enable-native-access=ALL-UNNAMED -cp keyhaven-bench/target/keyhaven-bench.jar org.openjdk.jmh.Main RawCryptoBenchmark -t 2 -rf json
  * </pre>
  * The two threads share the cached API key and the curve generators, as the server's request threads do.
  */

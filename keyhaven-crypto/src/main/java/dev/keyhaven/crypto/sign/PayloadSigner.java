@@ -17,7 +17,20 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
  * {@link IllegalStateException}.
  */
 public final class PayloadSigner {
+    /** Chosen once per process, from the environment ({@link Secp256k1Signers}). */
+    private static final Secp256k1Signers SECP256K1 = Secp256k1Signers.choose(System.getenv(Secp256k1Signers.VARIABLE));
+
     private PayloadSigner() {}
+
+    /**
+     * What makes ECDSA signatures on secp256k1 in this process: libsecp256k1 when it is installed (or named by
+     * {@code KEYHAVEN_SECP256K1_LIBRARY}), else BouncyCastle. Both sign alike, byte for byte.
+     *
+     * @throws IllegalStateException when {@code KEYHAVEN_SECP256K1_LIBRARY} names a library that cannot be used
+     */
+    public static String secp256k1Implementation() {
+        return SECP256K1.describe();
+    }
 
     /**
      * ECDSA over a 32-byte digest on SECP256K1 or P256: RFC 6979 nonce, low-S, v = recovery id computed from R while
@@ -35,7 +48,9 @@ public final class PayloadSigner {
             if (d.signum() == 0 || d.compareTo(ec.order()) >= 0) {
                 throw new IllegalArgumentException("private key is out of range for " + curve);
             }
-            return RecoverableEcdsaSigner.sign(ec, d, digest32);
+            return ec == EcCurve.SECP256K1
+                    ? SECP256K1.sign(d, k, digest32)
+                    : RecoverableEcdsaSigner.sign(ec, d, digest32);
         });
     }
 

@@ -21,6 +21,8 @@ import dev.keyhaven.server.otp.OtpKeys;
 import dev.keyhaven.server.tx.Transactor;
 import java.security.SecureRandom;
 import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keyhaven's own keys, opened under the KEK through the data keys of envelope encryption (each generated and sealed
@@ -30,6 +32,8 @@ import java.time.Clock;
  * built on them (OTP keys, OAuth 2.0 client secrets). Closing it closes the signers and the KEK.
  */
 final class ServerKeys implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Keyhaven.class);
+
     final DataKeys dataKeys;
     final KeySealer sealer;
     final Custody custody;
@@ -70,6 +74,7 @@ final class ServerKeys implements AutoCloseable {
             DataKeyRepository dataKeyRepository,
             SecureRandom random,
             Clock clock) {
+        LOG.info("secp256k1 signatures by {}", Custody.secp256k1Implementation());
         Kek kek = config.hsmKek().isPresent()
                 ? config.hsmKek().get().open(random)
                 : new FileKek(

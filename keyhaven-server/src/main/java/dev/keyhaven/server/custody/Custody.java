@@ -24,6 +24,21 @@ public final class Custody {
         this.random = random;
     }
 
+    /**
+     * What makes the ECDSA signatures on secp256k1 (libsecp256k1 when installed, else BouncyCastle; they sign alike,
+     * byte for byte), for the start-up log.
+     *
+     * @throws CustodyException when {@code KEYHAVEN_SECP256K1_LIBRARY} names a library that cannot be used: the
+     *     server must not start on another than the one the operator chose
+     */
+    public static String secp256k1Implementation() {
+        try {
+            return PayloadSigner.secp256k1Implementation();
+        } catch (IllegalStateException refused) {
+            throw new CustodyException(refused.getMessage(), refused);
+        }
+    }
+
     /** A new wallet with a fresh mnemonic of {@code wordCount} words; the caller closes it. */
     public WalletSeed createWallet(Tx tx, String organizationId, String walletId, int wordCount) {
         OwnerSealer owner = sealer.sealerFor(tx, organizationId);

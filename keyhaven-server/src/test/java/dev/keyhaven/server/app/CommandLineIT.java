@@ -11,6 +11,7 @@ import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.crypto.EcCurve;
 import dev.keyhaven.server.api.ErrorCode;
+import dev.keyhaven.server.custody.Custody;
 import dev.keyhaven.server.testing.KeyhavenProcess;
 import dev.keyhaven.server.testing.KeyhavenProcess.Result;
 import dev.keyhaven.server.testing.StoreKind;
@@ -315,6 +316,36 @@ class CommandLineIT {
                 List.of("serve", "--data-dir", data.toString(), "--port", "0", "--auth-proxy-port", "70000"), Map.of());
         assertThat(port.exitCode()).isNotZero();
         assertThat(port.stderr()).contains("--auth-proxy-port");
+    }
+
+    @Test
+    void serveNamesWhatSignsOnSecp256k1AndRefusesANamedLibraryItCannotUse() {
+        try (KeyhavenProcess server = KeyhavenProcess.serve(
+                List.of("--data-dir", directory.resolve("secp256k1-found").toString(), "--port", "0"), Map.of())) {
+            // The same machine, so what this JVM found (NativeSecp256k1Test requires the library in CI).
+            assertThat(server.stderr())
+                    .as("the start-up log names what the dynamic linker found")
+                    .contains("INFO  Keyhaven secp256k1 signatures by " + Custody.secp256k1Implementation() + " \n");
+        }
+        try (KeyhavenProcess server = KeyhavenProcess.serve(
+                List.of("--data-dir", directory.resolve("secp256k1-none").toString(), "--port", "0"),
+                Map.of("KEYHAVEN_SECP256K1_LIBRARY", "none"))) {
+            assertThat(server.stderr())
+                    .contains("INFO  Keyhaven secp256k1 signatures by BouncyCastle (KEYHAVEN_SECP256K1_LIBRARY=none)");
+        }
+        Result missing = KeyhavenProcess.run(
+                List.of(
+                        "serve",
+                        "--data-dir",
+                        directory.resolve("secp256k1-missing").toString(),
+                        "--port",
+                        "0"),
+                Map.of("KEYHAVEN_SECP256K1_LIBRARY", "/nonexistent/libsecp256k1.so"));
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.stderr())
+                .contains("keyhaven: KEYHAVEN_SECP256K1_LIBRARY=/nonexistent/libsecp256k1.so cannot sign: "
+                        + "/nonexistent/libsecp256k1.so cannot be opened")
+                .doesNotContain("Keyhaven is serving");
     }
 
     @Test
