@@ -112,6 +112,9 @@ public final class Database implements AutoCloseable {
                 config.setMaximumPoolSize(poolSize > 0 ? poolSize : 4);
                 config.addDataSourceProperty("journal_mode", "WAL");
                 config.addDataSourceProperty("synchronous", "FULL");
+                // The journals of the writer's savepoints (one per signature) in memory, not in temporary files: they
+                // only ever serve a rollback inside a live transaction, so they never need the disk.
+                config.addDataSourceProperty("temp_store", "MEMORY");
                 config.addDataSourceProperty("foreign_keys", "true");
                 config.addDataSourceProperty("busy_timeout", "10000");
             }

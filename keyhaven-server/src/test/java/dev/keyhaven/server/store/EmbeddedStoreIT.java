@@ -49,8 +49,9 @@ class EmbeddedStoreIT {
             }
             for (Future<List<String>> connection : settings) {
                 assertThat(connection.get())
-                        .as("journal_mode, synchronous (2 = FULL), foreign_keys")
-                        .containsExactly("wal", "2", "1");
+                        .as("journal_mode, synchronous (2 = FULL), foreign_keys, temp_store (2 = MEMORY: the "
+                                + "savepoints' journals never go to temporary files)")
+                        .containsExactly("wal", "2", "1", "2");
             }
         }
     }
@@ -58,7 +59,7 @@ class EmbeddedStoreIT {
     private static List<String> pragmas(Connection connection) throws SQLException {
         List<String> values = new ArrayList<>();
         try (Statement statement = connection.createStatement()) {
-            for (String pragma : List.of("journal_mode", "synchronous", "foreign_keys")) {
+            for (String pragma : List.of("journal_mode", "synchronous", "foreign_keys", "temp_store")) {
                 try (ResultSet result = statement.executeQuery("PRAGMA " + pragma)) {
                     result.next();
                     values.add(result.getString(1).toLowerCase(java.util.Locale.ROOT));
