@@ -74,7 +74,9 @@ final class ServerKeys implements AutoCloseable {
             DataKeyRepository dataKeyRepository,
             SecureRandom random,
             Clock clock) {
-        LOG.info("secp256k1 signatures by {}", Custody.secp256k1Implementation());
+        // Chosen first, so that a library the operator named and cannot be used is the one line a refusal prints;
+        // logged last, so that a KEK that refuses is one line too.
+        String secp256k1 = Custody.secp256k1Implementation();
         Kek kek = config.hsmKek().isPresent()
                 ? config.hsmKek().get().open(random)
                 : new FileKek(
@@ -87,6 +89,7 @@ final class ServerKeys implements AutoCloseable {
                 DataKeys.open(transactor, dataKeyRepository, kek, locator -> locator.open(random), random, clock);
         ServerKeys keys = new ServerKeys(dataKeys, transactor, repository, random, clock);
         LegacySeals.upgrade(transactor, dataKeyRepository, keys.sealer);
+        LOG.info("secp256k1 signatures by {}", secp256k1);
         return keys;
     }
 
