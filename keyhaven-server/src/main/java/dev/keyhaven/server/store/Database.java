@@ -68,11 +68,14 @@ public final class Database implements AutoCloseable {
     private final HikariDataSource dataSource;
     private final Dialect dialect;
     private final JdbcTransactor transactor;
+    /** SQLite's checkpoints, off the writer's path; null on PostgreSQL. */
+    private final WalCheckpoints checkpoints;
 
-    private Database(HikariDataSource dataSource, Dialect dialect) {
+    private Database(HikariDataSource dataSource, Dialect dialect, WalCheckpoints checkpoints) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.transactor = new JdbcTransactor(dataSource, dialect);
+        this.checkpoints = checkpoints;
     }
 
     /** The JDBC URL of the embedded store in a data directory. */
@@ -152,7 +155,9 @@ public final class Database implements AutoCloseable {
             dataSource.close();
             throw e;
         }
-        return new Database(dataSource, dialect);
+        WalCheckpoints checkpoints =
+                dialect == Dialect.SQLITE ? new WalCheckpoints(jdbcUrl, config.getDataSourceProperties()) : null;
+        return new Database(dataSource, dialect, checkpoints);
     }
 
     /** Whether a PostgreSQL URL names a socket factory of its own, which wins over Keyhaven's. */
@@ -250,7 +255,15 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        if (checkpoints != null) {
+            checkpoints.close();
+        }
         transactor.close();
         dataSource.close();
+    }
+
+    /** SQLite's checkpoints (for the store's own tests); null on PostgreSQL. */
+    WalCheckpoints checkpoints() {
+        return checkpoints;
     }
 }
