@@ -117,9 +117,13 @@ final class NativeSecp256k1 {
      * Signs {@code digest32} with the 32-byte big-endian scalar {@code secret32}: RFC 6979 nonce, low-S, and the
      * recovery id of the signature returned.
      *
-     * @throws IllegalArgumentException when the scalar is not in [1, n-1]
+     * @throws IllegalArgumentException when the scalar is not in [1, n-1], or either array is not 32 bytes
      */
     Signature sign(byte[] secret32, byte[] digest32) {
+        // The library reads 32 bytes from each without knowing their length: a shorter array would be read past.
+        if (secret32.length != 32 || digest32.length != 32) {
+            throw new IllegalArgumentException("libsecp256k1 signs a 32-byte digest with a 32-byte key");
+        }
         byte[] opaque = new byte[65];
         byte[] compact = new byte[64];
         int[] recoveryId = new int[1];

@@ -45,7 +45,9 @@ final class Secp256k1Signers {
             for (String name : SEARCHED) {
                 try {
                     return usable(NativeSecp256k1.open(name));
-                } catch (IllegalArgumentException | IllegalStateException unusable) {
+                } catch (RuntimeException unusable) {
+                    // Not found, incomplete, wrong, or native access denied to this JVM: BouncyCastle signs, and the
+                    // start-up log says why. Never a failure of PayloadSigner's class, which signs every curve.
                     missed.add(unusable.getMessage());
                 }
             }
@@ -57,7 +59,7 @@ final class Secp256k1Signers {
         }
         try {
             return usable(NativeSecp256k1.open(setting.strip()));
-        } catch (IllegalArgumentException | IllegalStateException unusable) {
+        } catch (RuntimeException unusable) {
             String reason = VARIABLE + "=" + setting.strip() + " cannot sign: " + unusable.getMessage();
             return new Secp256k1Signers(null, reason, reason);
         }
@@ -70,7 +72,7 @@ final class Secp256k1Signers {
         Signature expected = RecoverableEcdsaSigner.sign(EcCurve.SECP256K1, new BigInteger(1, secret), digest);
         if (!library.sign(secret, digest).equals(expected)) {
             throw new IllegalStateException(
-                    library.library() + " signed the known answer differently from " + "BouncyCastle");
+                    library.library() + " signed the known answer differently from BouncyCastle");
         }
         return new Secp256k1Signers(library, library.toString(), null);
     }

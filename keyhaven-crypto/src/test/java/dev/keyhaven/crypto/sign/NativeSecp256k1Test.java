@@ -88,6 +88,18 @@ class NativeSecp256k1Test {
     }
 
     @Test
+    void refusesArraysOfAnotherLengthBeforeTheLibraryReadsThem() {
+        NativeSecp256k1 library = NativeSecp256k1.open("libsecp256k1.so.1");
+        byte[] key = RecoverableEcdsaSigner.toBytes32(BigInteger.ONE);
+        assertThatThrownBy(() -> library.sign(new byte[31], new byte[32]))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("libsecp256k1 signs a 32-byte digest with a 32-byte key");
+        assertThatThrownBy(() -> library.sign(key, new byte[16]))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("libsecp256k1 signs a 32-byte digest with a 32-byte key");
+    }
+
+    @Test
     void noneChoosesBouncyCastle() {
         Secp256k1Signers none = Secp256k1Signers.choose("none");
         assertThat(none.isNative()).isFalse();

@@ -29,10 +29,10 @@ final class WalCheckpoints implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WalCheckpoints.class);
 
     /** How often the log is copied: often enough that the writer's own checkpoint finds little left. */
-    static final Duration EVERY = Duration.ofMillis(10);
+    private static final Duration EVERY = Duration.ofMillis(10);
 
     /** How often a failing round is tried again. */
-    static final Duration AFTER_A_FAILURE = Duration.ofSeconds(1);
+    private static final Duration AFTER_A_FAILURE = Duration.ofSeconds(1);
 
     private final String jdbcUrl;
     private final Properties properties;
