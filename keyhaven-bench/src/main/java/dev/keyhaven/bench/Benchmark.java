@@ -43,7 +43,7 @@ import tools.jackson.databind.JsonNode;
  *     [--stores sqlite,postgres] [--scenarios whoami,create_users,create_users_orgs,sign_raw_payload,list_wallet_accounts]
  *     [--concurrency 16] [--warmup-seconds 10] [--seconds 20]
  *     [--half-load-fraction 0.5] [--half-load-warmup-seconds 5] [--half-load-seconds 20] [--open-loop-connections 64]
- *     [--soak-minutes 0] [--soak-window-seconds 60] [--prepare-rate 5000] [--pg-admin-url jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
+ *     [--soak-minutes 0] [--soak-window-seconds 60] [--prepare-rate 15000] [--pg-admin-url jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
  * </pre>
  *
  * <p>Scenarios:
@@ -96,7 +96,7 @@ public final class Benchmark {
                 || Duration.ofMinutes(1).toSeconds() % soakWindow.toSeconds() != 0) {
             throw new IOException("--soak-window-seconds must divide a minute, got " + soakWindow.toSeconds());
         }
-        int prepareRate = Integer.parseInt(options.getOrDefault("prepare-rate", "5000"));
+        int prepareRate = Integer.parseInt(options.getOrDefault("prepare-rate", "15000"));
         String pgAdmin =
                 options.getOrDefault("pg-admin-url", "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
 

@@ -61,6 +61,12 @@ public interface ActivityRepository {
 
     Optional<Activity> findByFingerprint(Tx tx, String organizationId, String fingerprint);
 
+    /**
+     * Until when a submitted body may have been recorded under its bare hash by a server before schema V18
+     * ({@link Fingerprint}); empty when the database had no activities then.
+     */
+    Optional<Instant> unprefixedFingerprintsUntil(Tx tx);
+
     /** Like {@link #findByFingerprint} but locks the activity row until the transaction ends. */
     Optional<Activity> lockByFingerprint(Tx tx, String organizationId, String fingerprint);
 

@@ -56,6 +56,9 @@ public final class ActivityService {
     private final ObjectMapper json;
     private final Clock clock;
     private final Ids ids;
+    /** Until when a body may have been recorded under its bare hash (schema V18); read on first use. */
+    private volatile Instant unprefixedUntil;
+
     private final AppProver prover;
 
     public ActivityService(
@@ -105,6 +108,10 @@ public final class ActivityService {
         if (submission.handler instanceof VoteHandler voting) {
             return vote(submission.organizationId(), (String) submission.params, voting.selection(), caller);
         }
+        Optional<Activity> earlier = recordedUnprefixed(submission, rawBody);
+        if (earlier.isPresent()) {
+            return resubmitted(earlier.get(), submission.handler, caller);
+        }
         return inTransaction(submission);
     }
 
@@ -124,7 +131,30 @@ public final class ActivityService {
             throw new IllegalArgumentException(
                     "only activities that change nothing run on a remembered state of " + "their own organization");
         }
+        Optional<Activity> earlier = recordedUnprefixed(submission, rawBody);
+        if (earlier.isPresent()) {
+            return resubmitted(earlier.get(), submission.handler, caller);
+        }
         return onState(submission, state);
+    }
+
+    /**
+     * The activity that a server before schema V18 recorded for this very body under the body's bare hash
+     * ({@link Fingerprint}), if the body is timed early enough to have been recorded then: its resubmission is
+     * answered as any other. Only in the first minutes after an upgrade is any body timed that early; the horizon is
+     * read once.
+     */
+    private Optional<Activity> recordedUnprefixed(Submission<?> s, byte[] rawBody) {
+        Instant until = unprefixedUntil;
+        if (until == null) {
+            until = transactor.read(activities::unprefixedFingerprintsUntil).orElse(Instant.EPOCH);
+            unprefixedUntil = until;
+        }
+        if (!s.envelope.timestamp().isBefore(until)) {
+            return Optional.empty();
+        }
+        String unprefixed = Fingerprint.unprefixed(rawBody);
+        return transactor.read(tx -> activities.findByFingerprint(tx, s.organizationId(), unprefixed));
     }
 
     /** A submission that passed every check that needs no data: what the transaction paths start from. */
@@ -166,7 +196,8 @@ public final class ActivityService {
         P params = handler.parse(envelope.parameters(), envelope.version().type());
         ObjectNode intent = json.createObjectNode();
         intent.set(envelope.version().intentKey(), envelope.parameters().node());
-        return new Submission<>(handler, envelope, caller, params, intent, Fingerprint.of(rawBody));
+        return new Submission<>(
+                handler, envelope, caller, params, intent, Fingerprint.of(rawBody, envelope.timestamp()));
     }
 
     private <P> Activity inTransaction(Submission<P> s) {

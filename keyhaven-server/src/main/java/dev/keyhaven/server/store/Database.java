@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
 import javax.sql.DataSource;
@@ -195,6 +196,7 @@ public final class Database implements AutoCloseable {
         Flyway.configure()
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")
+                .javaMigrations(new FingerprintsLeadWithTime(Clock.systemUTC()))
                 .failOnMissingLocations(true)
                 .load()
                 .migrate();

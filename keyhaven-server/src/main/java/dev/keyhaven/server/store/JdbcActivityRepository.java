@@ -268,6 +268,12 @@ public final class JdbcActivityRepository implements ActivityRepository {
     }
 
     @Override
+    public Optional<Instant> unprefixedFingerprintsUntil(Tx tx) {
+        return Sql.one(
+                tx, "SELECT until_ms FROM unprefixed_fingerprints", rs -> Instant.ofEpochMilli(rs.getLong("until_ms")));
+    }
+
+    @Override
     public Optional<Activity> lockByFingerprint(Tx tx, String organizationId, String fingerprint) {
         return byFingerprint(
                 tx, organizationId, fingerprint, JdbcTx.of(tx).dialect().forUpdate());

@@ -75,7 +75,7 @@ class ActivitiesIT extends OnBothStores {
                 .isEqualTo(server.rootStamper().publicKey());
         assertThat(vote.path("message").asString()).contains("\"userTagName\":\"shape\"");
         assertThat(vote.path("user").path("userName").asString()).isEqualTo("root");
-        assertThat(activity.fingerprint()).hasSize(64);
+        assertThat(activity.fingerprint()).hasSize(Fingerprint.LENGTH); // FingerprintsIT pins its form
     }
 
     @Test
