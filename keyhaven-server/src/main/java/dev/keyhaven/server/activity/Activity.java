@@ -12,7 +12,8 @@ import tools.jackson.databind.JsonNode;
  *        submitted parameters verbatim
  * @param result the wire {@code result} object: empty until the activity completes, then one member keyed by the
  *        version's result key
- * @param fingerprint SHA-256 of the exact request body, hex; unique within the organization
+ * @param fingerprint the request time, then the SHA-256 of the exact request body ({@link Fingerprint}); unique within
+ *        the organization
  * @param appProofs the app proofs of its decisions, in order; empty when its request did not set
  *        {@code generateAppProofs} (a request that did always has at least the policy outcome's)
  */
