@@ -150,7 +150,7 @@ public final class ActivityService {
             until = transactor.read(activities::unprefixedFingerprintsUntil).orElse(Instant.EPOCH);
             unprefixedUntil = until;
         }
-        if (!s.envelope.timestamp().isBefore(until)) {
+        if (s.envelope.timestamp().isAfter(until)) {
             return Optional.empty();
         }
         String unprefixed = Fingerprint.unprefixed(rawBody);

@@ -61,6 +61,20 @@ final class FingerprintsLeadWithTime implements JavaMigration {
         boolean postgres = connection.getMetaData().getDatabaseProductName().equals("PostgreSQL");
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE unprefixed_fingerprints (until_ms BIGINT NOT NULL)");
+            // The trigger first: on PostgreSQL creating it waits for the inserts under way (an older server's) and
+            // holds off new ones, so that every body recorded under its bare hash was accepted before the clock is
+            // read below.
+            if (postgres) {
+                statement.execute("CREATE FUNCTION activities_fingerprint_refused() RETURNS trigger LANGUAGE plpgsql "
+                        + "AS $$ BEGIN RAISE EXCEPTION '" + REFUSAL + "'; END $$");
+                statement.execute("CREATE TRIGGER activities_fingerprint_leads_with_time BEFORE INSERT ON activities "
+                        + "FOR EACH ROW WHEN (length(NEW.fingerprint) <> " + Fingerprint.LENGTH + ") "
+                        + "EXECUTE FUNCTION activities_fingerprint_refused()");
+            } else {
+                statement.execute("CREATE TRIGGER activities_fingerprint_leads_with_time BEFORE INSERT ON activities "
+                        + "WHEN length(NEW.fingerprint) <> " + Fingerprint.LENGTH + " "
+                        + "BEGIN SELECT RAISE(ABORT, '" + REFUSAL + "'); END");
+            }
             boolean recorded;
             try (ResultSet any = statement.executeQuery("SELECT 1 FROM activities LIMIT 1")) {
                 recorded = any.next();
@@ -73,17 +87,6 @@ final class FingerprintsLeadWithTime implements JavaMigration {
                             clock.instant().plus(SubmitEnvelope.MAX_SKEW_AHEAD).toEpochMilli());
                     insert.executeUpdate();
                 }
-            }
-            if (postgres) {
-                statement.execute("CREATE FUNCTION activities_fingerprint_refused() RETURNS trigger LANGUAGE plpgsql "
-                        + "AS $$ BEGIN RAISE EXCEPTION '" + REFUSAL + "'; END $$");
-                statement.execute("CREATE TRIGGER activities_fingerprint_leads_with_time BEFORE INSERT ON activities "
-                        + "FOR EACH ROW WHEN (length(NEW.fingerprint) <> " + Fingerprint.LENGTH + ") "
-                        + "EXECUTE FUNCTION activities_fingerprint_refused()");
-            } else {
-                statement.execute("CREATE TRIGGER activities_fingerprint_leads_with_time BEFORE INSERT ON activities "
-                        + "WHEN length(NEW.fingerprint) <> " + Fingerprint.LENGTH + " "
-                        + "BEGIN SELECT RAISE(ABORT, '" + REFUSAL + "'); END");
             }
         }
     }

@@ -16,8 +16,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -95,6 +93,7 @@ class FingerprintsIT {
     @Test
     void aBodyRecordedUnderItsBareHashBeforeTheUpgradeIsAnsweredWithThatActivity() throws Exception {
         byte[] body = tagBody("recorded before the upgrade");
+        long timestampMs = Long.parseLong(Json.parse(body).path("timestampMs").asString());
         Activity recorded = root.submitRaw("create_user_tag", body, "createUserTagResult");
         // What a server before V18 left behind: the activity under the body's bare hash, and a horizon that covers it.
         try (Connection db = DriverManager.getConnection(server.databaseUrl());
@@ -110,7 +109,8 @@ class FingerprintsIT {
             }
             try (PreparedStatement horizon =
                     db.prepareStatement("INSERT INTO unprefixed_fingerprints (until_ms) VALUES (?)")) {
-                horizon.setLong(1, Instant.now().plus(Duration.ofMinutes(5)).toEpochMilli());
+                // The body's own time: the horizon includes it.
+                horizon.setLong(1, timestampMs);
                 horizon.executeUpdate();
             }
         }
@@ -124,7 +124,7 @@ class FingerprintsIT {
             assertThat(root.listUserTags())
                     .filteredOn(t -> t.path("tagName").asString().equals("recorded before the upgrade"))
                     .hasSize(1);
-            // A body timed after the horizon is new, and gets a fingerprint of the current form.
+            // A body recorded under neither form is new, and gets a fingerprint of the current form.
             Activity later = upgraded.rootClient()
                     .submitRaw("create_user_tag", tagBody("after the upgrade"), "createUserTagResult");
             assertThat(later.id()).isNotEqualTo(recorded.id());
