@@ -94,13 +94,55 @@ public sealed interface VerifyingKey {
             BigInteger[] rs;
             try {
                 rs = StandardDSAEncoding.INSTANCE.decode(curve.order(), signature);
-            } catch (Exception malformed) {
-                return false;
+            } catch (Exception notStrictDer) {
+                rs = PaddedDer.decode(signature);
+                if (rs == null) {
+                    return false;
+                }
             }
             byte[] digest = eip191 ? eip191Digest(message) : Digests.sha256(message);
             ECDSASigner verifier = new ECDSASigner();
             verifier.init(false, key);
             return verifier.verifySignature(digest, rs[0], rs[1]);
+        }
+    }
+
+    /**
+     * The one loose DER that Turnkey's official clients send: {@code @turnkey/crypto}'s {@code toDerSignature} turns
+     * a raw {@code r ‖ s} into DER without dropping a leading zero byte, so about one signature in 256 (an {@code r}
+     * or {@code s} whose first byte is zero and second below 0x80) arrives as a non-minimal INTEGER, which strict DER
+     * refuses. This reads exactly {@code SEQUENCE { INTEGER, INTEGER }} with short lengths, non-negative integers of
+     * 1 to 33 bytes, and nothing after; anything else is refused. The values are then checked as any signature's.
+     */
+    static final class PaddedDer {
+        private PaddedDer() {}
+
+        /** {r, s}, or null when {@code der} is not of that shape. */
+        static BigInteger[] decode(byte[] der) {
+            if (der.length < 8 || der[0] != 0x30 || (der[1] & 0xff) != der.length - 2) {
+                return null;
+            }
+            BigInteger r = integerAt(der, 2);
+            if (r == null) {
+                return null;
+            }
+            int next = 2 + 2 + (der[3] & 0xff);
+            BigInteger s = integerAt(der, next);
+            if (s == null || next + 2 + (der[next + 1] & 0xff) != der.length) {
+                return null;
+            }
+            return new BigInteger[] {r, s};
+        }
+
+        private static BigInteger integerAt(byte[] der, int at) {
+            if (at + 2 > der.length || der[at] != 0x02) {
+                return null;
+            }
+            int length = der[at + 1] & 0xff;
+            if (length < 1 || length > 33 || at + 2 + length > der.length || (der[at + 2] & 0x80) != 0) {
+                return null;
+            }
+            return new BigInteger(1, Arrays.copyOfRange(der, at + 2, at + 2 + length));
         }
     }
 

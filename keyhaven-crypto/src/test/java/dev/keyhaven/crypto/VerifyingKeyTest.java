@@ -3,9 +3,15 @@ package dev.keyhaven.crypto;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.HexFormat;
+import org.bouncycastle.crypto.digests.SHA256Digest;
+import org.bouncycastle.crypto.params.ECPrivateKeyParameters;
+import org.bouncycastle.crypto.signers.ECDSASigner;
+import org.bouncycastle.crypto.signers.HMacDSAKCalculator;
 import org.junit.jupiter.api.Test;
 
 /** Verification against signatures made by independent implementations (@noble/curves, viem, RFC vectors). */
@@ -22,6 +28,73 @@ class VerifyingKeyTest {
         assertThat(key.verify(BODY, der)).isTrue();
         assertThat(key.verify("{\"organizationId\":\"y\"}".getBytes(StandardCharsets.UTF_8), der))
                 .isFalse();
+    }
+
+    @Test
+    void acceptsTheNonMinimalDerThatTurnkeysToDerSignatureWritesAndNothingLooser() {
+        // A P-256 key signing bodies until r or s has a zero first byte and a second below 0x80: the case in which
+        // @turnkey/crypto's toDerSignature keeps the zero (one signature in about 256).
+        EcCurve curve = EcCurve.P256;
+        BigInteger d = new BigInteger("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721", 16);
+        ECDSASigner signer = new ECDSASigner(new HMacDSAKCalculator(new SHA256Digest()));
+        signer.init(true, new ECPrivateKeyParameters(d, curve.domain()));
+        VerifyingKey key = VerifyingKey.ecdsaSha256(
+                curve, curve.domain().getG().multiply(d).normalize().getEncoded(true));
+        for (int i = 0; ; i++) {
+            byte[] body = ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8);
+            BigInteger[] rs = signer.generateSignature(Digests.sha256(body));
+            if (rs[0].bitLength() > 248 && rs[1].bitLength() > 248) {
+                continue;
+            }
+            byte[] loose = turnkeyDer(rs[0], rs[1]);
+            assertThat(loose).isNotEqualTo(derOf(raw(rs[0], rs[1])));
+            assertThat(key.verify(body, loose)).isTrue();
+            assertThat(key.verify(body, derOf(raw(rs[0], rs[1])))).isTrue();
+            assertThat(key.verify(("{\"n\":-1}").getBytes(StandardCharsets.UTF_8), loose))
+                    .isFalse();
+            // Anything else loose is still refused: a byte after the sequence, a wrong length, a negative integer.
+            byte[] trailing = Arrays.copyOf(loose, loose.length + 1);
+            assertThat(key.verify(body, trailing)).isFalse();
+            byte[] shortLength = loose.clone();
+            shortLength[1]--;
+            assertThat(key.verify(body, shortLength)).isFalse();
+            byte[] negative = loose.clone();
+            negative[4] = (byte) 0x80;
+            assertThat(key.verify(body, negative)).isFalse();
+            return;
+        }
+    }
+
+    /** {@code r ‖ s}, 32 bytes each. */
+    private static byte[] raw(BigInteger r, BigInteger s) {
+        byte[] out = new byte[64];
+        byte[] rb = r.toByteArray();
+        byte[] sb = s.toByteArray();
+        System.arraycopy(rb, Math.max(0, rb.length - 32), out, 32 - Math.min(32, rb.length), Math.min(32, rb.length));
+        System.arraycopy(sb, Math.max(0, sb.length - 32), out, 64 - Math.min(32, sb.length), Math.min(32, sb.length));
+        return out;
+    }
+
+    /** What @turnkey/crypto's toDerSignature makes of r ‖ s: each 32 bytes, a zero prepended only for a high bit. */
+    private static byte[] turnkeyDer(BigInteger r, BigInteger s) {
+        byte[] rs = raw(r, s);
+        byte[] re = integer(Arrays.copyOfRange(rs, 0, 32));
+        byte[] se = integer(Arrays.copyOfRange(rs, 32, 64));
+        byte[] out = new byte[2 + re.length + se.length];
+        out[0] = 0x30;
+        out[1] = (byte) (re.length + se.length);
+        System.arraycopy(re, 0, out, 2, re.length);
+        System.arraycopy(se, 0, out, 2 + re.length, se.length);
+        return out;
+    }
+
+    private static byte[] integer(byte[] value) {
+        int pad = (value[0] & 0x80) != 0 ? 1 : 0;
+        byte[] out = new byte[2 + pad + value.length];
+        out[0] = 0x02;
+        out[1] = (byte) (pad + value.length);
+        System.arraycopy(value, 0, out, 2 + pad, value.length);
+        return out;
     }
 
     @Test
