@@ -66,6 +66,7 @@ public final class JdbcActivityRepository implements ActivityRepository {
     @Override
     public void insert(Tx tx, Activity a) {
         List<Object> values = activityValues(a);
+        JdbcTx.of(tx).holdOrganization(a.organizationId());
         Sql.update(tx, insertActivity(a), values.toArray());
         audit.append(tx, a.organizationId(), List.of(created(a, values)));
     }

@@ -182,6 +182,7 @@ public final class JdbcAuditLog implements AuditLogRepository {
                 ? "UPDATE organizations SET audit_seq = audit_seq + " + count + " WHERE id = ? "
                         + "RETURNING state_version, audit_seq - " + count + ", audit_head"
                 : "SELECT state_version, audit_seq, audit_head FROM organizations WHERE id = ?";
+        tx.heldOrganization(organizationId);
         return Sql.one(
                 tx,
                 sql,

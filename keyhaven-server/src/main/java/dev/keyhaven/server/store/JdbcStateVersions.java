@@ -17,5 +17,6 @@ public final class JdbcStateVersions implements StateVersions {
     @Override
     public void advance(Tx tx, String organizationId) {
         Sql.update(tx, "UPDATE organizations SET state_version = state_version + 1 WHERE id = ?", organizationId);
+        JdbcTx.of(tx).heldOrganization(organizationId);
     }
 }

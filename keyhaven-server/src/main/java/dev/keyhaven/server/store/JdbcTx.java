@@ -5,7 +5,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.sqlite.SQLiteConnection;
 
 /**
@@ -20,6 +22,7 @@ final class JdbcTx implements Tx {
     private final StatementCache.Statements statements;
     private final AuditBacklog audit = new AuditBacklog();
     private final List<DeferredRecord> records = new ArrayList<>();
+    private final Set<String> heldOrganizations = new HashSet<>();
 
     JdbcTx(Connection connection, Dialect dialect) throws SQLException {
         this.connection = connection;
@@ -62,6 +65,25 @@ final class JdbcTx implements Tx {
     /** The signatures' records to insert when the transaction is about to commit (PostgreSQL grouped writes). */
     List<DeferredRecord> records() {
         return records;
+    }
+
+    /**
+     * Takes the organization's row, as advancing its state version or appending to its chain does, unless this
+     * transaction holds it already (PostgreSQL; SQLite runs one writer at a time). Whoever inserts an activity takes
+     * the row first: its unique fingerprint is then only ever inserted under that lock, so two submissions of one
+     * body never hold one lock each while waiting for the other's (the organization's row, the fingerprint's index
+     * entry), which PostgreSQL ends by aborting one of them.
+     */
+    void holdOrganization(String organizationId) {
+        if (dialect == Dialect.POSTGRESQL && heldOrganizations.add(organizationId)) {
+            // NO KEY UPDATE, the lock an UPDATE of the row takes: foreign keys' KEY SHARE checks pass it by.
+            Sql.one(this, "SELECT 1 FROM organizations WHERE id = ? FOR NO KEY UPDATE", rs -> 1, organizationId);
+        }
+    }
+
+    /** Notes that a statement of this transaction took the organization's row (an UPDATE of it). */
+    void heldOrganization(String organizationId) {
+        heldOrganizations.add(organizationId);
     }
 
     /**

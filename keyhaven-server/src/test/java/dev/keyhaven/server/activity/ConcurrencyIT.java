@@ -3,6 +3,7 @@ package dev.keyhaven.server.activity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.keyhaven.client.Activity;
+import dev.keyhaven.client.KeyhavenApiException;
 import dev.keyhaven.client.KeyhavenClient;
 import dev.keyhaven.client.Requests.UserParams;
 import dev.keyhaven.server.app.KeyhavenConfig;
@@ -10,6 +11,7 @@ import dev.keyhaven.server.testing.OnBothStores;
 import dev.keyhaven.server.testing.TestServer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -100,5 +102,47 @@ class ConcurrencyIT extends OnBothStores {
         assertThat(root.listUserTags())
                 .filteredOn(t -> t.path("tagName").asString().equals("raced"))
                 .hasSize(1);
+    }
+
+    /**
+     * Identical bodies of an activity that changes the organization and fails (a policy name already taken), raced:
+     * each is answered with its failure. On PostgreSQL a failure is recorded in a transaction of its own; it must take
+     * the organization's row before it inserts the activity, as the racing submission did, or the two wait on each
+     * other and the database aborts one of them (a deadlock, then a 500).
+     */
+    @Test
+    void concurrentIdenticalFailingSubmissionsAreEachAnsweredWithTheFailure() throws Exception {
+        root.createPolicy("taken", "EFFECT_ALLOW", "activity.type == 'X'", "approvers.count() >= 1", "", null);
+        for (int round = 0; round < 40; round++) {
+            byte[] body = root.submitBody(
+                    "ACTIVITY_TYPE_CREATE_POLICIES",
+                    Map.of(
+                            "policies",
+                            List.of(Map.of(
+                                    "policyName", "taken",
+                                    "effect", "EFFECT_ALLOW",
+                                    "condition", "activity.type == 'X'",
+                                    "consensus", "approvers.count() >= 1",
+                                    "notes", "round " + round))));
+            List<Future<String>> outcomes = new ArrayList<>();
+            try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < CLIENTS; i++) {
+                    outcomes.add(executor.submit(() -> {
+                        try {
+                            return root.submitRaw("create_policies", body, "createPoliciesResult")
+                                    .status();
+                        } catch (KeyhavenApiException e) {
+                            return e.httpStatus() + " " + e.getMessage();
+                        }
+                    }));
+                }
+            }
+            for (Future<String> outcome : outcomes) {
+                assertThat(outcome.get())
+                        .as("round %d", round)
+                        .startsWith("400 ")
+                        .contains("policy label must be unique");
+            }
+        }
     }
 }

@@ -64,6 +64,10 @@ class HttpFuzzIT {
     /** Requests sent at once. */
     private static final int IN_FLIGHT = 8;
 
+    private static final Pattern INCIDENT = Pattern.compile("internal server error \\(([0-9a-f-]{36})\\)");
+    /** How each event of the server's log begins (logback.xml); the lines between two are the first's exception. */
+    private static final Pattern LOG_EVENT = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT");
+
     private static final Pattern CONFIG_ID = Pattern.compile("\"configId\"\\s*:\\s*\"([^\"]+)\"");
 
     @Parameter
@@ -110,7 +114,9 @@ class HttpFuzzIT {
             scanLog(server, mutations.marker(), failures);
             assertThat(sent).as("requests sent").isGreaterThan(0);
             assertThat(failures.distinct())
-                    .as("%s: %d requests (seed %d), distinct failures:%n%s", store, sent, SEED, failures)
+                    .as(
+                            "%s: %d requests (seed %d), distinct failures:%n%s%s",
+                            store, sent, SEED, failures, incidents(server, failures))
                     .isEmpty();
         }
     }
@@ -208,6 +214,32 @@ class HttpFuzzIT {
                 failures.add("LOG", "a request body's marker in a log line", "", line);
             }
         }
+    }
+
+    /**
+     * The server's side of every 500 in the report: the log event its incident id names, with the exception the log
+     * line carries (a 500's body holds only the id, and the server's log is gone when the test ends).
+     */
+    private static String incidents(KeyhavenProcess server, Failures failures) {
+        List<String> log = server.stderr().lines().toList();
+        StringBuilder out = new StringBuilder();
+        Matcher incident = INCIDENT.matcher(failures.toString());
+        while (incident.find()) {
+            out.append("--- the server's log for incident ")
+                    .append(incident.group(1))
+                    .append(":\n");
+            for (int i = 0; i < log.size(); i++) {
+                if (log.get(i).contains(incident.group(1))) {
+                    out.append(log.get(i)).append('\n');
+                    for (int j = i + 1;
+                            j < log.size() && !LOG_EVENT.matcher(log.get(j)).lookingAt();
+                            j++) {
+                        out.append(log.get(j)).append('\n');
+                    }
+                }
+            }
+        }
+        return out.toString();
     }
 
     private static List<String> serveArguments(ServedJar jar, int proxyPort) {
