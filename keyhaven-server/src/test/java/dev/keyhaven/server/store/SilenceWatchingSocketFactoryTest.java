@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
@@ -126,11 +127,15 @@ class SilenceWatchingSocketFactoryTest {
     @Test
     void aSocketThatCannotConnectIsClosedAndForgotten() throws IOException {
         SilenceWatchingSocketFactory factory = new SilenceWatchingSocketFactory("60000");
-        int port = peer.getLocalPort();
-        peer.close();
-        int before = SilenceWatchingSocketFactory.socketsWatched();
-        assertThatThrownBy(() -> factory.createSocket("127.0.0.1", port)).isInstanceOf(IOException.class);
-        assertThat(SilenceWatchingSocketFactory.socketsWatched()).isEqualTo(before);
+        // A port held by a socket that is bound but neither listens nor connects: a connection to it is refused. A
+        // port merely closed could be taken meanwhile, or picked as the connecting socket's own (a self-connect).
+        try (Socket holder = new Socket()) {
+            holder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            int before = SilenceWatchingSocketFactory.socketsWatched();
+            assertThatThrownBy(() -> factory.createSocket("127.0.0.1", holder.getLocalPort()))
+                    .isInstanceOf(IOException.class);
+            assertThat(SilenceWatchingSocketFactory.socketsWatched()).isEqualTo(before);
+        }
     }
 
     private Socket acceptedSocket() throws InterruptedException {
