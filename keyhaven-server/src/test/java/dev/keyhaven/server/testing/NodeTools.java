@@ -12,8 +12,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -29,6 +32,8 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class NodeTools {
     private static final Duration NPM_CI = Duration.ofMinutes(5);
+    /** The file in {@code node_modules/} naming the lock file the packages were installed from (its SHA-256). */
+    static final String INSTALLED_FROM = ".keyhaven-installed-from";
 
     private final String suite;
 
@@ -95,20 +100,21 @@ public final class NodeTools {
     }
 
     /**
-     * {@code npm ci} in {@code directory} when its packages are missing or older than the lock file. npm writes
-     * {@code node_modules/.package-lock.json} at the end of every install, so its age is the installation's.
+     * {@code npm ci} in {@code directory} unless its packages were installed from this very lock file: the install
+     * leaves the lock file's SHA-256 in {@code node_modules/}{@value #INSTALLED_FROM}. By content, not by age, so that
+     * {@code .ci/run} can hand a clean clone the packages it installed for the same lock file before (its cache).
      */
     public void installPackagesIfStale(Path directory) throws IOException, InterruptedException {
-        Path lock = directory.resolve("package-lock.json");
-        Path installed = directory.resolve("node_modules/.package-lock.json");
-        if (Files.exists(installed)
-                && !Files.getLastModifiedTime(installed)
-                        .toInstant()
-                        .isBefore(Files.getLastModifiedTime(lock).toInstant())) {
+        String lock = lockHash(directory);
+        Path installedFrom = directory.resolve("node_modules").resolve(INSTALLED_FROM);
+        if (Files.exists(installedFrom)
+                && Files.readString(installedFrom, StandardCharsets.UTF_8)
+                        .strip()
+                        .equals(lock)) {
             return;
         }
         System.out.println("[" + suite + "] " + directory.getFileName()
-                + "/node_modules is missing or older than package-lock.json: running npm ci");
+                + "/node_modules is missing or not installed from package-lock.json: running npm ci");
         Path log = Files.createTempFile("keyhaven-npm-ci", ".log");
         try {
             int exitCode = run(
@@ -118,8 +124,20 @@ public final class NodeTools {
                     "[npm] ",
                     NPM_CI);
             assertThat(exitCode).as("exit code of npm ci (its output is above)").isZero();
+            Files.writeString(installedFrom, lock + "\n", StandardCharsets.UTF_8);
         } finally {
             Files.deleteIfExists(log);
+        }
+    }
+
+    /** The SHA-256 of {@code directory}'s {@code package-lock.json}, in hex, as {@code sha256sum} prints it. */
+    static String lockHash(Path directory) throws IOException {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(Files.readAllBytes(directory.resolve("package-lock.json")));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 
