@@ -30,7 +30,7 @@ public final class ActivityQueries {
     }
 
     /** {@code get_activity {organizationId, activityId}} → {@code {activity}}. */
-    public Object getActivity(Caller caller, Params body) {
+    public ObjectNode getActivity(Caller caller, Params body) {
         return renderer.response(find(caller, body.requiredString("activityId")), caller.userId());
     }
 
@@ -50,7 +50,7 @@ public final class ActivityQueries {
         });
         ObjectNode out = json.createObjectNode();
         ArrayNode list = out.putArray("activities");
-        found.forEach(a -> list.addPOJO(renderer.render(a, Optional.of(caller.userId()))));
+        found.forEach(a -> list.add(renderer.render(a, Optional.of(caller.userId()))));
         return out;
     }
 

@@ -6,14 +6,10 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
-import tools.jackson.core.JsonGenerator;
-import tools.jackson.databind.JacksonSerializable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.SerializationContext;
-import tools.jackson.databind.jsontype.TypeSerializer;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The wire form of an activity: the flat object of the interface specification with every required member present
@@ -33,70 +29,53 @@ public final class ActivityRenderer {
     }
 
     /** The activity as anyone sees it: {@code canApprove}/{@code canReject} say whether it takes votes at all. */
-    public JacksonSerializable render(Activity activity) {
+    public ObjectNode render(Activity activity) {
         return render(activity, Optional.empty());
     }
 
     /**
      * The activity as {@code viewer} sees it: {@code canApprove}/{@code canReject} are true while it waits for
-     * consensus and the viewer has no vote on it that still counts. Written straight to whatever generator serialises
-     * it, with no tree in between: a submission's answer is made on every request (a tree, when one is wanted, is
-     * {@code ObjectMapper.valueToTree} of it).
+     * consensus and the viewer has no vote on it that still counts.
      */
-    public JacksonSerializable render(Activity activity, Optional<String> viewer) {
+    public ObjectNode render(Activity activity, Optional<String> viewer) {
+        ObjectNode out = json.createObjectNode();
+        out.put("id", activity.id());
+        out.put("organizationId", activity.organizationId());
+        out.put("status", activity.status().wireName());
+        out.put("type", activity.type().wireName());
+        out.set("intent", activity.intent());
+        out.set("result", activity.result());
+        ArrayNode votes = out.putArray("votes");
+        for (Vote vote : activity.votes()) {
+            votes.add(renderVote(vote));
+        }
+        out.put("fingerprint", activity.fingerprint());
         boolean open = activity.status() == ActivityStatus.CONSENSUS_NEEDED
                 && viewer.map(userId -> !activity.hasCurrentVoteBy(userId, clock.instant()))
                         .orElse(true);
-        return new Written(generator -> write(generator, activity, open));
+        out.put("canApprove", open);
+        out.put("canReject", open);
+        out.set("createdAt", time(activity.createdAt()));
+        out.set("updatedAt", time(activity.updatedAt()));
+        if (!activity.appProofs().isEmpty()) {
+            out.set("appProofs", appProofs(activity.appProofs()));
+        }
+        activity.failure().ifPresent(f -> {
+            ObjectNode failure = out.putObject("failure");
+            failure.put("code", f.code().grpc().number());
+            failure.put("message", f.message());
+            ObjectNode detail = failure.putArray("details").addObject();
+            detail.put("@type", ERROR_DETAIL_TYPE);
+            detail.put("turnkeyErrorCode", f.code().turnkeyErrorCode());
+        });
+        return out;
     }
 
     /** {@code {"activity": ...}}, the response of submit operations and of get_activity, for {@code viewer}. */
-    public JacksonSerializable response(Activity activity, String viewer) {
-        JacksonSerializable rendered = render(activity, Optional.of(viewer));
-        return new Written(generator -> {
-            generator.writeStartObject();
-            generator.writeName("activity");
-            generator.writePOJO(rendered);
-            generator.writeEndObject();
-        });
-    }
-
-    private void write(JsonGenerator out, Activity activity, boolean open) {
-        out.writeStartObject();
-        out.writeStringProperty("id", activity.id());
-        out.writeStringProperty("organizationId", activity.organizationId());
-        out.writeStringProperty("status", activity.status().wireName());
-        out.writeStringProperty("type", activity.type().wireName());
-        writeTree(out, "intent", activity.intent());
-        writeTree(out, "result", activity.result());
-        out.writeArrayPropertyStart("votes");
-        for (Vote vote : activity.votes()) {
-            writeVote(out, vote);
-        }
-        out.writeEndArray();
-        out.writeStringProperty("fingerprint", activity.fingerprint());
-        out.writeBooleanProperty("canApprove", open);
-        out.writeBooleanProperty("canReject", open);
-        writeTime(out, "createdAt", activity.createdAt());
-        writeTime(out, "updatedAt", activity.updatedAt());
-        if (!activity.appProofs().isEmpty()) {
-            out.writeName("appProofs");
-            out.writeTree(appProofs(activity.appProofs()));
-        }
-        if (activity.failure().isPresent()) {
-            Failure failure = activity.failure().get();
-            out.writeObjectPropertyStart("failure");
-            out.writeNumberProperty("code", failure.code().grpc().number());
-            out.writeStringProperty("message", failure.message());
-            out.writeArrayPropertyStart("details");
-            out.writeStartObject();
-            out.writeStringProperty("@type", ERROR_DETAIL_TYPE);
-            out.writeStringProperty("turnkeyErrorCode", failure.code().turnkeyErrorCode());
-            out.writeEndObject();
-            out.writeEndArray();
-            out.writeEndObject();
-        }
-        out.writeEndObject();
+    public ObjectNode response(Activity activity, String viewer) {
+        ObjectNode out = json.createObjectNode();
+        out.set("activity", render(activity, Optional.of(viewer)));
+        return out;
     }
 
     /** The wire form of app proofs ({@code v1AppProof[]}), as in {@code activity.appProofs} and list_app_proofs. */
@@ -112,50 +91,25 @@ public final class ActivityRenderer {
         return out;
     }
 
-    private void writeVote(JsonGenerator out, Vote vote) {
-        out.writeStartObject();
-        out.writeStringProperty("id", vote.id());
-        out.writeStringProperty("userId", vote.userId());
-        writeTree(out, "user", vote.user());
-        out.writeStringProperty("activityId", vote.activityId());
-        out.writeStringProperty("selection", vote.selection().wireName());
-        out.writeStringProperty("message", vote.message());
-        out.writeStringProperty("publicKey", vote.publicKey());
-        out.writeStringProperty("signature", vote.signature());
-        out.writeStringProperty("scheme", vote.scheme());
-        writeTime(out, "createdAt", vote.createdAt());
-        out.writeEndObject();
+    private ObjectNode renderVote(Vote vote) {
+        ObjectNode out = json.createObjectNode();
+        out.put("id", vote.id());
+        out.put("userId", vote.userId());
+        out.set("user", vote.user());
+        out.put("activityId", vote.activityId());
+        out.put("selection", vote.selection().wireName());
+        out.put("message", vote.message());
+        out.put("publicKey", vote.publicKey());
+        out.put("signature", vote.signature());
+        out.put("scheme", vote.scheme());
+        out.set("createdAt", time(vote.createdAt()));
+        return out;
     }
 
-    /** A member holding a tree; a missing one is written {@code null}, as a tree's {@code set(name, null)} was. */
-    private static void writeTree(JsonGenerator out, String name, JsonNode value) {
-        out.writeName(name);
-        if (value == null) {
-            out.writeNull();
-        } else {
-            out.writeTree(value);
-        }
-    }
-
-    private void writeTime(JsonGenerator out, String name, Instant instant) {
-        out.writeName(name);
-        switch (timestamps) {
-            case STRING -> out.writeString(DateTimeFormatter.ISO_INSTANT.format(instant));
-            case OBJECT -> out.writePOJO(WireTime.of(instant));
-        }
-    }
-
-    /** JSON that writes itself ({@link JacksonSerializable}): to bytes for an answer, to a tree when asked. */
-    private record Written(Consumer<JsonGenerator> writer) implements JacksonSerializable {
-        @Override
-        public void serialize(JsonGenerator generator, SerializationContext context) {
-            writer.accept(generator);
-        }
-
-        @Override
-        public void serializeWithType(
-                JsonGenerator generator, SerializationContext context, TypeSerializer typeSerializer) {
-            writer.accept(generator);
-        }
+    private JsonNode time(Instant instant) {
+        return switch (timestamps) {
+            case STRING -> json.getNodeFactory().stringNode(DateTimeFormatter.ISO_INSTANT.format(instant));
+            case OBJECT -> json.valueToTree(WireTime.of(instant));
+        };
     }
 }
