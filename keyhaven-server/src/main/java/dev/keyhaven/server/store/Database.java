@@ -121,6 +121,10 @@ public final class Database implements AutoCloseable {
                 config.addDataSourceProperty("temp_store", "MEMORY");
                 config.addDataSourceProperty("foreign_keys", "true");
                 config.addDataSourceProperty("busy_timeout", "10000");
+                // sqlite-jdbc otherwise prepares and runs "SELECT last_insert_rowid()" after every INSERT, for a
+                // getGeneratedKeys() that Keyhaven never calls (its keys are its own ids): 3 % of a signature's
+                // CPU, on the one writer thread (BENCHMARKS.md, issue 24).
+                config.addDataSourceProperty("jdbc.get_generated_keys", "false");
             }
             case POSTGRESQL -> {
                 config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
