@@ -124,6 +124,8 @@ public final class NodeTools {
                     "[npm] ",
                     NPM_CI);
             assertThat(exitCode).as("exit code of npm ci (its output is above)").isZero();
+            // npm ci leaves no node_modules/ behind for a package without dependencies.
+            Files.createDirectories(installedFrom.getParent());
             Files.writeString(installedFrom, lock + "\n", StandardCharsets.UTF_8);
         } finally {
             Files.deleteIfExists(log);
