@@ -36,7 +36,7 @@ final class AotCache {
 
     private AotCache() {}
 
-    /** The JVM options of the jar's children: {@link #CHILD_JVM} and the cache, made on the first call (if it can be). */
+    /** The options of the jar's children: {@link #CHILD_JVM}, and the cache (made on the first call, if it can be). */
     static synchronized List<String> options(String java, Path jar) {
         if (cache == null) {
             cache = train(java, jar);

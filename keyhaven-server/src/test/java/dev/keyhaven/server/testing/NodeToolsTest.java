@@ -46,7 +46,7 @@ class NodeToolsTest {
 
     @Test
     void packagesInstalledFromTheSameLockFileAreKeptHoweverOldTheyLook() throws Exception {
-        write(PACKAGE, LOCK);
+        writePackage();
         Path marker = marker(NodeTools.lockHash(directory));
         // Older than the lock file, as in a clean clone linked to the cache. A stray file stands for the packages:
         // npm ci would have removed it.
@@ -60,7 +60,7 @@ class NodeToolsTest {
 
     @Test
     void packagesInstalledFromAnotherLockFileAreInstalledAgainAndMarkedWithThisOne() throws Exception {
-        write(PACKAGE, LOCK);
+        writePackage();
         marker("0".repeat(64));
         Path stale = Files.writeString(directory.resolve("node_modules").resolve("stale.js"), "");
 
@@ -73,7 +73,7 @@ class NodeToolsTest {
 
     @Test
     void packagesWithoutAMarkerAreInstalled() throws Exception {
-        write(PACKAGE, LOCK);
+        writePackage();
 
         tools.installPackagesIfStale(directory);
 
@@ -81,9 +81,9 @@ class NodeToolsTest {
                 .isEqualTo(NodeTools.lockHash(directory) + "\n");
     }
 
-    private void write(String packageJson, String lock) throws Exception {
-        Files.writeString(directory.resolve("package.json"), packageJson, StandardCharsets.UTF_8);
-        Files.writeString(directory.resolve("package-lock.json"), lock, StandardCharsets.UTF_8);
+    private void writePackage() throws Exception {
+        Files.writeString(directory.resolve("package.json"), PACKAGE, StandardCharsets.UTF_8);
+        Files.writeString(directory.resolve("package-lock.json"), LOCK, StandardCharsets.UTF_8);
     }
 
     private Path marker(String hash) throws Exception {
