@@ -2,7 +2,8 @@
 # whoami's peak with wrk (a driver written in C, Debian's package `wrk`) instead of the Java load driver, which costs
 # 33-39 µs of the same two cores per request (BENCHMARKS.md, "What stands between whoami and 60 %"). Starts JAR on an
 # empty store, sends one stamped whoami on CONNECTIONS keep-alive connections from one wrk thread, and prints the rate
-# and the CPU each process spent per request, from /proc.
+# and the CPU each process spent per request, from /proc. Then, on the same server, the same for `GET /health`: the
+# HTTP exchange alone (no stamp, no store), the floor under every request of the API on these cores.
 #
 #   keyhaven-bench/wrk-query.sh JAR sqlite|postgres [connections 16] [warm-up s 30] [measured s 15]
 #
@@ -58,23 +59,36 @@ postgres_ticks() {
   echo "$total"
 }
 
-# wrk runs on with its defaults (GET /) when the script does not load: any message from it ends the run.
-wrk -t1 -c"$connections" -d"${warmup}s" -s "$work/whoami.lua" "$url" > /dev/null 2> "$work/wrk.err"
-[ ! -s "$work/wrk.err" ] || { cat "$work/wrk.err" >&2; exit 1; }
-m0=$(machine_ticks); s0=$(process_ticks "$server"); p0=$(postgres_ticks); t0=$(date +%s%N)
-TIMEFORMAT='%U %S'
-{ time wrk -t1 -c"$connections" -d"${seconds}s" -s "$work/whoami.lua" "$url" > "$work/wrk.out" 2> "$work/wrk.err"; } \
-  2> "$work/wrk.time"
-m1=$(machine_ticks); s1=$(process_ticks "$server"); p1=$(postgres_ticks); t1=$(date +%s%N)
-cat "$work/wrk.out" >&2
+# measure LABEL PATH SCRIPT WARM: WARM seconds of wrk on PATH, then SECONDS measured, printed as the table's row for
+# LABEL. SCRIPT is a wrk script (empty: a plain GET). wrk runs on with its defaults (GET /) when a script does not
+# load: any message from it ends the run.
+measure() {
+  local label="$1" path="$2" script="$3" warm="$4"
+  local args=(-t1 -c"$connections")
+  [ -z "$script" ] || args+=(-s "$script")
+  wrk "${args[@]}" -d"${warm}s" "$url$path" > /dev/null 2> "$work/wrk.err"
+  [ ! -s "$work/wrk.err" ] || { cat "$work/wrk.err" >&2; exit 1; }
+  local m0 s0 p0 t0 m1 s1 p1 t1
+  m0=$(machine_ticks); s0=$(process_ticks "$server"); p0=$(postgres_ticks); t0=$(date +%s%N)
+  TIMEFORMAT='%U %S'
+  { time wrk "${args[@]}" -d"${seconds}s" "$url$path" > "$work/wrk.out" 2> "$work/wrk.err"; } 2> "$work/wrk.time"
+  m1=$(machine_ticks); s1=$(process_ticks "$server"); p1=$(postgres_ticks); t1=$(date +%s%N)
+  cat "$work/wrk.out" >&2
+  local rate bad
+  rate="$(awk '/^Requests\/sec/{print $2}' "$work/wrk.out")"
+  bad="$(awk '/Non-2xx/{print $NF}' "$work/wrk.out")"
+  awk -v rate="$rate" -v bad="${bad:-0}" -v m="$((m1 - m0))" -v s="$((s1 - s0))" -v p="$((p1 - p0))" \
+      -v t="$(( (t1 - t0) / 1000000 ))" -v w="$(cat "$work/wrk.time")" -v store="$store" -v c="$connections" \
+      -v label="$label" '
+    BEGIN {
+      split(w, wt, " "); secs = t / 1000; n = rate * secs
+      printf "| %s | %s | %d | %.0f | %.2f | %.0f | %.0f | %.0f | %d |\n", label, store, c, rate, m / 100 / secs,
+        s * 1e4 / n, p * 1e4 / n, (wt[1] + wt[2]) * 1e6 / n, bad
+    }'
+}
+
 echo "| operation | store | connections | req/s | machine cores busy | server µs/req | postgres µs/req | wrk µs/req | non-2xx |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
-rate="$(awk '/^Requests\/sec/{print $2}' "$work/wrk.out")"
-bad="$(awk '/Non-2xx/{print $NF}' "$work/wrk.out")"
-awk -v rate="$rate" -v bad="${bad:-0}" -v m="$((m1 - m0))" -v s="$((s1 - s0))" -v p="$((p1 - p0))" \
-    -v t="$(( (t1 - t0) / 1000000 ))" -v w="$(cat "$work/wrk.time")" -v store="$store" -v c="$connections" '
-  BEGIN {
-    split(w, wt, " "); secs = t / 1000; n = rate * secs
-    printf "| whoami (wrk) | %s | %d | %.0f | %.2f | %.0f | %.0f | %.0f | %d |\n", store, c, rate, m / 100 / secs,
-      s * 1e4 / n, p * 1e4 / n, (wt[1] + wt[2]) * 1e6 / n, bad
-  }'
+measure "whoami (wrk)" /public/v1/query/whoami "$work/whoami.lua" "$warmup"
+# The server is warm from whoami: a short warm-up for the new path is enough.
+measure "GET /health (wrk)" /health "" 10
