@@ -42,7 +42,7 @@ public class GroupInserts {
             + "failure_message, failure_reported_as_error, fingerprint, created_at, updated_at, app_proofs";
     static final String VOTE = "id, activity_id, organization_id, user_id, user_snapshot, selection, message, "
             + "public_key, signature, scheme, created_at, evaluation_id, evaluation";
-        static final String ORGANIZATION = UUID.randomUUID().toString();
+    static final String ORGANIZATION = UUID.randomUUID().toString();
 
     public static void main(String[] args) throws Exception {
         int groups = args.length > 0 ? Integer.parseInt(args[0]) : 400;
