@@ -31,7 +31,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 
 public class GroupStatementsPg {
     // The server's columns (JdbcActivityRepository's COLUMNS and VOTE_COLUMNS, JdbcAuditLog's ENTRY_COLUMNS), with
@@ -52,8 +51,9 @@ public class GroupStatementsPg {
         {"organization_id", "text"}, {"seq", "int8"}, {"kind", "text"}, {"activity_id", "text"},
         {"record_id", "text"}, {"content", "text"}, {"content_hash", "text"}, {"prev_hash", "text"}, {"hash", "text"}
     };
-    static final String ORGANIZATION = UUID.randomUUID().toString();
-    static final Object NULL = new Object();
+    // The rows are GroupInserts.java's (the launcher compiles the scripts beside this one): a sign_raw_payload's sizes.
+    static final String ORGANIZATION = GroupInserts.ORGANIZATION;
+    static final Object NULL = GroupInserts.NULL;
     static long seq;
 
     public static void main(String[] args) throws Exception {
@@ -123,8 +123,8 @@ public class GroupStatementsPg {
             List<List<Object>> entries = new ArrayList<>(2 * size);
             for (int i = 0; i < size; i++) {
                 String activity = UUID.randomUUID().toString();
-                List<Object> vote = voteRow(activity);
-                activities.add(activityRow(activity));
+                List<Object> vote = GroupInserts.voteRow(activity);
+                activities.add(GroupInserts.activityRow(activity));
                 votes.add(vote);
                 entries.add(entryRow(activity, activity));
                 entries.add(entryRow(activity, (String) vote.getFirst()));
@@ -225,51 +225,16 @@ public class GroupStatementsPg {
         return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10_000_000L;
     }
 
-    static List<Object> activityRow(String id) {
-        long now = System.currentTimeMillis() * 1000;
-        return List.of(
-                id,
-                ORGANIZATION,
-                "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
-                "ACTIVITY_STATUS_COMPLETED",
-                text(420),
-                text(330),
-                NULL,
-                NULL,
-                NULL,
-                String.format("%012x", System.nanoTime() & 0xffffffffffffL) + text(64),
-                now,
-                now,
-                NULL);
-    }
-
-    static List<Object> voteRow(String activity) {
-        return List.of(
-                UUID.randomUUID().toString(),
-                activity,
-                ORGANIZATION,
-                UUID.randomUUID().toString(),
-                text(520),
-                "VOTE_SELECTION_APPROVED",
-                text(420),
-                text(66),
-                text(144),
-                "SIGNATURE_SCHEME_TK_API_P256",
-                System.currentTimeMillis() * 1000,
-                UUID.randomUUID().toString(),
-                text(260));
-    }
-
     static List<Object> entryRow(String activity, String record) {
         return List.of(
-                ORGANIZATION, ++seq, "ACTIVITY_RECORDED", activity, record, NULL, text(64), text(64), text(64));
-    }
-
-    static String text(int length) {
-        StringBuilder text = new StringBuilder(length);
-        for (int i = 0; i < length; i++) {
-            text.append((char) ('a' + ThreadLocalRandom.current().nextInt(26)));
-        }
-        return text.toString();
+                ORGANIZATION,
+                ++seq,
+                "ACTIVITY_RECORDED",
+                activity,
+                record,
+                NULL,
+                GroupInserts.text(64),
+                GroupInserts.text(64),
+                GroupInserts.text(64));
     }
 }
