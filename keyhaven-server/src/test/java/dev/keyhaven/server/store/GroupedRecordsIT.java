@@ -94,14 +94,15 @@ class GroupedRecordsIT {
             JdbcActivityRepository activities = new JdbcActivityRepository(JSON, log);
             Prepared atVersion = activities.prepare(activity(1, "one", Optional.empty(), Optional.empty()));
             Prepared atStale = activities.prepare(activity(2, "two", Optional.empty(), Optional.empty()));
-            long stale = stateVersion(database) - 1;
+            long current = stateVersion(database);
 
             assertThatThrownBy(() -> database.transactor().write(tx -> {
-                        activities.insertAtStateVersion(tx, atVersion, stale + 1, MovedOn::new);
-                        activities.insertAtStateVersion(tx, atStale, stale, MovedOn::new);
+                        activities.insertAtStateVersion(tx, atVersion, current, MovedOn::new);
+                        activities.insertAtStateVersion(tx, atStale, current - 1, MovedOn::new);
                         return null;
                     }))
                     .isInstanceOf(MovedOn.class);
+            // Not even the record at the current version: the transaction is one.
             Optional<Activity> first = database.transactor().read(tx -> activities.find(tx, ORG, "activity-1"));
             assertThat(first).isEmpty();
             List<?> entries = database.transactor().read(tx -> log.entries(tx, ORG));
